@@ -1,0 +1,181 @@
+"""Settings: a YAML file in the user's config dir, MEMHOP_* environment overrides, then flags."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from memhop.core.errors import ConfigError
+
+DB_FILENAME = "memhop.duckdb"
+CONFIG_FILENAME = "config.yaml"
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where memhop keeps things. MEMHOP_HOME puts everything in one folder (tests, demos)."""
+
+    config_dir: Path
+    data_dir: Path
+
+    @property
+    def config_file(self) -> Path:
+        return self.config_dir / CONFIG_FILENAME
+
+    @property
+    def default_db(self) -> Path:
+        return self.data_dir / DB_FILENAME
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Paths":
+        env = os.environ if env is None else env
+        home = env.get("MEMHOP_HOME")
+        if home:
+            root = Path(home).expanduser()
+            return cls(config_dir=root, data_dir=root)
+        user_home = Path(env.get("HOME", "~")).expanduser()
+        config_root = Path(env.get("XDG_CONFIG_HOME") or user_home / ".config")
+        data_root = Path(env.get("XDG_DATA_HOME") or user_home / ".local" / "share")
+        return cls(config_dir=config_root / "memhop", data_dir=data_root / "memhop")
+
+
+@dataclass(frozen=True)
+class OpenAISettings:
+    base_url: str | None = None
+    model: str = "gpt-4o-mini"
+    api_key: str | None = None  # from the settings file or MEMHOP_OPENAI_API_KEY / OPENAI_API_KEY
+    timeout: float = 60.0
+    max_retries: int = 3
+
+    def redacted(self) -> dict[str, Any]:
+        shown = asdict(self)
+        shown["api_key"] = "set" if self.api_key else "not set"
+        return shown
+
+
+@dataclass(frozen=True)
+class ReadSettings:
+    """The read-path knobs of ProGraph (seed 000 §3.2), all overridable per question."""
+
+    top: int = 5
+    hops: int = 5
+    gate: float = 0.2
+    name_boost: float = 0.3
+    facts_per_entity: int = 5
+    evidence: int = 10
+    expand: bool = True
+    residuals: bool = True
+
+
+@dataclass(frozen=True)
+class Settings:
+    db: Path
+    engine: str = "offline"
+    embedder: str = "minilm"
+    dedup_threshold: float = 0.9
+    openai: OpenAISettings = field(default_factory=OpenAISettings)
+    read: ReadSettings = field(default_factory=ReadSettings)
+
+    def redacted(self) -> dict[str, Any]:
+        """Everything a user may see; secrets reduced to set / not set."""
+        return {
+            "db": str(self.db),
+            "engine": self.engine,
+            "embedder": self.embedder,
+            "dedup_threshold": self.dedup_threshold,
+            "openai": self.openai.redacted(),
+            "read": asdict(self.read),
+        }
+
+
+ENV_OVERRIDES: dict[str, tuple[str, ...]] = {
+    "MEMHOP_DB": ("db",),
+    "MEMHOP_ENGINE": ("engine",),
+    "MEMHOP_EMBEDDER": ("embedder",),
+    "MEMHOP_OPENAI_BASE_URL": ("openai", "base_url"),
+    "MEMHOP_OPENAI_MODEL": ("openai", "model"),
+    "MEMHOP_OPENAI_API_KEY": ("openai", "api_key"),
+}
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: invalid YAML{where}") from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings")
+    return loaded
+
+
+def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting {unknown[0]!r}")
+    kwargs: dict[str, Any] = {}
+    for name, value in values.items():
+        default = known[name].default
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}: {name} must be true or false")
+        elif isinstance(default, (int, float)) and not isinstance(default, bool):
+            try:
+                value = type(default)(value)
+            except (TypeError, ValueError):
+                raise ConfigError(f"{where}: {name} must be a number") from None
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+def load_settings(
+    paths: Paths | None = None,
+    env: Mapping[str, str] | None = None,
+    db: Path | None = None,
+    engine: str | None = None,
+) -> Settings:
+    """File, then environment, then explicit arguments (the CLI's flags) win."""
+    env = os.environ if env is None else env
+    paths = paths or Paths.from_env(env)
+    raw = _read_file(paths.config_file)
+    for var, key_path in ENV_OVERRIDES.items():
+        if env.get(var):
+            target = raw
+            for key in key_path[:-1]:
+                target = target.setdefault(key, {})
+            target[key_path[-1]] = env[var]
+    openai_raw = dict(raw.pop("openai", None) or {})
+    if not openai_raw.get("api_key") and env.get("OPENAI_API_KEY"):
+        openai_raw["api_key"] = env["OPENAI_API_KEY"]
+    if not openai_raw.get("base_url") and env.get("OPENAI_BASE_URL"):
+        openai_raw["base_url"] = env["OPENAI_BASE_URL"]
+    read_raw = raw.pop("read", None) or {}
+    where = str(paths.config_file)
+    raw.setdefault("db", str(paths.default_db))
+    settings: Settings = _build(
+        Settings,
+        {
+            **raw,
+            "openai": _build(OpenAISettings, openai_raw, where),
+            "read": _build(ReadSettings, read_raw, where),
+        },
+        where,
+    )
+    settings = replace(settings, db=Path(settings.db).expanduser())
+    if db is not None:
+        settings = replace(settings, db=db)
+    if engine is not None:
+        settings = replace(settings, engine=engine)
+    if settings.engine not in ("offline", "openai"):
+        raise ConfigError(f"unknown engine {settings.engine!r} (expected offline or openai)")
+    return settings

@@ -1,0 +1,132 @@
+"""The contract between the write/read paths and an engine (offline rules or an LLM).
+
+Engines see plain views of the data, never the store: they cannot half-write anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Protocol
+
+# The seven residual categories of ProGraph (seed 000 §3.1).
+CATEGORIES: tuple[str, ...] = (
+    "date",  # dates / times
+    "number",  # numbers / quantities
+    "name",  # proper names: titles, places, organisations
+    "identity",  # identity markers: job, nationality, age, role
+    "list",  # enumerated lists
+    "cross_entity",  # facts linking this entity to another
+    "state_change",  # state transitions: new job, moved, quit, started
+)
+
+ENTITY_KINDS: tuple[str, ...] = ("self", "person", "pet", "place", "org")
+
+
+@dataclass(frozen=True)
+class TurnView:
+    id: int
+    speaker: str
+    text: str
+    timestamp: datetime | None = None
+    external_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionView:
+    id: int
+    started_at: datetime | None
+    self_name: str | None  # the diarist / owner: first person in their turns means them
+    turns: tuple[TurnView, ...]
+
+
+@dataclass(frozen=True)
+class KnownEntity:
+    id: int
+    name: str
+    kind: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FoundEntity:
+    """An entity of one session. `name` is the registry's canonical name when it matched."""
+
+    name: str
+    kind: str
+    aliases: tuple[str, ...] = ()
+    turn_ids: tuple[int, ...] = ()  # the session's turns that are about it
+
+
+@dataclass(frozen=True)
+class ExistingResidual:
+    id: int
+    text: str
+    category: str
+    slot: str | None
+    date: date | None
+
+
+@dataclass(frozen=True)
+class ResidualDraft:
+    text: str  # self-contained: names its entity
+    category: str  # one of CATEGORIES
+    source_turns: tuple[int, ...]
+    date: date | None = None  # the absolute date it speaks of, if any
+    slot: str | None = None  # the attribute it sets ("job", "home"...): a newer one supersedes
+
+
+@dataclass(frozen=True)
+class Extraction:
+    profile: str
+    residuals: tuple[ResidualDraft, ...]
+    supersedes: tuple[int, ...] = ()  # ids of existing residuals this session replaced
+
+
+@dataclass(frozen=True)
+class EntitySlice:
+    """What the answerer sees of one selected entity."""
+
+    name: str
+    profile: str
+    facts: tuple[str, ...]
+
+
+@dataclass
+class Usage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    question: str
+    slices: tuple[EntitySlice, ...]  # in selection order; the chain ends at the last hop
+    evidence: tuple[TurnView, ...]
+    chain: tuple[str, ...] = field(default_factory=tuple)  # entity names along the hops
+
+
+class Engine(Protocol):
+    name: str
+    usage: Usage
+
+    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        """One call per session: the entities it is about, matched to the registry."""
+        ...
+
+    def coextract(
+        self,
+        entity: FoundEntity,
+        profile: str | None,
+        existing: Sequence[ExistingResidual],
+        session: SessionView,
+    ) -> Extraction:
+        """One call per entity: the updated profile AND the residuals it would lose."""
+        ...
+
+    def answer(self, request: AnswerRequest) -> str:
+        """One call per question; verified facts override profiles; "I don't know" if unsupported."""
+        ...

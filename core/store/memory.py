@@ -1,0 +1,184 @@
+"""The memory layers: entities, profiles, residuals and mentions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import numpy as np
+import pyarrow as pa
+
+from memhop.core.engines.base import ExistingResidual, KnownEntity, ResidualDraft, SessionView, TurnView
+from memhop.core.store.db import Store
+from memhop.core.store.raw import vectors_to_arrow
+
+
+@dataclass(frozen=True)
+class StoredResidual:
+    id: int
+    entity_id: int
+    text: str
+    category: str
+    date: date | None
+    slot: str | None
+    superseded_by: int | None
+    source_turns: tuple[int, ...]
+
+
+def registry(store: Store) -> list[KnownEntity]:
+    rows = store.con.execute("SELECT id, name, kind, aliases FROM entities ORDER BY id").fetchall()
+    return [KnownEntity(id=r[0], name=r[1], kind=r[2], aliases=tuple(r[3] or ())) for r in rows]
+
+
+def entity_by_name(store: Store, name: str) -> KnownEntity | None:
+    """Exact canonical name or alias, case-insensitive."""
+    row = store.con.execute(
+        "SELECT id, name, kind, aliases FROM entities "
+        "WHERE lower(name) = lower(?) OR list_contains(list_transform(aliases, a -> lower(a)), lower(?)) "
+        "ORDER BY id LIMIT 1",
+        [name, name],
+    ).fetchone()
+    return None if row is None else KnownEntity(id=row[0], name=row[1], kind=row[2], aliases=tuple(row[3] or ()))
+
+
+def add_entity(store: Store, name: str, kind: str, aliases: Sequence[str] = ()) -> int:
+    entity_id = store.next_id("entities")
+    store.con.execute(
+        "INSERT INTO entities VALUES (?, ?, ?, ?, ?)", [entity_id, name, kind, list(aliases), datetime.now()]
+    )
+    return entity_id
+
+
+def set_aliases(store: Store, entity_id: int, aliases: Sequence[str]) -> None:
+    store.con.execute("UPDATE entities SET aliases = ? WHERE id = ?", [sorted(set(aliases)), entity_id])
+
+
+def profile_of(store: Store, entity_id: int) -> str | None:
+    found = store.scalar("SELECT text FROM profiles WHERE entity_id = ?", [entity_id])
+    return None if found is None else str(found)
+
+
+def put_profile(store: Store, entity_id: int, text: str, embedding: np.ndarray) -> None:
+    vector = np.asarray(embedding, dtype=np.float32).tolist()
+    updated = store.con.execute(
+        "UPDATE profiles SET text = ?, embedding = ?, version = version + 1, updated_at = ? "
+        "WHERE entity_id = ? RETURNING entity_id",
+        [text, vector, datetime.now(), entity_id],
+    ).fetchall()
+    if not updated:
+        store.con.execute(
+            "INSERT INTO profiles VALUES (?, ?, ?, 1, ?)", [entity_id, text, vector, datetime.now()]
+        )
+
+
+def residuals_of(store: Store, entity_id: int, include_superseded: bool = False) -> list[StoredResidual]:
+    where = "" if include_superseded else "AND superseded_by IS NULL"
+    rows = store.con.execute(
+        "SELECT id, entity_id, text, category, date, slot, superseded_by, source_turns "
+        f"FROM residuals WHERE entity_id = ? {where} ORDER BY id",
+        [entity_id],
+    ).fetchall()
+    return [
+        StoredResidual(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7] or ())) for r in rows
+    ]
+
+
+def as_existing(residuals: Sequence[StoredResidual]) -> list[ExistingResidual]:
+    return [ExistingResidual(r.id, r.text, r.category, r.slot, r.date) for r in residuals]
+
+
+def residual_vectors(store: Store, entity_id: int) -> np.ndarray:
+    """Embeddings of every residual of an entity (superseded too: a repeat is still a repeat)."""
+    table = store.con.execute(
+        "SELECT embedding FROM residuals WHERE entity_id = ? ORDER BY id", [entity_id]
+    ).arrow().read_all()
+    return arrow_vectors(table.column("embedding"))
+
+
+def insert_residuals(
+    store: Store, entity_id: int, drafts: Sequence[ResidualDraft], vectors: np.ndarray
+) -> list[int]:
+    if not drafts:
+        return []
+    first = store.next_id("residuals")
+    ids = list(range(first, first + len(drafts)))
+    table = pa.table(
+        {
+            "id": pa.array(ids, pa.int32()),
+            "entity_id": pa.array([entity_id] * len(drafts), pa.int32()),
+            "text": pa.array([d.text for d in drafts], pa.string()),
+            "category": pa.array([d.category for d in drafts], pa.string()),
+            "embedding": vectors_to_arrow(vectors),
+            "source_turns": pa.array([list(d.source_turns) for d in drafts], pa.list_(pa.int32())),
+            "date": pa.array([d.date for d in drafts], pa.date32()),
+            "slot": pa.array([d.slot for d in drafts], pa.string()),
+            "superseded_by": pa.array([None] * len(drafts), pa.int32()),
+            "created_at": pa.array([datetime.now()] * len(drafts), pa.timestamp("us")),
+        }
+    )
+    store.con.register("new_residuals", table)
+    try:
+        store.con.execute(
+            "INSERT INTO residuals (id, entity_id, text, category, embedding, source_turns, date, slot, "
+            "superseded_by, created_at) SELECT * FROM new_residuals"
+        )
+    finally:
+        store.con.unregister("new_residuals")
+    return ids
+
+
+def supersede(store: Store, old_ids: Sequence[int], new_id: int) -> None:
+    if old_ids:
+        store.con.execute(
+            "UPDATE residuals SET superseded_by = ? WHERE list_contains(?, id) AND superseded_by IS NULL",
+            [new_id, list(old_ids)],
+        )
+
+
+def add_mentions(store: Store, entity_id: int, turn_ids: Sequence[int]) -> None:
+    if turn_ids:
+        store.con.execute(
+            "INSERT OR IGNORE INTO mentions SELECT ?, unnest(?)", [entity_id, list(turn_ids)]
+        )
+
+
+def pending_sessions(store: Store) -> list[int]:
+    """Sessions whose write path has not completed, oldest first: the resumable queue."""
+    rows = store.con.execute(
+        "SELECT id FROM sessions WHERE written_at IS NULL ORDER BY started_at NULLS LAST, id"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def session_view(store: Store, session_id: int) -> SessionView:
+    head = store.con.execute(
+        "SELECT started_at, self_name FROM sessions WHERE id = ?", [session_id]
+    ).fetchone()
+    assert head is not None
+    rows = store.con.execute(
+        "SELECT id, speaker, text, ts, external_id FROM turns WHERE session_id = ? ORDER BY position",
+        [session_id],
+    ).fetchall()
+    turns = tuple(TurnView(id=r[0], speaker=r[1], text=r[2], timestamp=r[3], external_id=r[4]) for r in rows)
+    return SessionView(id=session_id, started_at=head[0], self_name=head[1], turns=turns)
+
+
+def mark_written(store: Store, session_id: int) -> None:
+    store.con.execute("UPDATE sessions SET written_at = ? WHERE id = ?", [datetime.now(), session_id])
+
+
+def reset_written(store: Store) -> None:
+    """Forget the derived layers so `rebuild` can write them again from the raw turns."""
+    for table in ("mentions", "residuals", "profiles", "entities"):
+        store.con.execute(f"DELETE FROM {table}")
+    store.con.execute("UPDATE sessions SET written_at = NULL")
+
+
+def arrow_vectors(column: pa.ChunkedArray) -> np.ndarray:
+    """A FLOAT[384] column as an (n, 384) float32 matrix without a Python loop."""
+    if column.num_chunks == 0 or len(column) == 0:
+        return np.zeros((0, 384), dtype=np.float32)
+    combined = column.combine_chunks()
+    flat = combined.flatten().to_numpy(zero_copy_only=False)
+    return np.asarray(flat, dtype=np.float32).reshape(len(combined), -1)

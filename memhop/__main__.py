@@ -1,0 +1,3 @@
+from memhop.cli.app import main
+
+main()
