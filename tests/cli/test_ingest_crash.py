@@ -1,0 +1,80 @@
+"""kill -9 at any moment of an ingest leaves a store that opens, and running the same
+command again completes it with exactly the counts of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from support.paths import SAMPLES
+
+
+def memhop(home: Path, *args: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "MEMHOP_HOME": str(home)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "memhop", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def run(home: Path, *args: str) -> tuple[int, str]:
+    proc = memhop(home, *args)
+    out, err = proc.communicate(timeout=600)
+    return proc.returncode, out.decode() + err.decode()
+
+
+def counts(home: Path) -> dict[str, int]:
+    code, output = run(home, "stats", "--json")
+    assert code == 0, output
+    data = json.loads(output)
+    data.pop("db")
+    return data
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("inputs")
+    notes = folder / "long-chat.jsonl"
+    people = ["Maya Patel", "Alice Nguyen", "Bob Kowalski", "Dan Okafor"]
+    with notes.open("w", encoding="utf-8") as fh:
+        for i in range(400):
+            record = {
+                "speaker": people[i % 4],
+                "text": f"Message {i}: {people[(i + 1) % 4]} said the rehearsal moves to room {i % 7}.",
+                "timestamp": f"2024-05-{1 + i // 40:02d}T{8 + (i % 40) // 4:02d}:{(i * 7) % 60:02d}:00",
+            }
+            fh.write(json.dumps(record) + "\n")
+    return [str(SAMPLES), str(notes)]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory, inputs: list[str]) -> tuple[dict[str, int], float]:
+    home = tmp_path_factory.mktemp("reference")
+    started = time.monotonic()
+    code, output = run(home, "ingest", *inputs, "--self", "Maya Patel", "--quiet")
+    assert code == 0, output
+    return counts(home), time.monotonic() - started
+
+
+@pytest.mark.parametrize("fraction", [0.15, 0.4, 0.65, 0.9])
+def test_kill_9_then_rerun_gives_the_uninterrupted_counts(
+    tmp_path: Path, inputs: list[str], reference: tuple[dict[str, int], float], fraction: float
+) -> None:
+    expected, duration = reference
+    home = tmp_path / "home"
+    proc = memhop(home, "ingest", *inputs, "--self", "Maya Patel", "--quiet")
+    time.sleep(duration * fraction)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    if (home / "memhop.duckdb").exists():
+        partial = counts(home)  # the store opens after the crash
+        assert partial["turns"] <= expected["turns"]
+    code, output = run(home, "ingest", *inputs, "--self", "Maya Patel", "--quiet")
+    assert code == 0, output
+    assert counts(home) == expected

@@ -1,0 +1,47 @@
+"""Shared fixtures: every test gets its own MEMHOP home; nothing touches the user's files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from support.paths import LOCOMO
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "memhop-home"
+    monkeypatch.setenv("MEMHOP_HOME", str(root))
+    for var in ("MEMHOP_DB", "MEMHOP_ENGINE", "MEMHOP_EMBEDDER", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    return root
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def locomo26() -> Path:
+    path = LOCOMO / "26.json"
+    if not path.exists():
+        pytest.skip(f"LoCoMo sample not found at {path}")
+    return path
+
+
+def stats_of(runner: CliRunner, *extra: str) -> dict[str, object]:
+    from memhop.cli.app import app
+
+    result = runner.invoke(app, ["stats", "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def stats(runner: CliRunner) -> Iterator[object]:
+    yield lambda *extra: stats_of(runner, *extra)

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memhop.core.config import Paths, load_settings
+from memhop.core.errors import ConfigError
+
+
+def test_memhop_home_holds_config_and_db(tmp_path: Path) -> None:
+    paths = Paths.from_env({"MEMHOP_HOME": str(tmp_path)})
+    assert paths.config_file == tmp_path / "config.yaml"
+    assert paths.default_db == tmp_path / "memhop.duckdb"
+
+
+def test_xdg_dirs_are_used_without_memhop_home(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    paths = Paths.from_env(env)
+    assert paths.config_file == tmp_path / "cfg" / "memhop" / "config.yaml"
+    assert paths.default_db == tmp_path / "data" / "memhop" / "memhop.duckdb"
+
+
+def test_file_then_environment_then_flags(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "engine: openai\nopenai:\n  base_url: http://127.0.0.1:9/v1\n  model: from-file\nread:\n  top: 7\n"
+    )
+    env = {"MEMHOP_HOME": str(tmp_path), "MEMHOP_OPENAI_MODEL": "from-env"}
+    settings = load_settings(env=env)
+    assert settings.engine == "openai"
+    assert settings.openai.model == "from-env"
+    assert settings.read.top == 7
+    flagged = load_settings(env=env, engine="offline", db=tmp_path / "x.duckdb")
+    assert flagged.engine == "offline" and flagged.db == tmp_path / "x.duckdb"
+
+
+def test_secrets_are_never_shown(tmp_path: Path) -> None:
+    env = {"MEMHOP_HOME": str(tmp_path), "OPENAI_API_KEY": "sk-test-SECRET"}
+    settings = load_settings(env=env)
+    assert settings.openai.api_key == "sk-test-SECRET"
+    assert "sk-test-SECRET" not in repr(settings.redacted())
+    assert settings.redacted()["openai"]["api_key"] == "set"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("engine: [unclosed\n", "invalid YAML"),
+        ("- just\n- a list\n", "expected a mapping"),
+        ("colour: blue\n", "unknown setting 'colour'"),
+        ("read:\n  top: many\n", "top must be a number"),
+        ("engine: claude\n", "unknown engine"),
+    ],
+)
+def test_bad_settings_file_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "config.yaml").write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_settings(env={"MEMHOP_HOME": str(tmp_path)})

@@ -1,0 +1,181 @@
+"""The write path's own rules, with a small rule-based engine whose behaviour is honest:
+it really finds names in the turns and really returns what they say."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from memhop.core.embed import get_embedder
+from memhop.core.engines.base import (
+    AnswerRequest,
+    ExistingResidual,
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    ResidualDraft,
+    SessionView,
+    Usage,
+)
+from memhop.core.errors import EngineError
+from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.names import find_names, match_registry
+from memhop.core.store import Store, open_store
+from memhop.core.store import memory, raw
+from memhop.core.write import rebuild, write_pending
+
+PEOPLE = ("Bob Kowalski", "Alice Nguyen")
+
+
+class RuleEngine:
+    """Finds the PEOPLE by name; one residual per sentence naming them; 'works at' sets the job slot."""
+
+    name = "rules"
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.usage = Usage()
+        self.fail_on = fail_on
+        self.calls: list[str] = []
+
+    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        self.usage.calls += 1
+        self.calls.append("identify")
+        if self.fail_on and any(self.fail_on in t.text for t in session.turns):
+            raise EngineError("the model replied with invalid JSON three times")
+        registry = [(k.name, k.aliases) for k in known]
+        found = []
+        for person in PEOPLE:
+            turn_ids = tuple(t.id for t in session.turns if find_names(t.text, [(person, ())]))
+            if turn_ids:
+                found.append(FoundEntity(match_registry(person, registry) or person, "person", (), turn_ids))
+        return found
+
+    def coextract(
+        self, entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual], session: SessionView
+    ) -> Extraction:
+        self.usage.calls += 1
+        self.calls.append(f"coextract {entity.name}")
+        turns = [t for t in session.turns if t.id in entity.turn_ids]
+        drafts = tuple(
+            ResidualDraft(
+                text=t.text,
+                category="identity" if "works at" in t.text else "cross_entity",
+                source_turns=(t.id,),
+                slot="job" if "works at" in t.text else None,
+            )
+            for t in turns
+        )
+        summary = " ".join(t.text for t in turns)
+        return Extraction(profile=f"{profile or ''} {summary}".strip(), residuals=drafts)
+
+    def answer(self, request: AnswerRequest) -> str:
+        return "I don't know"
+
+
+def add_source(store: Store, name: str, days: Sequence[tuple[str, Sequence[str]]]) -> None:
+    sessions = tuple(
+        Session(
+            external_id=day,
+            started_at=datetime.fromisoformat(day),
+            turns=tuple(Turn("Maya", text, datetime.fromisoformat(day), f"{day}#{i}") for i, text in enumerate(texts)),
+        )
+        for day, texts in days
+    )
+    parsed = ParsedSource(format="generic", sessions=sessions)
+    batches = raw.new_turns(store, parsed)
+    texts = [turn.text for _, pairs in batches for turn, _ in pairs]
+    with store.transaction():
+        raw.insert_source(store, name, raw.sha256_of(name.encode()), parsed, batches, get_embedder().embed(texts), "Maya")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    with open_store(tmp_path / "m.duckdb") as opened:
+        yield opened
+
+
+DAYS = [
+    ("2024-03-01", ["Bob Kowalski works at Crumb & Co bakery.", "Alice Nguyen is Bob's roommate."]),
+    ("2024-04-02", ["Bob works at Northlight Studios now.", "The weather was grey."]),
+    ("2024-04-09", ["Alice Nguyen is Bob's roommate.", "Nothing else happened."]),
+]
+
+
+def test_one_identify_plus_one_call_per_entity_per_session(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    engine = RuleEngine()
+    report = write_pending(store, engine, get_embedder())
+    # session 1: Bob + Alice; session 2: Bob; session 3: Alice + Bob (named as "Bob's")
+    assert report.sessions == 3
+    assert engine.calls.count("identify") == 3
+    assert report.usage["calls"] == 3 + 2 + 1 + 2
+    assert {e.name for e in memory.registry(store)} == set(PEOPLE)
+
+
+def test_written_sessions_are_not_written_again(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    write_pending(store, RuleEngine(), get_embedder())
+    second = RuleEngine()
+    report = write_pending(store, second, get_embedder())
+    assert report.sessions == 0 and second.calls == []
+
+
+def test_a_repeated_fact_is_stored_once(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    report = write_pending(store, RuleEngine(), get_embedder())
+    alice = memory.entity_by_name(store, "Alice Nguyen")
+    assert alice is not None
+    texts = [r.text for r in memory.residuals_of(store, alice.id)]
+    assert texts.count("Alice Nguyen is Bob's roommate.") == 1
+    assert report.residuals_deduplicated >= 1
+
+
+def test_a_new_job_supersedes_the_old_one_which_is_kept(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    write_pending(store, RuleEngine(), get_embedder())
+    bob = memory.entity_by_name(store, "Bob Kowalski")
+    assert bob is not None
+    current = [r.text for r in memory.residuals_of(store, bob.id)]
+    everything = memory.residuals_of(store, bob.id, include_superseded=True)
+    assert "Bob works at Northlight Studios now." in current
+    assert "Bob Kowalski works at Crumb & Co bakery." not in current
+    old = next(r for r in everything if "Crumb" in r.text)
+    assert old.superseded_by is not None
+
+
+def test_a_failing_session_is_rolled_back_and_resumed_later(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    failing = write_pending(store, RuleEngine(fail_on="Northlight"), get_embedder())
+    assert len(failing.failures) == 1 and "invalid JSON" in failing.failures[0].error
+    assert failing.sessions == 2
+    assert len(memory.pending_sessions(store)) == 1
+    bob = memory.entity_by_name(store, "Bob Kowalski")
+    assert bob is not None
+    assert not any("Northlight" in r.text for r in memory.residuals_of(store, bob.id, include_superseded=True))
+
+    resumed = write_pending(store, RuleEngine(), get_embedder())
+    assert resumed.sessions == 1 and not resumed.failures
+    assert memory.pending_sessions(store) == []
+
+
+def test_rebuild_reproduces_the_same_memory(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    write_pending(store, RuleEngine(), get_embedder())
+    before = store.counts()
+    report = rebuild(store, RuleEngine(), get_embedder())
+    assert report.sessions == 3
+    assert store.counts() == before
+
+
+def test_an_interrupted_rebuild_resumes_instead_of_starting_over(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    write_pending(store, RuleEngine(), get_embedder())
+    interrupted = rebuild(store, RuleEngine(fail_on="Northlight"), get_embedder())
+    assert len(interrupted.failures) == 1
+    resumed_engine = RuleEngine()
+    resumed = rebuild(store, resumed_engine, get_embedder())
+    assert resumed.sessions == 1  # only the session that was left, not all three again
+    assert resumed_engine.calls.count("identify") == 1
