@@ -1,0 +1,106 @@
+"""Helpers shared by the importers: decoding, JSON loading, grouping, the final checks.
+
+Kept here so every format reports bad input with the same one-line wording.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from memhop.core.errors import ImportFormatError
+from memhop.core.importers.base import ParsedSource, Session, Turn
+
+# Zero-width marks that chat exports sprinkle around names and system lines.
+INVISIBLE = "\ufeff\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+
+
+def decode(data: bytes, filename: str) -> str:
+    """UTF-8 text (a leading BOM dropped); anything else is not an export we know."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(
+            filename, f"not valid UTF-8 text (invalid byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+
+
+def head_text(head: bytes) -> str:
+    """Sniffers' view of the first bytes: lenient decode (the cut may split a character)."""
+    return head.decode("utf-8", errors="ignore").lstrip(INVISIBLE + " \t\r\n")
+
+
+def json_error_reason(exc: json.JSONDecodeError, prefix: str = "") -> str:
+    """One line naming where the JSON broke; a cut-off file says "truncated"."""
+    at_end = exc.pos >= len(exc.doc.rstrip()) or exc.msg.startswith("Unterminated string")
+    kind = "truncated JSON" if at_end else "invalid JSON"
+    return f"{prefix}{kind}: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}"
+
+
+def load_json(data: bytes, filename: str) -> Any:
+    """Decode and parse a whole JSON document, or raise ImportFormatError with a one-line reason."""
+    text = decode(data, filename)
+    if not text.strip():
+        raise ImportFormatError(filename, "empty file")
+    return loads(text, filename)
+
+
+def loads(text: str, filename: str, prefix: str = "") -> Any:
+    """json.loads whose failures (syntax, absurd nesting) are ImportFormatErrors."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(filename, json_error_reason(exc, prefix)) from None
+    except RecursionError:
+        raise ImportFormatError(filename, f"{prefix}invalid JSON: nested too deeply") from None
+
+
+def epoch_to_naive(value: float) -> datetime:
+    """Epoch seconds (or milliseconds) as naive UTC: exports give no local zone for them."""
+    seconds = value / 1000.0 if value > 1e11 else value
+    return datetime.fromtimestamp(seconds, tz=UTC).replace(tzinfo=None)
+
+
+def parse_iso(value: str) -> datetime | None:
+    """ISO 8601 string as naive wall-clock time (an offset is dropped, not applied)."""
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1]
+    try:
+        return datetime.fromisoformat(text).replace(tzinfo=None)
+    except ValueError:
+        return None
+
+
+def make_session(
+    external_id: str, turns: Iterable[Turn], title: str | None = None, started_at: datetime | None = None
+) -> Session:
+    """A session whose start defaults to its earliest known turn time."""
+    kept = tuple(turns)
+    if started_at is None:
+        times = [t.timestamp for t in kept if t.timestamp is not None]
+        started_at = min(times) if times else None
+    return Session(external_id=external_id, turns=kept, started_at=started_at, title=title)
+
+
+def finish(
+    fmt: str,
+    sessions: Iterable[Session],
+    filename: str,
+    owner: str | None = None,
+    chronological: bool = True,
+) -> ParsedSource:
+    """Drop empty sessions, order them, and refuse a source that yields no turns at all."""
+    kept = [s for s in sessions if s.turns]
+    if not kept:
+        raise ImportFormatError(filename, "no messages found")
+    if chronological:
+        # Stable: sessions without a date keep their file order, after the dated ones.
+        kept.sort(key=lambda s: (s.started_at is None, s.started_at or datetime.min))
+    participants: dict[str, None] = {}
+    for session in kept:
+        for turn in session.turns:
+            participants.setdefault(turn.speaker, None)
+    return ParsedSource(format=fmt, sessions=tuple(kept), owner=owner, participants=tuple(participants))

@@ -1,0 +1,129 @@
+"""Telegram Desktop's JSON export (`result.json`): one chat, or the whole account.
+
+Service entries (calls, pins, joins) are not speech and are skipped. A media message with
+no caption becomes a bracketed marker ("[photo]", "[sticker 👍]", "[voice message]") so
+the fact that something was shared is kept; a caption is kept as the text.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from memhop.core.errors import ImportFormatError
+from memhop.core.importers._util import epoch_to_naive, finish, head_text, load_json, make_session, parse_iso
+from memhop.core.importers.base import ParsedSource, Session, Turn
+
+_SNIFF_TYPE = re.compile(r'"type"\s*:\s*"(?:message|service|personal_chat|private_group|saved_messages)"')
+_MEDIA = {
+    "sticker": "sticker",
+    "voice_message": "voice message",
+    "video_message": "video message",
+    "video_file": "video",
+    "audio_file": "audio",
+    "animation": "GIF",
+}
+
+
+class TelegramImporter:
+    """Sessions per chat per calendar day; turn ids are Telegram's message ids."""
+
+    name = "telegram"
+
+    def sniff(self, filename: str, head: bytes) -> bool:
+        text = head_text(head)
+        if not text.startswith("{"):
+            return False
+        if '"personal_information"' in text and '"chats"' in text:
+            return True
+        return '"messages"' in text and bool(_SNIFF_TYPE.search(text))
+
+    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+        doc = load_json(data, filename)
+        if not isinstance(doc, dict):
+            raise ImportFormatError(filename, "not a Telegram export: expected an object with 'messages' or 'chats'")
+        chats = _chats(doc, filename)
+        sessions: list[Session] = []
+        for index, chat in enumerate(chats, start=1):
+            sessions.extend(_chat_sessions(chat, index, filename))
+        return finish(self.name, sessions, filename, owner=_owner(doc) or self_name)
+
+
+def _chats(doc: dict[str, Any], filename: str) -> list[dict[str, Any]]:
+    if isinstance(doc.get("messages"), list):
+        chats = [doc]
+    elif isinstance(doc.get("chats"), dict) and isinstance(doc["chats"].get("list"), list):
+        chats = list(doc["chats"]["list"])
+        left = doc.get("left_chats")
+        if isinstance(left, dict) and isinstance(left.get("list"), list):
+            chats.extend(left["list"])  # chats the owner left are still their history
+    else:
+        raise ImportFormatError(filename, "not a Telegram export: no 'messages' list and no 'chats.list'")
+    for chat in chats:
+        messages = chat.get("messages") if isinstance(chat, dict) else None
+        if not isinstance(messages, list):
+            raise ImportFormatError(filename, "not a Telegram export: a chat has no 'messages' list")
+        if messages and not any(isinstance(m, dict) and "type" in m for m in messages):
+            raise ImportFormatError(filename, "not a Telegram export: messages carry no 'type'")
+    return chats
+
+
+def _owner(doc: dict[str, Any]) -> str | None:
+    info = doc.get("personal_information")
+    if not isinstance(info, dict):
+        return None
+    name = " ".join(str(info[k]).strip() for k in ("first_name", "last_name") if info.get(k))
+    return name or None
+
+
+def _chat_sessions(chat: dict[str, Any], index: int, filename: str) -> list[Session]:
+    chat_key = str(chat.get("id", f"chat{index}"))
+    title = chat.get("name") or ("Saved Messages" if chat.get("type") == "saved_messages" else None)
+    days: dict[str, list[Turn]] = {}
+    for position, msg in enumerate(chat["messages"], start=1):
+        if not isinstance(msg, dict) or msg.get("type") != "message":
+            continue
+        text = _text(msg.get("text")).strip() or _media_marker(msg)
+        if not text:
+            continue
+        stamp = _timestamp(msg)
+        day = stamp.date().isoformat() if stamp else "undated"
+        speaker = msg.get("from") or msg.get("from_id") or "Deleted Account"
+        external = str(msg["id"]) if "id" in msg else f"{chat_key}#{position}"
+        days.setdefault(day, []).append(Turn(speaker=str(speaker), text=text, timestamp=stamp, external_id=external))
+    return [make_session(f"{chat_key}:{day}", turns, title=title) for day, turns in days.items()]
+
+
+def _text(value: object) -> str:
+    """`text` is a plain string, or a list of strings and entity objects {type, text}."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in value if isinstance(p, str | dict))
+    return ""
+
+
+def _media_marker(msg: dict[str, Any]) -> str:
+    if msg.get("photo"):
+        return "[photo]"
+    kind = msg.get("media_type")
+    if kind == "sticker" and msg.get("sticker_emoji"):
+        return f"[sticker {msg['sticker_emoji']}]"
+    if isinstance(kind, str):
+        return f"[{_MEDIA.get(kind, kind.replace('_', ' '))}]"
+    if msg.get("file"):
+        path = str(msg["file"])  # "(File not included. ...)" when media was not exported
+        name = msg.get("file_name") or ("" if path.startswith("(") else path.rsplit("/", 1)[-1])
+        return f"[file: {name}]" if name else "[file]"
+    return ""
+
+
+def _timestamp(msg: dict[str, Any]) -> datetime | None:
+    """`date` is local wall-clock time; `date_unixtime` (UTC) only when `date` is missing."""
+    if isinstance(msg.get("date"), str) and (stamp := parse_iso(msg["date"])):
+        return stamp
+    unix = msg.get("date_unixtime")
+    if isinstance(unix, str | int) and str(unix).isdigit():
+        return epoch_to_naive(int(unix))
+    return None

@@ -1,0 +1,155 @@
+"""WhatsApp "Export chat" text files, iOS and Android layouts, any common locale.
+
+The date order (day-first or month-first) is a property of the phone that exported the
+file, so it is decided once per file from all dates, never line by line.
+Media placeholders become a bracketed marker turn ("[image omitted]", "[media omitted]",
+"[attached: NAME]") so the fact that something was shared is kept; deleted messages and
+system lines (encryption notice, group changes) are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from memhop.core.errors import ImportFormatError
+from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session
+from memhop.core.importers.base import ParsedSource, Turn
+
+_DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
+_TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)(?:[\s\u202f\u00a0]*(?P<ampm>[aApP]\.?\s?[mM]\.?))?"
+# iOS: "[08/05/2023, 13:56:02] Name: text"; Android: "08/05/2023, 13:56 - Name: text".
+LINE = re.compile(rf"^(?P<ios>\[)?{_DATE},?\s+{_TIME}(?(ios)\]\s*|\s+[-\u2013]\s+)(?P<rest>.*)$")
+_SENDER = re.compile(r"^(?P<name>[^:\n]{1,80}?):\s(?P<text>.*)$", re.S)
+_SYSTEM_NAME = re.compile(
+    r"[\"\u201c\u201d]|\b(?:created|added|removed|left|joined|changed|deleted|pinned|turned|blocked|unblocked)\b",
+    re.I,
+)
+_E2E = re.compile(r"^messages (?:and calls are end-to-end encrypted|to this (?:chat|group) are now secured)", re.I)
+_DELETED = re.compile(r"^(?:this message was deleted|you deleted this message)\.?$", re.I)
+_EDITED = re.compile(r"\s*\u200e?<This message was edited>$")
+_OMITTED = re.compile(r"^<?(?P<kind>media|image|video|audio|sticker|gif|document|contact card)\s+omitted>?$", re.I)
+_ATTACHED = re.compile(r"^<attached:\s*(?P<file>[^>]+)>$", re.I)
+
+
+@dataclass
+class _Msg:
+    line: int
+    date: tuple[int, int, int]
+    time: str
+    ampm: str | None
+    rest: str
+
+
+class WhatsAppImporter:
+    """One session per calendar day; a turn per message, continuation lines included."""
+
+    name = "whatsapp"
+
+    def sniff(self, filename: str, head: bytes) -> bool:
+        if b"\x00" in head:
+            return False
+        lines = [ln.strip(INVISIBLE + " \t\r") for ln in head_text(head).splitlines() if ln.strip()]
+        if not lines or not LINE.match(lines[0]):
+            return False  # exports always start with a dated line
+        return any((m := LINE.match(ln)) and _SENDER.match(m["rest"]) for ln in lines[:30])
+
+    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+        msgs = list(_messages(decode(data, filename)))
+        if not msgs:
+            raise ImportFormatError(filename, "not a WhatsApp export: no dated message lines")
+        order = _date_order([m.date for m in msgs])
+        days: dict[str, list[Turn]] = {}
+        for msg in msgs:
+            stamp = _timestamp(msg, order)
+            if stamp is None:
+                raise ImportFormatError(filename, f"line {msg.line}: unreadable date or time")
+            turn = _turn(msg, stamp)
+            if turn is None:
+                continue
+            day = stamp.date().isoformat()
+            bucket = days.setdefault(day, [])
+            bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
+        sessions = [make_session(day, turns) for day, turns in days.items()]
+        return finish(self.name, sessions, filename, owner=self_name)
+
+
+def _messages(text: str) -> Iterator[_Msg]:
+    """Dated lines with their continuation lines folded in."""
+    current: _Msg | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.lstrip(INVISIBLE)
+        match = LINE.match(line.rstrip())
+        if match is None:
+            if current is not None:
+                current.rest += "\n" + raw
+            continue
+        if current is not None:
+            yield current
+        fields = tuple(int(f) for f in re.split(r"[./-]", match["date"]))
+        current = _Msg(number, (fields[0], fields[1], fields[2]), match["time"], match["ampm"], match["rest"])
+    if current is not None:
+        yield current
+
+
+def _date_order(dates: list[tuple[int, int, int]]) -> str:
+    """ "ymd", "dmy" or "mdy" for the whole file (default day-first when nothing tells)."""
+    if any(d[0] > 31 for d in dates):
+        return "ymd"
+    if any(d[0] > 12 for d in dates):
+        return "dmy"
+    if any(d[1] > 12 for d in dates):
+        return "mdy"
+    return "dmy"
+
+
+def _timestamp(msg: _Msg, order: str) -> datetime | None:
+    a, b, c = msg.date
+    year, month, day = (a, b, c) if order == "ymd" else (c, b, a) if order == "dmy" else (c, a, b)
+    if year < 100:
+        year += 2000
+    parts = [int(p) for p in re.split(r"[:.]", msg.time)]
+    hour, minute, second = parts[0], parts[1], parts[2] if len(parts) > 2 else 0
+    if msg.ampm:
+        pm = msg.ampm.lower().startswith("p")
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if pm else 0)
+    try:
+        return datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
+
+
+def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
+    """The message as a turn, or None for system lines, deleted and empty messages."""
+    sender = _SENDER.match(msg.rest)
+    if sender is None or _SYSTEM_NAME.search(sender["name"]):
+        return None
+    raw = sender["text"]
+    text = _EDITED.sub("", raw.strip(INVISIBLE + " \t")).strip()
+    if _E2E.match(text):
+        return None  # iOS puts the encryption notice under the chat's name
+    if not text or _DELETED.match(text):
+        return None
+    if media := _media_marker(text):
+        text = media
+    elif raw.startswith("\u200e"):
+        return None  # iOS marks its other system notices with a leading LRM
+    name = sender["name"].strip(INVISIBLE + " ")
+    return Turn(speaker=name, text=text, timestamp=stamp)
+
+
+def _media_marker(text: str) -> str | None:
+    first, _, caption = text.partition("\n")
+    if match := _OMITTED.match(first.strip()):
+        marker = f"[{match['kind'].lower()} omitted]"
+    elif match := _ATTACHED.match(first.strip()):
+        marker = f"[attached: {match['file'].strip()}]"
+    elif first.strip().lower().endswith("(file attached)"):
+        marker = f"[attached: {first.strip()[: -len('(file attached)')].strip()}]"
+    else:
+        return None
+    return f"{marker}\n{caption.strip()}" if caption.strip() else marker

@@ -1,0 +1,70 @@
+"""Telegram Desktop JSON: single-chat and full-account exports."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from memhop.core.errors import ImportFormatError
+from memhop.core.importers import detect, parse_source
+
+SINGLE_CHAT = {
+    "name": "Bob",
+    "type": "personal_chat",
+    "id": 42,
+    "messages": [
+        {"id": 1, "type": "service", "date": "2024-04-01T10:00:00", "actor": "Bob", "action": "phone_call", "text": ""},
+        {
+            "id": 2,
+            "type": "message",
+            "date": "2024-04-01T10:05:00",
+            "from": "Bob",
+            "text": ["read ", {"type": "bold", "text": "this"}, ": ", {"type": "link", "text": "https://example.org"}],
+        },
+        {"id": 3, "type": "message", "date": "2024-04-02T09:00:00", "from": "Me", "text": "ok!"},
+        {"id": 4, "type": "message", "date": "2024-04-02T09:01:00", "from": "Me", "text": "  "},
+    ],
+}
+
+
+def test_sample_full_export(samples: Path) -> None:
+    parsed = parse_source((samples / "telegram-result.json").read_bytes(), "result.json")
+    assert parsed.format == "telegram"
+    assert parsed.owner == "Maya Patel"  # from personal_information
+    assert set(parsed.participants) == {"Maya Patel", "Bob Kowalski"}
+    assert [s.external_id for s in parsed.sessions] == [
+        "6620193418:2024-04-02",
+        "6620193418:2024-04-05",
+        "6620193418:2024-04-21",
+        "6620193418:2024-05-12",
+        "6620193418:2024-05-19",
+    ]
+    assert all(s.title == "Bob Kowalski" for s in parsed.sessions)
+    turns = [t for s in parsed.sessions for t in s.turns]
+    assert len(turns) == 20
+    assert "4112" not in {t.external_id for t in turns}  # the service message (a phone call)
+    by_id = {t.external_id: t for t in turns}
+    assert by_id["4103"].text == "how's the new job?? is it glamorous yet"
+    assert by_id["4105"].text.endswith("https://northlightstudios.example/about")
+    assert by_id["4108"].text == "[photo]"
+    assert by_id["4110"].text == "[sticker 👏]"
+    assert by_id["4101"].timestamp == datetime(2024, 4, 2, 19, 41, 7)
+
+
+def test_single_chat_entity_list_and_service_skipped() -> None:
+    data = json.dumps(SINGLE_CHAT).encode()
+    assert detect("result.json", data) == "telegram"
+    parsed = parse_source(data, "result.json", self_name="Me")
+    assert parsed.owner == "Me"
+    assert [(s.external_id, [t.text for t in s.turns]) for s in parsed.sessions] == [
+        ("42:2024-04-01", ["read this: https://example.org"]),
+        ("42:2024-04-02", ["ok!"]),
+    ]
+    assert parsed.sessions[0].turns[0].external_id == "2"
+
+
+def test_generic_messages_object_is_not_telegram() -> None:
+    with pytest.raises(ImportFormatError, match="not a Telegram export"):
+        parse_source(b'{"messages": [{"from": "a", "text": "b"}]}', "x.json", format="telegram")

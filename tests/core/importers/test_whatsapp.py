@@ -1,0 +1,106 @@
+"""WhatsApp text exports in the layouts phones actually produce."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from memhop.core.errors import ImportFormatError
+from memhop.core.importers import ParsedSource, detect, parse_source
+from memhop.core.importers.whatsapp import WhatsAppImporter
+
+NNBSP = "\u202f"
+
+
+def _parse(text: str, self_name: str | None = None) -> ParsedSource:
+    return WhatsAppImporter().parse(text.encode(), "chat.txt", self_name=self_name)
+
+
+def test_sample_counts_speakers_and_ids(samples: Path) -> None:
+    parsed = parse_source((samples / "whatsapp-alice.txt").read_bytes(), "whatsapp-alice.txt", self_name="Maya Patel")
+    assert parsed.format == "whatsapp"
+    assert parsed.owner == "Maya Patel"
+    assert set(parsed.participants) == {"Alice Nguyen", "Maya Patel"}
+    assert [s.external_id for s in parsed.sessions] == [
+        "2024-03-12",
+        "2024-03-14",
+        "2024-03-19",
+        "2024-03-27",
+        "2024-04-03",
+        "2024-04-06",
+        "2024-04-07",
+    ]
+    assert sum(len(s.turns) for s in parsed.sessions) == 34
+    texts = [t.text for s in parsed.sessions for t in s.turns]
+    assert not any("end-to-end" in t or "was deleted" in t for t in texts)
+    assert texts.count("[media omitted]") == 2
+    shopping = next(t for t in texts if t.startswith("ok shopping list"))
+    assert shopping.endswith("- candles for the cake\nand maybe a plant? he keeps saying the flat needs more green")
+    first = parsed.sessions[0].turns[0]
+    assert (first.speaker, first.timestamp) == ("Alice Nguyen", datetime(2024, 3, 12, 9, 14))
+    assert first.external_id == "2024-03-12#1"
+
+
+def test_ios_layout_with_seconds_bom_and_marks() -> None:
+    text = (
+        "\ufeff[08/05/2023, 13:56:02] Alice: \u200eMessages and calls are end-to-end encrypted. No one outside of "
+        "this chat, not even WhatsApp, can read or listen to them.\n"
+        "[08/05/2023, 13:56:10] Alice: hi! did you know our messages are end-to-end encrypted? I read about it\n"
+        "\u200e[08/05/2023, 13:58:10] Bob: \u200e<attached: 00000012-PHOTO-2023-05-08-13-58-10.jpg>\n"
+        "[08/05/2023, 13:59:00] Bob: \u200eimage omitted\n"
+        "[08/05/2023, 14:00:00] Group: \u200eAlice added Carol\n"
+    )
+    parsed = _parse(text)
+    turns = parsed.sessions[0].turns
+    assert [(t.speaker, t.text) for t in turns] == [
+        ("Alice", "hi! did you know our messages are end-to-end encrypted? I read about it"),
+        ("Bob", "[attached: 00000012-PHOTO-2023-05-08-13-58-10.jpg]"),
+        ("Bob", "[image omitted]"),
+    ]
+    assert turns[0].timestamp == datetime(2023, 5, 8, 13, 56, 10)
+    assert parsed.owner is None
+
+
+def test_android_12h_with_narrow_nbsp_and_system_lines() -> None:
+    text = (
+        f"1/15/24, 9:05{NNBSP}PM - Messages and calls are end-to-end encrypted. Tap to learn more.\n"
+        f'1/15/24, 9:05{NNBSP}PM - Alice created group "Trip: Paris"\n'
+        f"1/15/24, 9:06{NNBSP}PM - Alice: who's packing the adapters\n"
+        f"1/16/24, 12:10{NNBSP}AM - Bob: me <This message was edited>\n"
+    )
+    parsed = _parse(text)  # 15 in the second field: month-first for the whole file
+    turns = [t for s in parsed.sessions for t in s.turns]
+    assert [(t.speaker, t.text, t.timestamp) for t in turns] == [
+        ("Alice", "who's packing the adapters", datetime(2024, 1, 15, 21, 6)),
+        ("Bob", "me", datetime(2024, 1, 16, 0, 10)),
+    ]
+    assert [s.external_id for s in parsed.sessions] == ["2024-01-15", "2024-01-16"]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("08.05.23, 13:56 - A: x", datetime(2023, 5, 8, 13, 56)),  # German-style dots, 2-digit year
+        ("[2023-05-08, 1:56:00 pm] A: x", datetime(2023, 5, 8, 13, 56)),  # year first
+        ("05/08/2023, 1:56 p.m. - A: x", datetime(2023, 8, 5, 13, 56)),  # ambiguous: day-first default
+    ],
+)
+def test_date_layouts(line: str, expected: datetime) -> None:
+    assert _parse(line + "\n").sessions[0].turns[0].timestamp == expected
+
+
+def test_date_order_decided_per_file() -> None:
+    text = "05/08/2023, 10:00 - A: first\n12/31/2023, 10:00 - A: later\n"
+    stamps = [t.timestamp for s in _parse(text).sessions for t in s.turns]
+    assert stamps == [datetime(2023, 5, 8, 10, 0), datetime(2023, 12, 31, 10, 0)]
+
+
+def test_ios_vs_android_detection() -> None:
+    assert detect("chat.txt", b"[08/05/2023, 13:56:02] Alice: hi\n") == "whatsapp"
+    assert detect("-", b"08/05/2023, 13:56 - Alice: hi\n") == "whatsapp"
+
+
+def test_not_whatsapp_when_forced() -> None:
+    with pytest.raises(ImportFormatError, match="not a WhatsApp export: no dated message lines"):
+        parse_source(b"just some text\n", "notes.txt", format="whatsapp")
