@@ -47,7 +47,7 @@ class Paths:
 class OpenAISettings:
     base_url: str | None = None
     model: str = "gpt-4o-mini"
-    api_key: str | None = None  # from the settings file or MEMHOP_OPENAI_API_KEY / OPENAI_API_KEY
+    api_key: str | None = field(default=None, repr=False)  # settings file or MEMHOP_OPENAI_API_KEY / OPENAI_API_KEY
     timeout: float = 60.0
     max_retries: int = 3
 

@@ -116,7 +116,7 @@ class FakeOpenAI:
             return made
         return Reply(content=made if isinstance(made, str) else json.dumps(made))
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -204,7 +204,7 @@ _TASK_TAGS = (
 
 
 def user_text(body: Mapping[str, Any]) -> str:
-    return next(m["content"] for m in body["messages"] if m["role"] == "user")
+    return str(next(m["content"] for m in body["messages"] if m["role"] == "user"))
 
 
 def prompt_name(body: Mapping[str, Any]) -> str:
@@ -262,7 +262,7 @@ def rule_responder(body: dict[str, Any]) -> dict[str, Any]:
     if task == "coextract":
         entity = json.loads(block(body, "entity"))["name"]
         first = entity.split()[0].lower()
-        about = [t for t in block_lines(body, "turns") if first in t["text"].lower()]
+        about = [t for t in block_lines(body, "turns") if first in f"{t['speaker']} {t['text']}".lower()]
         others = [n for t in about for n in names_in(t["text"]) if n.split()[0].lower() != first]
         company = ", ".join(dict.fromkeys(others)) or "nobody named"
         profile = f"{entity} is mentioned with {company}."

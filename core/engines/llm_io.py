@@ -1,0 +1,161 @@
+"""Between engine views and a language model's text: session data written as tagged JSON
+blocks that user text can never break out of, and replies read back into engine views.
+
+Pure functions, no network: the openai engine uses them, and so can any other LLM engine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from memhop.core.engines.base import (
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    ResidualDraft,
+    SessionView,
+    TurnView,
+)
+from memhop.core.names import find_names, match_registry, mentions
+from memhop.core.prompts import Prompt, ReplyError
+
+_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ].*)?")
+_THINKING = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+# -- reading replies ---------------------------------------------------------------------
+
+
+def decode_reply(content: str, prompt: Prompt) -> Any:
+    """JSON from a reply, tolerating a code fence or a leading <think> block."""
+    text = _THINKING.sub("", content).strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ReplyError("not valid JSON") from None
+    prompt.check_reply(data)
+    return data
+
+
+def parse_extraction(reply: Mapping[str, Any], shown: set[int], known_ids: set[int]) -> Extraction:
+    """Residuals keep only turn ids the prompt showed, supersedes only existing ids."""
+    drafts = []
+    for i, item in enumerate(reply["residuals"]):
+        sources = tuple(dict.fromkeys(x for x in map(_as_id, item["source_turns"]) if x in shown))
+        if not sources:
+            continue  # a fact that cannot be traced to a turn of this session is not kept
+        drafts.append(
+            ResidualDraft(
+                text=item["text"].strip(),
+                category=item["category"],
+                source_turns=sources,
+                date=_parse_date(item.get("date"), f"reply.residuals[{i}].date"),
+                slot=(item.get("slot") or "").strip().lower() or None,
+            )
+        )
+    supersedes = tuple(dict.fromkeys(x for x in map(_as_id, reply.get("supersedes", [])) if x in known_ids))
+    return Extraction(profile=reply["profile"].strip(), residuals=tuple(drafts), supersedes=supersedes)
+
+
+def resolve_entities(
+    raw: Sequence[Mapping[str, Any]], session: SessionView, known: Sequence[KnownEntity]
+) -> list[FoundEntity]:
+    """The model's entities matched to the registry, merged, checked against the text."""
+    registry: list[tuple[str, Sequence[str]]] = [(k.name, k.aliases) for k in known]
+    kinds = {k.name: k.kind for k in known}
+    aliases: dict[str, list[str]] = {k.name: list(k.aliases) for k in known}
+    self_name = match_registry(session.self_name, registry) if session.self_name else None
+    if session.self_name and self_name is None:
+        self_name = session.self_name
+        registry.append((self_name, ()))
+        kinds[self_name], aliases[self_name] = "self", []
+    text = "\n".join(t.text for t in session.turns)
+    chosen: list[str] = [self_name] if self_name else []
+    for item in sorted(raw, key=lambda e: -len(e["name"])):  # "Bob Kowalski" before "Bob"
+        name = item["name"].strip()
+        offered = [a.strip() for a in item.get("aliases", []) if a.strip()]
+        canonical = next(filter(None, (match_registry(n, registry) for n in (name, *offered))), None)
+        if item["kind"] == "self" and (self_name is None or canonical != self_name):
+            continue  # only the session's owner is self; "me" or "the diarist" are not names
+        if canonical is None:
+            canonical = name
+            registry.append((canonical, ()))
+            kinds[canonical], aliases[canonical] = item["kind"], []
+        for alias in offered:  # a name seen in this text, not a description ("my sister")
+            if alias[0].isupper() and mentions(text, alias) and alias.lower() != canonical.lower():
+                if alias.lower() not in {a.lower() for a in aliases[canonical]}:
+                    aliases[canonical].append(alias)
+        if canonical not in chosen:
+            chosen.append(canonical)
+    forms = [(name, aliases[name]) for name in chosen]
+    turn_ids: dict[str, list[int]] = {name: [] for name in chosen}
+    for turn in session.turns:
+        about = {m.entity for m in find_names(turn.text, forms)}
+        about |= {m.entity for m in find_names(turn.speaker, forms)}
+        for name in about:
+            turn_ids[name].append(turn.id)
+    return [
+        FoundEntity(
+            name=n,
+            kind="self" if n == self_name else kinds[n],
+            aliases=tuple(aliases[n]),
+            turn_ids=tuple(turn_ids[n]),
+        )
+        for n in chosen
+        if turn_ids[n]  # a name the turns never use is the model's invention
+    ]
+
+
+def _as_id(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    digits = str(value).strip().lstrip("#tT")
+    return int(digits) if digits.isdigit() else None
+
+
+def _parse_date(value: object, where: str) -> date | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "null", "none")):
+        return None
+    match = _DATE.fullmatch(str(value).strip())
+    if match is not None:
+        try:
+            return date.fromisoformat(match.group(1))
+        except ValueError:
+            pass  # 2023-02-30 and the like
+    raise ReplyError(f"{where}: {str(value)[:30]!r} is not a YYYY-MM-DD date")
+
+
+# -- writing prompts: data is JSON, so it can never close its tagged block ----------------
+
+
+def data_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+
+
+def data_lines(items: Iterable[object]) -> str:
+    return "\n".join(data_json(item) for item in items) or "(none)"
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.strftime("%a %Y-%m-%d %H:%M")
+
+
+def day_text(moment: datetime | None) -> str:
+    return "unknown" if moment is None else moment.strftime("%A %Y-%m-%d")
+
+
+def iso_date(day: date | None) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def turn_data(turn: TurnView, session: SessionView | None = None) -> dict[str, object]:
+    moment = turn.timestamp or (session.started_at if session else None)
+    return {"id": turn.id, "speaker": turn.speaker, "time": _when(moment), "text": turn.text}
