@@ -1,0 +1,210 @@
+"""Leaving with your data: the registry at a glance, and everything as JSON or Markdown.
+
+The JSON holds every row of the raw and memory layers and the operation log, minus the
+embeddings (derived; `load_export` recomputes them), so a fresh store can be rebuilt
+from it and compared with `memhop stats`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from typing import Any
+
+import pyarrow as pa
+
+from memhop.core.embed import Embedder
+from memhop.core.errors import MemhopError
+from memhop.core.store import Store, purge
+from memhop.core.store.raw import vectors_to_arrow
+
+FORMAT = "memhop-export"
+VERSION = 1
+FORMATS = ("json", "md")
+_COLUMNS = {
+    "sources": ("id", "path", "sha256", "format", "owner", "imported_at"),
+    "sessions": ("id", "source_id", "external_id", "title", "started_at", "self_name", "written_at"),
+    "turns": ("id", "session_id", "position", "speaker", "ts", "text", "external_id", "fingerprint"),
+    "entities": ("id", "name", "kind", "aliases", "created_at"),
+    "profiles": ("entity_id", "text", "version", "updated_at"),
+    "residuals": ("id", "entity_id", "text", "category", "source_turns", "date", "slot", "superseded_by", "created_at"),
+    "mentions": ("entity_id", "turn_id"),
+    "oplog": ("id", "happened_at", "op", "detail"),
+}
+_ORDER = {"mentions": "entity_id, turn_id", "profiles": "entity_id"}
+_EMBEDDED = ("turns", "profiles", "residuals")
+
+
+class ExportError(MemhopError):
+    """An export file that cannot be loaded, or a store that is not empty to load it into."""
+
+
+@dataclass(frozen=True)
+class EntitySummary:
+    id: int
+    name: str
+    kind: str
+    aliases: list[str]
+    facts: int  # current (not superseded)
+    all_facts: int
+    mentions: int
+    has_profile: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def list_entities(store: Store) -> list[EntitySummary]:
+    """The registry: the diarist first, then by name."""
+    return [
+        EntitySummary(int(r[0]), r[1], r[2], list(r[3] or ()), int(r[4]), int(r[5]), int(r[6]), bool(r[7]))
+        for r in purge.entity_summaries(store)
+    ]
+
+
+def _rows(store: Store, table: str) -> list[dict[str, Any]]:
+    rows = purge.table_rows(store, table, _COLUMNS[table], _ORDER.get(table, "id"))
+    return [{k: list(v) if isinstance(v, (list, tuple)) else v for k, v in row.items()} for row in rows]
+
+
+def export_data(store: Store) -> dict[str, Any]:
+    """Everything: sources > sessions > turns, entities with profile, facts and mentions, the log."""
+    rows = {table: _rows(store, table) for table in _COLUMNS}
+    turns_by_session: dict[int, list[dict[str, Any]]] = {}
+    for t in rows["turns"]:
+        turns_by_session.setdefault(t.pop("session_id"), []).append(t)
+    sessions_by_source: dict[int, list[dict[str, Any]]] = {}
+    for s in rows["sessions"]:
+        s["turns"] = turns_by_session.get(s["id"], [])
+        sessions_by_source.setdefault(s.pop("source_id"), []).append(s)
+    profiles = {p.pop("entity_id"): p for p in rows["profiles"]}
+    facts: dict[int, list[dict[str, Any]]] = {}
+    for f in rows["residuals"]:
+        facts.setdefault(f.pop("entity_id"), []).append(f)
+    mentions: dict[int, list[int]] = {}
+    for m in rows["mentions"]:
+        mentions.setdefault(m["entity_id"], []).append(m["turn_id"])
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "schema_version": store.schema_version(),
+        "exported_at": datetime.now(),
+        "counts": {**store.counts(), "mentions": len(rows["mentions"]), "oplog": len(rows["oplog"])},
+        "entities": [
+            {
+                **e,
+                "profile": profiles.get(e["id"]),
+                "facts": facts.get(e["id"], []),
+                "mentions": mentions.get(e["id"], []),
+            }
+            for e in rows["entities"]
+        ],
+        "sources": [{**s, "sessions": sessions_by_source.get(s["id"], [])} for s in rows["sources"]],
+        "oplog": rows["oplog"],
+    }
+
+
+def export_text(store: Store, fmt: str = "json") -> str:
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown export format {fmt!r} (choose from: {', '.join(FORMATS)})")
+    data = export_data(store)
+    if fmt == "md":
+        return to_markdown(data)
+    return json.dumps(data, ensure_ascii=False, indent=2, default=_iso) + "\n"
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    raise TypeError(f"cannot export {type(value).__name__}")
+
+
+def to_markdown(data: dict[str, Any]) -> str:
+    """A document a person can read: who is who, what is known and where it was said."""
+    turns = {t["id"]: (src["path"], t) for src in data["sources"] for s in src["sessions"] for t in s["turns"]}
+    c = data["counts"]
+    out = [
+        "# memhop export",
+        "",
+        f"Exported {_iso(data['exported_at'])}: {c['entities']} entities, {c['residuals']} facts, "
+        f"{c['turns']} turns from {c['sources']} sources.",
+        "",
+        "## Entities",
+    ]
+    for e in data["entities"]:
+        out += ["", f"### {e['name']} ({e['kind']})"]
+        if e["aliases"]:
+            out.append(f"Also known as: {', '.join(e['aliases'])}")
+        out += ["", (e["profile"] or {}).get("text") or "_(no profile)_"]
+        if e["facts"]:
+            out += ["", "Facts:"]
+        for f in e["facts"]:
+            when = f", {f['date']}" if f["date"] else ""
+            retired = " (superseded)" if f["superseded_by"] is not None else ""
+            out.append(f"- [{f['id']}] {f['text']} _({f['category']}{when})_{retired}")
+            for turn_id in f["source_turns"]:
+                if turn_id in turns:
+                    path, t = turns[turn_id]
+                    out.append(f"  > {t['speaker']}{_when(t['ts'])}: {_one_line(t['text'])} ({path})")
+    out += ["", "## Sources"]
+    for src in data["sources"]:
+        out += ["", f"### {src['path']} ({src['format']}, imported {_iso(src['imported_at'])})"]
+        for s in src["sessions"]:
+            title = f" — {s['title']}" if s["title"] else ""
+            out += ["", f"#### {s['external_id']}{title}{_when(s['started_at'])}", ""]
+            out += [f"- **{t['speaker']}**{_when(t['ts'])}: {_one_line(t['text'])}" for t in s["turns"]]
+    out += ["", "## Operation log", ""]
+    out += [f"- {_iso(o['happened_at'])} {o['op']}: {o['detail']}" for o in data["oplog"]]
+    return "\n".join(out) + "\n"
+
+
+def _when(value: Any) -> str:
+    return f" ({_iso(value)})" if value else ""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[str, int]:
+    """Rebuild a fresh store from an export: same ids, embeddings recomputed."""
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ExportError("not a memhop export (or a newer version of one)")
+    if any(store.counts().values()):
+        raise ExportError(f"{store.path}: the store is not empty; load an export into a new one")
+    rows: dict[str, list[dict[str, Any]]] = {t: [] for t in _COLUMNS}
+    for src in data["sources"]:
+        rows["sources"].append(src)
+        for s in src["sessions"]:
+            rows["sessions"].append({**s, "source_id": src["id"]})
+            rows["turns"] += [{**t, "session_id": s["id"]} for t in s["turns"]]
+    for e in data["entities"]:
+        rows["entities"].append(e)
+        if e["profile"] is not None:
+            rows["profiles"].append({**e["profile"], "entity_id": e["id"]})
+        rows["residuals"] += [{**f, "entity_id": e["id"]} for f in e["facts"]]
+        rows["mentions"] += [{"entity_id": e["id"], "turn_id": t} for t in e["mentions"]]
+    rows["oplog"] = list(data["oplog"])
+    with store.transaction():
+        for table, cols in _COLUMNS.items():
+            _insert(store, table, cols, rows[table], embedder)
+    return store.counts()
+
+
+def _insert(store: Store, table: str, cols: Sequence[str], rows: list[dict[str, Any]], embedder: Embedder) -> None:
+    if not rows:
+        return
+    columns = {c: pa.array([_parse(c, r.get(c)) for r in rows]) for c in cols}
+    if table in _EMBEDDED:
+        columns["embedding"] = vectors_to_arrow(embedder.embed([r["text"] for r in rows]))
+    purge.insert_arrow(store, table, pa.table(columns))
+
+
+def _parse(column: str, value: Any) -> Any:
+    if isinstance(value, str) and (column.endswith("_at") or column == "ts"):
+        return datetime.fromisoformat(value)
+    if isinstance(value, str) and column == "date":
+        return date.fromisoformat(value)
+    return value

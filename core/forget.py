@@ -1,0 +1,171 @@
+"""Forgetting an entity, a fact or a source everywhere, then proving it.
+
+Plan (reads only; `--dry-run` stops there) -> confirm -> embed the rewritten texts ->
+one transaction -> compact the file -> residue scan. A failure before the commit leaves
+the store exactly as it was; residue found after it fails the command loudly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from memhop.core import redact as rd
+from memhop.core.config import Settings
+from memhop.core.embed import Embedder
+from memhop.core.errors import MemhopError
+from memhop.core.forget_plans import (
+    ForgetError,
+    Plan,
+    plan_entity,
+    plan_fact,
+    plan_source,
+)
+from memhop.core.store import Store, compact, purge
+
+__all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget", "redactor_for"]
+
+LOG_LINES = {"entity": "an entity was forgotten", "fact": "a fact was forgotten", "source": "a source was forgotten"}
+
+
+class ResidueError(MemhopError):
+    """The residue scan found forgotten content after the change was committed."""
+
+    exit_code = 3
+
+
+def redactor_for(settings: Settings) -> rd.Redactor:
+    """Offline sentence removal, or the configured engine's rewrite call when it has one."""
+    if settings.engine == "offline":
+        return rd.SentenceRedactor()
+    from memhop.core.engines.factory import build_engine
+
+    engine = build_engine(settings)
+    return engine if callable(getattr(engine, "rewrite", None)) else rd.SentenceRedactor()  # type: ignore[return-value]
+
+
+@dataclass
+class ForgetReport:
+    target: str
+    label: str
+    dry_run: bool
+    summary: dict[str, int]
+    changes: list[dict[str, Any]]
+    skipped_forms: list[str]
+    redactor: str
+    note: str = ""
+    reembedded: int = 0
+    compacted: bool = False
+    residue: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def forget(
+    store: Store,
+    embedder: Embedder | None,
+    *,
+    name: str | None = None,
+    fact: int | None = None,
+    source: str | None = None,
+    drop_turns: bool = False,
+    dry_run: bool = False,
+    confirm: Callable[[ForgetReport], bool] | None = None,
+    redactor: rd.Redactor | None = None,
+) -> ForgetReport:
+    """Forget exactly one of: an entity (by name), a fact (by id), a source (by file).
+
+    `confirm` sees the full plan before anything changes; returning False aborts.
+    """
+    if sum(x is not None for x in (name, fact, source)) != 1:
+        raise ForgetError("say what to forget: a NAME, --fact ID or --source FILE (exactly one)")
+    redactor = redactor or rd.SentenceRedactor()
+    if name is not None:
+        plan = plan_entity(store, name, redactor, drop_turns)
+    elif fact is not None:
+        plan = plan_fact(store, fact)
+    else:
+        plan = plan_source(store, str(source))
+    report = ForgetReport(
+        target=plan.kind,
+        label=plan.label,
+        dry_run=dry_run,
+        summary=plan.summary(lambda t, c, v: purge.count_where(store, t, c, v)),
+        changes=plan.changes(),
+        skipped_forms=list(plan.shared_forms),
+        redactor=redactor.name if plan.kind == "entity" else "offline",
+        note=plan.note,
+    )
+    if dry_run:
+        return report
+    if confirm is not None and not confirm(report):
+        raise ForgetError("not confirmed; nothing was changed")
+    if embedder is None:
+        raise ForgetError("an embedder is needed to re-embed the rewritten rows")
+    report.reembedded = execute(store, plan, embedder)
+    report.compacted = True
+    residue = scan_residue(store, plan)
+    report.residue = residue
+    if residue["text_hits"] or residue["file_text_hits"]:
+        where = ", ".join(f"{k} ({v})" for k, v in residue["text_hits"].items())
+        if residue["file_text_hits"]:
+            where += (", " if where else "") + f"raw bytes of the DB file ({residue['file_text_hits']})"
+        raise ResidueError(f"residue scan failed: the forgotten {plan.kind} is still in {where}")
+    return report
+
+
+def execute(store: Store, plan: Plan, embedder: Embedder) -> int:
+    """Embed, apply in one transaction, log without content, then compact the file."""
+    pending = plan.to_embed()
+    vectors = embedder.embed([text for _, _, text in pending])
+    with store.transaction():
+        for table, column, values in plan.deletes:
+            purge.delete_where(store, table, column, values)
+        embeddings = {(t, k): vectors[i] for i, (t, k, _) in enumerate(pending)}
+        per_table: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+        for (table, key), changed in plan.updates.items():
+            extra = {"embedding": embeddings[(table, key)]} if (table, key) in embeddings else {}
+            per_table.setdefault(table, []).append((key, {**changed, **extra}))
+        for table, rows in per_table.items():
+            purge.update_rows(store, table, rows)
+        purge.bump_profiles(store, [k for (t, k), v in plan.updates.items() if t == "profiles" and "text" in v])
+        store.log("forget", LOG_LINES[plan.kind])
+    compact.compact(store)
+    return len(pending)
+
+
+def scan_text(store: Store, forms: Sequence[str]) -> dict[str, int]:
+    """Rows naming any form, whole-word and case-insensitive, per table.column, over
+    every text column of every table."""
+    matcher = rd.names_matcher(forms)
+    hits: dict[str, int] = {}
+    for col in purge.text_columns(store):
+        found = 0
+        for _, value in purge.rows_containing(store, col, forms):
+            values = value if col.is_list else [value]
+            found += any(matcher.search(v) for v in values if v)
+        if found:
+            hits[f"{col.table}.{col.column}"] = found
+    return hits
+
+
+def scan_residue(store: Store, plan: Plan) -> dict[str, Any]:
+    text_hits: dict[str, int] = scan_text(store, plan.forms) if plan.forms else {}
+    for check in plan.checks:
+        text_hits.update({k: v for k, v in check(store).items() if v})
+    needles = plan.file_needles
+    if plan.needles_may_remain and needles:
+        live = purge.all_text(store)
+        needles = tuple(n for n in needles if n.lower() not in live)
+    scan = compact.scan_file_bytes(store.path, needles, words=plan.file_words)
+    return {
+        "text_hits": text_hits,
+        "file_text_hits": scan.text_hits,
+        "file_binary_matches": scan.binary_matches,
+        "files_scanned": scan.files,
+        "bytes_scanned": scan.bytes_scanned,
+        "wal_present": compact.wal_path(store.path).exists(),
+        "needles": len(needles),
+    }

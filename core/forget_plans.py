@@ -1,0 +1,282 @@
+"""What a forget changes, worked out before anything is written (and all `--dry-run` shows).
+
+- An entity: its own rows go; other profiles and facts are rewritten by the redactor;
+  raw turns that name it keep their place with the sentences about it marked, or are
+  dropped; every other text column (paths, titles, speakers, the log) has the name marked.
+- A fact: the fact (and identical copies of it for the same entity) and the profile
+  sentences that state it.
+- A source: its sessions and turns, the facts drawn only from them, the entities nothing
+  else supports; other profiles lose the sentences quoting the removed material.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memhop.core import redact as rd
+from memhop.core.engines.base import KnownEntity
+from memhop.core.errors import ImportFormatError, MemhopError
+from memhop.core.inspect import resolve_entity
+from memhop.core.names import name_forms
+from memhop.core.store import Store, memory, purge
+from memhop.core.store.raw import sha256_of
+
+EMBEDDED = ("turns", "profiles", "residuals")  # tables whose `text` column has an `embedding`
+SPECIAL = {("turns", "text"), ("profiles", "text"), ("residuals", "text")}
+MIN_QUOTE = 12  # a profile sentence this long found in a removed turn is a quote of it
+MIN_NEEDLE = 24  # removed turn texts this long are looked for in the file's bytes
+
+
+class ForgetError(MemhopError):
+    """A forget that cannot or must not run; nothing was changed."""
+
+
+class AmbiguousName(MemhopError):
+    """A first name that several entities share, given where guessing would be destructive."""
+
+
+@dataclass
+class Plan:
+    """Every row a forget deletes or rewrites, and how to check afterwards that it worked."""
+
+    kind: str  # entity | fact | source
+    label: str  # shown to the user, never logged
+    forms: tuple[str, ...] = ()
+    shared_forms: tuple[str, ...] = ()
+    deletes: list[tuple[str, str, list[Any]]] = field(default_factory=list)  # table, column, values
+    updates: dict[tuple[str, Any], dict[str, Any]] = field(default_factory=dict)
+    checks: list[Callable[[Store], dict[str, int]]] = field(default_factory=list)
+    file_needles: tuple[str, ...] = ()
+    file_words: bool = True
+    needles_may_remain: bool = False  # a needle still in live text is not residue
+    note: str = ""
+
+    def delete(self, table: str, column: str, values: Sequence[Any]) -> None:
+        if values:
+            self.deletes.append((table, column, sorted(set(values))))
+
+    def update(self, table: str, key: Any, column: str, value: Any) -> None:
+        self.updates.setdefault((table, key), {})[column] = value
+
+    def deleted_keys(self, table: str, key_column: str) -> set[Any]:
+        return {v for t, c, vals in self.deletes if t == table and c == key_column for v in vals}
+
+    def to_embed(self) -> list[tuple[str, Any, str]]:
+        return [(t, k, v["text"]) for (t, k), v in self.updates.items() if t in EMBEDDED and "text" in v]
+
+    def changes(self) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = [
+            {"action": "delete", "table": t, "where": c, "values": v} for t, c, v in self.deletes
+        ]
+        rows += [{"action": "update", "table": t, "key": k, "set": v} for (t, k), v in self.updates.items()]
+        return rows
+
+    def summary(self, count: Callable[[str, str, list[Any]], int]) -> dict[str, int]:
+        """Rows deleted per table and values rewritten per column; `count` sizes a delete."""
+        counts: dict[str, int] = {}
+        for table, column, values in self.deletes:
+            counts[f"{table} deleted"] = counts.get(f"{table} deleted", 0) + count(table, column, values)
+        for (table, _), changed in self.updates.items():
+            for column in changed:
+                counts[f"{table}.{column} rewritten"] = counts.get(f"{table}.{column} rewritten", 0) + 1
+        return counts
+
+
+def resolve_exactly(store: Store, name: str) -> KnownEntity:
+    """Like `memhop show`'s lookup, but a first name two entities share is refused rather
+    than guessed: these operations cannot be undone."""
+    entity = resolve_entity(store, name)
+    if memory.entity_by_name(store, name) is None:
+        first = name.split()[0].lower() if name.split() else ""
+        rivals = [e.name for e in memory.registry(store) if e.id != entity.id and e.name.lower().split()[:1] == [first]]
+        if rivals:
+            raise AmbiguousName(f"{name!r} could be {entity.name} or {', '.join(rivals)}; give the full name")
+    return entity
+
+
+def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool) -> Plan:
+    entity = resolve_exactly(store, name)
+    if entity.kind == "self":
+        raise ForgetError(f"{entity.name} is the diarist (self); forget their files with --source instead")
+    taken = {f.lower() for e in memory.registry(store) if e.id != entity.id for f in name_forms(e.name, e.aliases)}
+    every = name_forms(entity.name, entity.aliases)
+    forms = tuple(f for f in every if f.lower() not in taken)
+    if not forms:
+        raise ForgetError(f"every name of {entity.name} also names another entity; rename or merge first")
+    plan = Plan("entity", entity.name, forms, tuple(f for f in every if f.lower() in taken), file_needles=forms)
+    own_facts = [r.id for r in memory.residuals_of(store, entity.id, include_superseded=True)]
+    plan.delete("mentions", "entity_id", [entity.id])
+    plan.delete("residuals", "id", own_facts)
+    if memory.profile_of(store, entity.id) is not None:
+        plan.delete("profiles", "entity_id", [entity.id])
+    plan.delete("entities", "id", [entity.id])
+    matcher = rd.names_matcher(forms)
+    for key, text in purge.rows_containing(store, purge.TextColumn("profiles", "text", False), forms):
+        if key != entity.id and matcher.search(text):
+            plan.update("profiles", key, "text", rd.checked_rewrite(redactor, text, forms))
+    emptied = []
+    for key, text in purge.rows_containing(store, purge.TextColumn("residuals", "text", False), forms):
+        if key not in own_facts and matcher.search(text):
+            new = rd.checked_rewrite(redactor, text, forms)
+            if new:
+                plan.update("residuals", key, "text", new)
+            else:
+                emptied.append(key)
+    plan.delete("residuals", "id", emptied)
+    _plan_turns(store, plan, matcher, drop_turns)
+    _plan_labels(store, plan, matcher)
+    return plan
+
+
+def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) -> None:
+    """Turns naming the entity (or spoken by it) in session order, so that a pronoun at the
+    start of the next turn ("he thinks it went ok") is carried over."""
+    hits = {
+        key
+        for column in ("text", "speaker")
+        for key, value in purge.rows_containing(store, purge.TextColumn("turns", column, False), plan.forms)
+        if matcher.search(value)
+    }
+    rows = purge.session_turns_around(store, sorted(hits))
+    changed: list[int] = []
+    carry, session = False, None
+    for turn_id, session_id, speaker, text in rows:
+        if session_id != session:
+            carry, session = False, session_id
+        if matcher.search(speaker):
+            new, carry = rd.MARKER, False  # their own words are theirs to forget
+        else:
+            new, carry = rd.redact(text, matcher.search, rd.MARKER, carry)
+        if new != text:
+            changed.append(turn_id)
+            if not drop:
+                plan.update("turns", turn_id, "text", new)
+    if drop:
+        plan.delete("mentions", "turn_id", changed)
+        plan.delete("turns", "id", changed)
+        gone, dropped = plan.deleted_keys("residuals", "id"), set(changed)
+        for rid, _, _, cited in purge.residuals_citing(store, changed):
+            if rid not in gone:
+                plan.update("residuals", rid, "source_turns", [t for t in cited if t not in dropped])
+
+
+def _plan_labels(store: Store, plan: Plan, matcher: re.Pattern[str]) -> None:
+    """Every other text column, including ones later migrations add: names marked out in
+    strings, list elements naming the entity dropped."""
+    for col in purge.text_columns(store):
+        if (col.table, col.column) in SPECIAL:
+            continue
+        gone = plan.deleted_keys(col.table, purge.key_column(store, col.table))
+        for key, value in purge.rows_containing(store, col, plan.forms):
+            if key in gone:
+                continue
+            if col.is_list:
+                new: Any = [v for v in value if not matcher.search(v)]
+            else:
+                new = rd.replace_forms(value, matcher, rd.MARKER)
+            if new != value:
+                plan.update(col.table, key, col.column, new)
+
+
+def plan_fact(store: Store, fact_id: int) -> Plan:
+    found = purge.fact_owner(store, fact_id)
+    if found is None:
+        raise ForgetError(f"no fact with id {fact_id} (see `memhop show NAME` for ids)")
+    entity_id, owner, text = found
+    target = rd.normalize(text)
+    plan = Plan("fact", f"fact {fact_id} of {owner}")
+    copies = [r.id for r in memory.residuals_of(store, entity_id, True) if rd.normalize(r.text) == target]
+    plan.delete("residuals", "id", copies or [fact_id])
+    profile = memory.profile_of(store, entity_id)
+    if profile and target:
+
+        def states_it(sentence: str) -> bool:
+            said = rd.normalize(sentence)
+            return target in said or (len(said) >= MIN_QUOTE and said in target)
+
+        new = rd.redact(profile, states_it, None, pronouns=False)[0]
+        if new != profile:
+            plan.update("profiles", entity_id, "text", new)
+
+    def check(st: Store) -> dict[str, int]:
+        left = [r for r in memory.residuals_of(st, entity_id, True) if rd.normalize(r.text) == target]
+        prof = memory.profile_of(st, entity_id) or ""
+        return {
+            "residuals (the fact)": len(left),
+            "profile (the fact)": int(bool(target) and target in rd.normalize(prof)),
+        }
+
+    plan.checks.append(check)
+    plan.note = "the raw turns the fact came from are kept; forget a name or a source to remove those"
+    return plan
+
+
+def find_source(store: Store, given: str) -> tuple[int, str]:
+    """By the path as imported, by the file's content (its sha256), or by a unique file name."""
+    rows = purge.sources(store)
+    exact = [r for r in rows if r[1] == given]
+    if not exact and (given == "-" or Path(given).is_file()):
+        from memhop.core.ingest import read_input
+
+        try:
+            sha = sha256_of(read_input(given).data)
+        except ImportFormatError as exc:
+            raise ForgetError(str(exc)) from None
+        exact = [r for r in rows if r[2] == sha]
+    if not exact:
+        exact = [r for r in rows if Path(r[1]).name == Path(given).name]
+    if len(exact) != 1:
+        what = "several imported sources match" if exact else "no imported source matches"
+        raise ForgetError(f"{what} {given!r} (give the path as imported, or the file itself)")
+    return exact[0][0], exact[0][1]
+
+
+def plan_source(store: Store, given: str) -> Plan:
+    source_id, path = find_source(store, given)
+    plan = Plan("source", path, needles_may_remain=True, file_words=False)
+    sessions, turns = purge.source_contents(store, source_id)
+    removed = sorted(t[0] for t in turns)
+    plan.delete("mentions", "turn_id", removed)
+    plan.delete("turns", "id", removed)
+    plan.delete("sessions", "id", sessions)
+    plan.delete("sources", "id", [source_id])
+    cited, removed_set = purge.residuals_citing(store, removed), set(removed)
+    gone_facts = [r for r in cited if set(r[3]) <= removed_set]
+    plan.delete("residuals", "id", [r[0] for r in gone_facts])
+    for rid, _, _, sources in cited:
+        if not set(sources) <= removed_set:
+            plan.update("residuals", rid, "source_turns", [t for t in sources if t not in removed_set])
+    _plan_source_entities(
+        store, plan, removed, [r[0] for r in gone_facts], [t[1] for t in turns] + [r[2] for r in gone_facts]
+    )
+    plan.file_needles = tuple(sorted({t[1] for t in turns if len(t[1]) >= MIN_NEEDLE}))
+    plan.checks.append(lambda st: purge.source_leftovers(st, source_id, removed))
+    plan.note = (
+        "profiles of the entities it touched were redacted (sentences quoting the removed turns or "
+        "facts dropped), not regenerated; `memhop rebuild` re-derives them from what is left"
+    )
+    return plan
+
+
+def _plan_source_entities(
+    store: Store, plan: Plan, removed: list[int], gone_facts: list[int], texts: list[str]
+) -> None:
+    """Entities that only this source supported go; the others lose quoted sentences."""
+    quoted = "\x00".join(rd.normalize(t) for t in texts)
+    affected = purge.entities_touched(store, removed, gone_facts)
+    orphans = [e for e, mentions, facts, _ in affected if not mentions and not facts]
+    plan.delete("profiles", "entity_id", orphans)
+    plan.delete("entities", "id", orphans)
+
+    def quotes_removed(sentence: str) -> bool:
+        return len(rd.normalize(sentence)) >= MIN_QUOTE and rd.normalize(sentence) in quoted
+
+    for entity_id, _, _, profile in affected:
+        if profile and entity_id not in orphans:
+            new = rd.redact(profile, quotes_removed, None, pronouns=False)[0]
+            if new != profile:
+                plan.update("profiles", entity_id, "text", new)

@@ -1,0 +1,163 @@
+"""memhop forget / edit / fact / merge / rename / entities / export, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from memhop.cli import edit_cmds
+from memhop.cli.app import app
+
+from support import purge_world
+from support.paths import SAMPLES
+
+BOB = "Bob Kowalski"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
+
+
+@pytest.fixture
+def db(world: Path, home: Path) -> Path:
+    return purge_world.install(world, home)
+
+
+def run(runner: CliRunner, *args: str, input: str | None = None) -> Any:
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_forget_yes_leaves_no_trace_and_ask_does_not_know(db: Path, runner: CliRunner) -> None:
+    result = run(runner, "forget", BOB, "--yes", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["residue"]["text_hits"] == {} and report["residue"]["file_text_hits"] == 0
+    assert report["summary"]["entities deleted"] == 1 and report["compacted"]
+    assert not Path(str(db) + ".wal").exists()
+    data = db.read_bytes().lower()
+    assert b"kowalski" not in data and not re.search(rb"[ -~]{4}bob[ -~]{4}", data)
+    answer = run(runner, "ask", "What instrument does Bob Kowalski play?")
+    assert answer.exit_code == 0 and "I don't know" in answer.stdout
+    assert run(runner, "show", BOB).exit_code == 1
+
+
+def test_forget_asks_first_and_refuses_without_a_terminal(
+    db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    digest = purge_world.sha256_file(db)
+    refused = run(runner, "forget", BOB)
+    assert refused.exit_code == 2 and "pass --yes" in refused.stderr
+    monkeypatch.setattr(edit_cmds, "_interactive", lambda: True)
+    declined = run(runner, "forget", BOB, input="n\n")
+    assert declined.exit_code == 1 and "not confirmed" in declined.stderr
+    assert "entities deleted: 1" in declined.stderr
+    assert purge_world.sha256_file(db) == digest
+    accepted = run(runner, "forget", BOB, input="y\n")
+    assert accepted.exit_code == 0, accepted.output
+    assert "residue scan: 0 matches" in accepted.stdout
+
+
+def test_dry_run_lists_every_change_and_the_file_stays_identical(db: Path, runner: CliRunner) -> None:
+    digest = purge_world.sha256_file(db)
+    listed = run(runner, "forget", "Alice Nguyen", "--dry-run")
+    assert listed.exit_code == 0, listed.output
+    assert "update sources" in listed.stdout and "whatsapp-[forgotten].txt" in listed.stdout
+    assert "dry run: nothing was changed." in listed.stdout
+    as_json = json.loads(run(runner, "forget", "Alice Nguyen", "--dry-run", "--drop-turns", "--json").stdout)
+    assert as_json["dry_run"] and any(c["table"] == "turns" and c["action"] == "delete" for c in as_json["changes"])
+    assert purge_world.sha256_file(db) == digest
+
+
+def test_facts_added_corrected_and_removed(db: Path, runner: CliRunner) -> None:
+    added = run(runner, "fact", "add", "Priya", "Priya is an editor at a publishing house.", "--json")
+    assert added.exit_code == 0, added.output
+    fact_id = json.loads(added.stdout)["details"]["id"]
+    fixed = run(runner, "fact", "edit", str(fact_id), "Priya is a senior editor.", "-c", "state_change")
+    assert fixed.exit_code == 0, fixed.output
+    shown = json.loads(run(runner, "show", "Priya", "--json").stdout)
+    assert {"id": fact_id, "text": "Priya is a senior editor."}.items() <= next(
+        r for r in shown["residuals"] if r["id"] == fact_id
+    ).items()
+    removed = run(runner, "fact", "rm", str(fact_id))
+    assert removed.exit_code == 0, removed.output
+    shown = json.loads(run(runner, "show", "Priya", "--json").stdout)
+    assert fact_id not in [r["id"] for r in shown["residuals"]]
+    again = run(runner, "forget", "--fact", str(fact_id), "--yes")
+    assert again.exit_code == 1 and "no fact with id" in again.stderr
+    assert run(runner, "fact", "add", "Priya", "x", "--category", "gossip").exit_code == 1
+
+
+def test_forget_a_source(db: Path, runner: CliRunner, stats: Any) -> None:
+    before = stats()
+    result = run(runner, "forget", "--source", str(SAMPLES / "notes.jsonl"), "--yes", "--json")
+    assert result.exit_code == 0, result.output
+    after = stats()
+    assert (after["sources"], after["turns"]) == (before["sources"] - 1, before["turns"] - 8)
+    assert "not regenerated" in json.loads(result.stdout)["note"]
+
+
+def test_edit_profile_by_flag_by_stdin_and_in_the_editor(
+    db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(runner, "edit", "Priya", "--set", "Priya loves typography.").exit_code == 0
+    assert json.loads(run(runner, "show", "Priya", "--json").stdout)["profile"] == "Priya loves typography."
+    assert run(runner, "edit", "Priya", "--set", "-", input="Priya edits books.\n").exit_code == 0
+    assert json.loads(run(runner, "show", "Priya", "--json").stdout)["profile"] == "Priya edits books."
+    import click
+
+    monkeypatch.setattr(click, "edit", lambda text: text.replace("edits books", "edits novels"))
+    assert run(runner, "edit", "Priya").exit_code == 0
+    assert json.loads(run(runner, "show", "Priya", "--json").stdout)["profile"] == "Priya edits novels."
+    monkeypatch.setattr(click, "edit", lambda text: None)
+    unchanged = run(runner, "edit", "Priya")
+    assert unchanged.exit_code == 0 and "nothing to change" in unchanged.stdout
+
+
+def test_merge_rename_and_the_entity_list(db: Path, runner: CliRunner) -> None:
+    renamed = run(runner, "rename", "Carol", "Carol Kowalski", "--json")
+    assert renamed.exit_code == 0, renamed.output
+    assert json.loads(renamed.stdout)["details"]["aliases"] == ["Carol"]
+    merged = run(runner, "merge", "Carol Kowalski", "Pepper")
+    assert merged.exit_code == 0, merged.output
+    listed = json.loads(run(runner, "entities", "--json").stdout)
+    names = {e["name"]: e for e in listed}
+    assert listed[0]["name"] == "Maya Patel" and "Pepper" not in names
+    assert names["Carol Kowalski"]["aliases"] == ["Carol", "Pepper"]
+    assert names["Carol Kowalski"]["facts"] > 0 and names["Carol Kowalski"]["mentions"] > 0
+    table = run(runner, "entities")
+    assert table.exit_code == 0 and "Carol Kowalski" in table.stdout
+    taken = run(runner, "rename", "Priya", "Alice Nguyen")
+    assert taken.exit_code == 1 and "merge" in taken.stderr
+
+
+def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
+    db: Path, runner: CliRunner, tmp_path: Path, stats: Any
+) -> None:
+    target = tmp_path / "out" / "memhop.json"
+    target.parent.mkdir()
+    result = run(runner, "export", "--format", "json", "-o", str(target))
+    assert result.exit_code == 0, result.output
+    assert target.stat().st_mode & 0o777 == 0o600
+    exported = json.loads(target.read_text(encoding="utf-8"))
+    counts = stats()
+    assert {
+        k: exported["counts"][k] for k in ("sources", "sessions", "turns", "entities", "profiles", "residuals")
+    } == {k: counts[k] for k in ("sources", "sessions", "turns", "entities", "profiles", "residuals")}
+    assert json.loads(run(runner, "export", "-o", "-").stdout)["counts"] == exported["counts"]
+    md = run(runner, "export", "--format", "md")
+    assert md.exit_code == 0 and md.stdout.startswith("# memhop export")
+    assert run(runner, "export", "--format", "csv").exit_code == 1
+
+
+def test_forget_needs_exactly_one_target(db: Path, runner: CliRunner) -> None:
+    for args in ([], [BOB, "--fact", "1"], ["--fact", "1", "--source", "x"]):
+        result = run(runner, "forget", *args, "--yes")
+        assert result.exit_code == 1 and "exactly one" in result.stderr
+    assert run(runner, "forget", "Maya Patel", "--yes").exit_code == 1
+    assert run(runner, "forget", "Nobody Here", "--yes").exit_code == 1

@@ -1,0 +1,77 @@
+"""export: everything a user needs to leave, complete enough to rebuild the store from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memhop.core.export import (
+    ExportError,
+    export_data,
+    export_text,
+    list_entities,
+    load_export,
+)
+from memhop.core.store import open_store, purge
+
+from support import purge_world
+
+EMBED = purge_world.EMBEDDER
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
+
+
+def test_a_json_export_rebuilds_the_same_store(world: Path, tmp_path: Path) -> None:
+    with open_store(world, read_only=True) as store:
+        text = export_text(store, "json")
+        counts = store.counts()
+        tables = {t: purge.dump_table(store, t) for t in purge.tables(store) if t != "migrations"}
+    data = json.loads(text)
+    assert {k: data["counts"][k] for k in counts} == counts
+    assert len(data["entities"]) == counts["entities"]
+    assert sum(len(e["facts"]) for e in data["entities"]) == counts["residuals"]
+    assert sum(len(s["turns"]) for src in data["sources"] for s in src["sessions"]) == counts["turns"]
+    with open_store(tmp_path / "fresh.duckdb") as fresh:
+        assert load_export(fresh, data, EMBED) == counts
+        for table, rows in tables.items():
+            assert purge.dump_table(fresh, table) == rows, table
+        with pytest.raises(ExportError, match="not empty"):
+            load_export(fresh, data, EMBED)
+
+
+def test_facts_carry_their_sources(world: Path) -> None:
+    with open_store(world, read_only=True) as store:
+        data = export_data(store)
+    turns = {t["id"]: t for src in data["sources"] for s in src["sessions"] for t in s["turns"]}
+    carol = next(e for e in data["entities"] if e["name"] == "Carol")
+    assert carol["profile"]["text"].startswith("Bob's older sister Carol")
+    assert carol["facts"] and carol["mentions"]
+    for fact in carol["facts"]:
+        assert fact["source_turns"] and all(fact["text"] in turns[t]["text"] for t in fact["source_turns"])
+
+
+def test_markdown_reads_as_a_document(world: Path) -> None:
+    with open_store(world, read_only=True) as store:
+        text = export_text(store, "md")
+        with pytest.raises(ExportError, match="unknown export format"):
+            export_text(store, "csv")
+    assert text.startswith("# memhop export\n")
+    assert "### Bob Kowalski (person)" in text and "## Sources" in text and "## Operation log" in text
+    assert "  > Maya Patel (2024-03-02T00:00:00): Bob's older sister Carol is down from Leeds" in text
+    assert "- **Alice Nguyen** (2024-03-12T09:14:00): morning!! are you still coming thursday?" in text
+
+
+def test_entities_are_listed_with_their_counts(world: Path) -> None:
+    with open_store(world, read_only=True) as store:
+        rows = list_entities(store)
+        assert rows[0].name == "Maya Patel" and rows[0].kind == "self"
+        northlight = next(r for r in rows if r.name == "Northlight Studios")
+        assert northlight.aliases == ["Northlight"]
+        facts = store.scalar("SELECT count(*) FROM residuals WHERE entity_id = ?", [northlight.id])
+        mentions = store.scalar("SELECT count(*) FROM mentions WHERE entity_id = ?", [northlight.id])
+    assert (northlight.facts, northlight.mentions) == (facts, mentions) and northlight.has_profile
