@@ -1,0 +1,245 @@
+"""Time expressions in a sentence, resolved to absolute dates against when it was said.
+
+Hand-written rules for the forms diaries and chats use ("yesterday", "last Tuesday",
+"two weeks ago", "next month", "on the 14th", "14 March"); dateparser only as the
+fallback for other month-name dates. Deterministic: the same text and reference give
+the same answer, whatever today is.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
+}  # fmt: skip
+_VAGUE = ("a few", "few", "several", "some", "many")
+
+_MON = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_DOW = r"(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
+_COUNT = r"(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|a couple of|a few|few|several)"
+_UNIT = r"(day|week|weekend|month|year)s?"
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.I))
+    for kind, pattern in (
+        ("iso", r"\b(\d{4})-(\d{2})-(\d{2})\b"),
+        ("day_month", rf"\b(?:on )?(?:the )?{_ORD} (?:of )?{_MON}\.?(?:,? (\d{{4}}))?\b"),
+        ("month_day", rf"\b(?:on )?{_MON}\.? {_ORD}(?!\d|:)(?:,? (\d{{4}}))?\b"),
+        ("day_before", r"\bthe day before yesterday\b"),
+        ("day_after", r"\bthe day after tomorrow\b"),
+        ("yesterday", r"\b(?:yesterday|last night)\b"),
+        ("today", r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b"),
+        ("tomorrow", r"\btomorrow\b"),
+        ("ago", rf"\b{_COUNT} {_UNIT} ago\b"),
+        ("recently", r"\b(?:recently|the other day|a while (?:ago|back))\b"),
+        ("in_n", rf"\bin {_COUNT} {_UNIT}\b"),
+        ("rel_unit", r"\b(last|next|this past|this coming|this) (week|weekend|month|year)\b"),
+        ("weekday", rf"\b(?:(last|next|this past|this coming|this|on) )?{_DOW}\b"),
+        ("month", rf"\b(?:(last|next|this|in|since|early|late|mid|of|by) )?{_MON}(?: (\d{{4}}))?\b"),
+        ("ordinal", r"\b(?:on )?the (\d{1,2})(?:st|nd|rd|th)\b"),
+        ("year", r"\b(?:in|since|of|during|back in|by) ((?:19|20)\d\d)\b"),
+    )
+)
+
+
+@dataclass(frozen=True)
+class DateMention:
+    start: int
+    end: int
+    text: str
+    day: date | None  # None when vague ("a few weeks ago") or unanchored
+    label: str  # what the expression means, e.g. "on 7 May 2023", "in June 2024"
+    explicit: bool  # the text itself already says the absolute date
+
+
+def format_day(day: date) -> str:
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def _month_index(word: str) -> int:
+    return next(i + 1 for i, m in enumerate(MONTHS) if m.startswith(word.lower()[:3]))
+
+
+def _weekday_index(word: str) -> int:
+    return next(i for i, w in enumerate(WEEKDAYS) if w.startswith(word.lower()[:3]))
+
+
+def _shift_months(day: date, months: int) -> date:
+    total = day.year * 12 + day.month - 1 + months
+    year, month = divmod(total, 12)
+    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
+
+
+def _count(word: str) -> int | None:
+    word = word.lower().removeprefix("a ").strip() if word.lower().startswith("a couple") else word.lower()
+    if word.isdigit():
+        return int(word)
+    return None if word in _VAGUE else _NUMBER_WORDS.get(word)
+
+
+def _offset(ref: date, n: int, unit: str) -> tuple[date, str]:
+    unit = unit.lower()
+    if unit == "day":
+        day = ref + timedelta(days=n)
+        return day, f"on {format_day(day)}"
+    if unit in ("week", "weekend"):
+        day = ref + timedelta(weeks=n)
+        return day, f"around {format_day(day)}"
+    if unit == "month":
+        day = _shift_months(ref, n).replace(day=1)
+        return day, f"in {calendar.month_name[day.month]} {day.year}"
+    return date(ref.year + n, 1, 1), f"in {ref.year + n}"
+
+
+def _weekday(ref: date, target: int, mode: str, past: bool) -> date:
+    """`last` = most recent before today; `next` = first after; otherwise by tense."""
+    back = (ref.weekday() - target) % 7 or 7
+    ahead = (target - ref.weekday()) % 7 or 7
+    if mode == "last" or mode == "this past" or (mode not in ("next", "this coming") and past):
+        return ref - timedelta(days=back)
+    return ref + timedelta(days=ahead)
+
+
+def _resolve(kind: str, m: re.Match[str], ref: date, past: bool) -> tuple[date | None, str, bool] | None:
+    """(day, label, explicit) for one match, or None if it is not a date after all."""
+    g = m.groups()
+    if kind == "iso":
+        day = date(int(g[0]), int(g[1]), int(g[2]))
+        return day, f"on {format_day(day)}", True
+    if kind in ("day_month", "month_day"):
+        day_n, mon = (g[0], g[1]) if kind == "day_month" else (g[1], g[0])
+        if kind == "month_day" and mon.lower() == "may" and not m.group(0)[0].isupper():
+            return None
+        year = int(g[2]) if g[2] else _closest_year(ref, _month_index(mon), int(day_n), past)
+        day = date(year, _month_index(mon), int(day_n))
+        return day, f"on {format_day(day)}", bool(g[2])
+    if kind in ("yesterday", "today", "tomorrow", "day_before", "day_after"):
+        shift = {"yesterday": -1, "today": 0, "tomorrow": 1, "day_before": -2, "day_after": 2}[kind]
+        day = ref + timedelta(days=shift)
+        return day, f"on {format_day(day)}", False
+    if kind == "recently":
+        how = "some time" if "while" in m.group(0).lower() else "shortly"
+        return None, f"{how} before {format_day(ref)}", False
+    if kind in ("ago", "in_n"):
+        n = _count(g[0])
+        sign = -1 if kind == "ago" else 1
+        if n is None:
+            rel = "before" if kind == "ago" else "after"
+            return None, f"{g[0]} {g[1]}s {rel} {format_day(ref)}", False
+        day, label = _offset(ref, sign * n, g[1])
+        return day, label, False
+    if kind == "rel_unit":
+        mode, unit = g[0].lower(), g[1].lower()
+        sign = -1 if mode in ("last", "this past") else 1 if mode in ("next", "this coming") else 0
+        if unit == "weekend":
+            anchor = _weekday(ref, 5, "last" if sign < 0 or (sign == 0 and past) else "next", past)
+            if sign == 0 and ref.weekday() >= 5:
+                anchor = ref - timedelta(days=ref.weekday() - 5)
+            return anchor, f"on the weekend of {format_day(anchor)}", False
+        if unit == "week":
+            day = ref + timedelta(weeks=sign)
+            return day, f"in the week of {format_day(day)}", False
+        day, label = _offset(ref, sign, unit)
+        return day, label, False
+    if kind == "weekday":
+        mode = (g[0] or "").lower()
+        word = m.group(0).split()[-1].rstrip(".").lower()
+        if not mode and word == g[1].lower() and not m.group(0)[0].isupper():
+            return None  # a bare lower-case "sat", "sun", "wed" is a word, not a day
+        day = _weekday(ref, _weekday_index(g[1]), mode, past)
+        return day, f"on {format_day(day)}", False
+    if kind == "month":
+        mode, mon, year = (g[0] or "").lower(), g[1], g[2]
+        if not mon[0].isupper() or (not mode and not year):
+            return None  # "may", "march on": a month needs "in", "last", "since"... or a year
+        month = _month_index(mon)
+        if year:
+            day = date(int(year), month, 1)
+            return day, f"in {calendar.month_name[month]} {year}", True
+        if mode == "last":
+            y = ref.year if month < ref.month else ref.year - 1
+        elif mode == "next":
+            y = ref.year if month > ref.month else ref.year + 1
+        else:
+            y = _closest_year(ref, month, 1, past, whole_month=True)
+        day = date(y, month, 1)
+        return day, f"in {calendar.month_name[month]} {y}", False
+    if kind == "ordinal":
+        n = int(g[0])
+        if not 1 <= n <= 31:
+            return None
+        day = _day_of_month(ref, n, past)
+        return (day, f"on {format_day(day)}", False) if day else None
+    if kind == "year":
+        day = date(int(g[0]), 1, 1)
+        return day, f"in {g[0]}", True
+    return None
+
+
+def _closest_year(ref: date, month: int, day: int, past: bool, whole_month: bool = False) -> int:
+    """The year that puts month/day on the side of `ref` the tense points to."""
+    this_year = (month, day) if not whole_month else (month, 1)
+    now = (ref.month, ref.day) if not whole_month else (ref.month, 1)
+    if past:
+        return ref.year if this_year <= now else ref.year - 1
+    return ref.year if this_year >= now else ref.year + 1
+
+
+def _day_of_month(ref: date, n: int, past: bool) -> date | None:
+    months = (0, -1, -2) if past else (0, 1, 2)
+    for shift in months:
+        base = _shift_months(ref.replace(day=1), shift)
+        if n > calendar.monthrange(base.year, base.month)[1]:
+            continue
+        day = base.replace(day=n)
+        if (past and day <= ref) or (not past and day >= ref):
+            return day
+    return None
+
+
+def find_dates(text: str, ref: date | None, past: bool = False) -> list[DateMention]:
+    """Every time expression in `text`, left to right, longest first, resolved against `ref`.
+
+    `past` says the sentence is in the past tense: "on Friday" then means the last Friday.
+    Without a reference date only explicit dates resolve.
+    """
+    found: list[DateMention] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _RULES:
+        for m in pattern.finditer(text):
+            if any(m.start() < end and start < m.end() for start, end in taken):
+                continue
+            if ref is None and kind not in ("iso", "year"):
+                continue
+            try:
+                resolved = _resolve(kind, m, ref or date.min, past)
+            except (ValueError, StopIteration, OverflowError):
+                continue  # "31 February", an unknown month spelling
+            if resolved is None:
+                continue
+            day, label, explicit = resolved
+            taken.append((m.start(), m.end()))
+            found.append(DateMention(m.start(), m.end(), m.group(0), day, label, explicit))
+    return sorted(found, key=lambda d: d.start)
+
+
+def parse_loose(text: str, ref: date) -> date | None:
+    """dateparser for the rare month-name date the rules above do not know."""
+    import dateparser  # deferred: costly import, rarely reached
+
+    from datetime import datetime
+
+    settings = {"RELATIVE_BASE": datetime.combine(ref, datetime.min.time()), "PREFER_DATES_FROM": "past"}
+    parsed = dateparser.parse(text, languages=["en"], settings=settings)  # type: ignore[arg-type]
+    return parsed.date() if parsed else None

@@ -1,0 +1,116 @@
+"""The offline engine: no model, no network, deterministic.
+
+spaCy (names, sentences, tags) and hand-written rules (relations, dates, rewriting)
+stand in for the model calls of ProGraph's write path. The session is parsed once, in
+identify(); each coextract() of the same session reuses that analysis.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from memhop.core.engines.base import (
+    AnswerRequest,
+    ExistingResidual,
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    SessionView,
+    Usage,
+)
+
+if TYPE_CHECKING:
+    from memhop.core.engines.offline_model import SessionAnalysis
+
+_KEPT_SESSIONS = 4  # analyses cached: the write path works one session at a time
+
+
+class OfflineEngine:
+    """Use one instance for a whole write run: identify() parses a session once and the
+    coextract() calls for that session reuse the parse (the last few sessions are kept)."""
+
+    name = "offline"
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self._docs: OrderedDict[SessionView, list[object]] = OrderedDict()
+        self._found: dict[SessionView, list[FoundEntity]] = {}
+        self._analyses: dict[tuple[SessionView, tuple[str, ...]], SessionAnalysis] = {}
+
+    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        from memhop.core.engines.offline_identify import identify
+
+        started = time.perf_counter()
+        words = {w.lower() for k in known for n in (k.name, *k.aliases) for w in n.split()}
+        words |= {w.lower() for t in session.turns for w in t.speaker.split()}
+        found = identify(session, known, self._parsed(session, frozenset(words)))
+        self._found[session] = found
+        self._count(started)
+        return found
+
+    def coextract(
+        self,
+        entity: FoundEntity,
+        profile: str | None,
+        existing: Sequence[ExistingResidual],
+        session: SessionView,
+    ) -> Extraction:
+        from memhop.core.engines.offline_extract import coextract
+
+        started = time.perf_counter()
+        analysis = self.analysis(session, entity)
+        extraction = coextract(analysis, entity, profile, existing)
+        self._count(started)
+        return extraction
+
+    def answer(self, request: AnswerRequest) -> str:
+        from memhop.core.engines.offline_answer import answer_offline
+
+        started = time.perf_counter()
+        reply = answer_offline(request)
+        self._count(started)
+        return reply
+
+    def analysis(self, session: SessionView, entity: FoundEntity | None = None) -> SessionAnalysis:
+        """The session's shared analysis; identify() first if this session was not seen.
+
+        Without a prior identify() (a caller that skipped it), the entities are found
+        against an empty registry plus `entity` itself, so its name is kept.
+        """
+        from memhop.core.engines.offline_session import analyse
+
+        found = self._found.get(session)
+        if found is None:
+            from memhop.core.engines.offline_identify import identify
+
+            known = [KnownEntity(-1, entity.name, entity.kind, entity.aliases)] if entity else []
+            found = self._found[session] = identify(session, known, self._parsed(session))
+        if entity is not None and all(f.name.lower() != entity.name.lower() for f in found):
+            found = [*found, entity]
+        key = (session, tuple(f.name for f in found))
+        if key not in self._analyses:
+            self._analyses[key] = analyse(session, found, self._parsed(session))
+        return self._analyses[key]
+
+    def _parsed(self, session: SessionView, known_words: frozenset[str] = frozenset()) -> list[object]:
+        """spaCy docs of the session's turns, parsed once; names already known skip NER."""
+        from memhop.core.engines.nlp import parse
+        from memhop.core.engines.offline_names import is_bot
+
+        if session not in self._docs:
+            # An assistant's replies are not the user's life: not parsed, never mined.
+            texts = ["" if is_bot(t.speaker) else t.text for t in session.turns]
+            self._docs[session] = list(parse(texts, known_words))
+            while len(self._docs) > _KEPT_SESSIONS:
+                old, _ = self._docs.popitem(last=False)
+                self._found.pop(old, None)
+                for key in [k for k in self._analyses if k[0] == old]:
+                    del self._analyses[key]
+        return self._docs[session]
+
+    def _count(self, started: float) -> None:
+        self.usage.calls += 1
+        self.usage.seconds += time.perf_counter() - started

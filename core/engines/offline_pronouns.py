@@ -1,0 +1,66 @@
+"""he/she/his/her resolved to a person or pet of the session, conservatively.
+
+Genders come from relation words and kin aliases ("sister", "Mum"), then from pronouns
+that only one candidate can take; a pronoun two unknown people could take stays open.
+"""
+
+from __future__ import annotations
+
+from memhop.core.engines import relations
+from memhop.core.engines.base import FoundEntity
+from memhop.core.engines.offline_model import THIRD, Mention, Sentence, marked
+
+WINDOW = 2  # a pronoun looks back this many turns for its person
+
+
+def seed_genders(ents: list[FoundEntity], sentences: list[Sentence]) -> dict[int, str]:
+    genders: dict[int, str] = {}
+    for i, e in enumerate(ents):
+        for alias in e.aliases:
+            if (g := relations.gender_of(alias)) is not None:
+                genders[i] = g
+    for s in sentences:
+        for rel in relations.find_relations(marked(s)):
+            if (g := relations.gender_of(rel.word)) is not None:
+                genders.setdefault(rel.subject, g)
+    return genders
+
+
+def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speakers: set[int], ents: list[FoundEntity]) -> None:
+    """Two passes: learn genders where only one person fits, then resolve to the most recent fit."""
+    animate = {i for i, e in enumerate(ents) if e.kind in ("person", "pet", "self")} - speakers
+    for learning in (True, True, False):
+        recent: list[tuple[int, int]] = []  # (entity, turn position), most recent last
+        for s in sentences:
+            if s.span is None:
+                continue
+            events: list[tuple[int, int | None, object]] = [(m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative]
+            lead = s.span.start_char + (len(s.span.text) - len(s.span.text.lstrip()))
+            for tok in s.span:
+                if tok.lower_ in THIRD and tok.tag_ in ("PRP", "PRP$"):
+                    events.append((tok.idx - lead, None, tok))
+            for offset, entity, tok in sorted(events, key=lambda e: e[0]):
+                if entity is not None:
+                    recent.append((entity, s.turn_pos))
+                    continue
+                assert tok is not None
+                want = THIRD[tok.lower_]  # type: ignore[attr-defined]
+                fits = []
+                for ent, at in reversed(recent):
+                    if ent in animate and s.turn_pos - at <= WINDOW and genders.get(ent, want) == want and ent not in fits:
+                        fits.append(ent)
+                if learning:
+                    if len(fits) == 1 and fits[0] not in genders:
+                        genders[fits[0]] = want
+                    continue
+                known = [f for f in fits if genders.get(f) == want]
+                # A person known to fit beats those whose gender is unknown; between two
+                # unknowns the pronoun stays unresolved (a wrong name is worse than none).
+                fits = known or (fits if len(fits) == 1 else [])
+                if fits:
+                    length = len(tok.text)  # type: ignore[attr-defined]
+                    poss = tok.tag_ == "PRP$" or tok.lower_ == "his"  # type: ignore[attr-defined]
+                    s.mentions.append(Mention(fits[0], offset, offset + length, "pronoun", possessive=poss))
+                    recent.append((fits[0], s.turn_pos))
+    for s in sentences:
+        s.mentions.sort(key=lambda m: m.start)
