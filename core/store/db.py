@@ -101,6 +101,12 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     finally:
         os.umask(old_umask)
     os.chmod(path, 0o600)
+    # DuckDB 1.5.5 can checkpoint a bit-packed integer segment after WAL replay (a
+    # kill -9 mid-ingest) whose pushed-down filters then match nothing: turns of a
+    # session vanished from `WHERE session_id = ?` while still counted. Writing those
+    # columns with other codecs avoids it, at a small cost in file size.
+    con.execute("SET disabled_compression_methods = 'bitpacking'")
+    con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
     if not read_only:
         try:
             _migrate(con)
