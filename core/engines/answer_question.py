@@ -1,0 +1,165 @@
+"""What a question asks, read without a model: its question word, the type noun ("what
+instrument"), the entity it starts from, the chain of relation words it walks ("Alice's
+roommate's sister" -> Alice, [roommate, sister]) and the words left for the answer to match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memhop.core import lexical
+from memhop.core.engines.relations import RELATION_WORDS, base_word
+
+TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+MODIFIERS = frozenset(
+    "older younger elder eldest oldest youngest little big baby twin best close old good dear new step".split()
+)
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+_AUX = frozenset("is are was were do does did has have had can could will would should".split())
+_HOW = frozenset({"many", "much", "old", "long", "often", "far"})
+_WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
+_TYPE_OF = frozenset({"kind", "type", "sort"})
+# One word per group stands for all: a flatmate is a roommate, a mum is a mother.
+_SYNONYMS = (
+    {"roommate", "flatmate", "housemate", "roomie"},
+    {"mum", "mom", "mother", "mummy", "mommy", "ma"},
+    {"dad", "father", "daddy", "pa"},
+    {"partner", "girlfriend", "boyfriend", "wife", "husband", "spouse", "fiance", "fiancé", "fiancée"},
+    {"colleague", "coworker", "co-worker", "workmate", "teammate"},
+    {"friend", "mate", "pal", "bestie"},
+    {"boss", "manager"},
+    {"grandma", "gran", "granny", "nan", "nana", "grandmother"},
+    {"grandpa", "grandad", "granddad", "grandfather"},
+    {"kid", "child"},
+)
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    wh: str  # "what", "who", "where", "when", "how many", "how old", ..., "yes/no" or ""
+    target: str | None  # the type noun: "instrument" in "what instrument ..."
+    owner: str | None  # where the chain starts, as written: a name, or "my" / "I"
+    relations: tuple[str, ...]  # relation words walked from the owner, in order
+    predicate: tuple[str, ...]  # content stems the answer sentence should share
+
+
+def tokens(text: str) -> list[re.Match[str]]:
+    return list(TOKEN.finditer(text))
+
+
+def bare(token: str) -> str:
+    """"Alice's" -> "Alice"."""
+    return re.sub(r"['’]s$", "", token)
+
+
+def is_possessive(token: str) -> bool:
+    return bool(re.search(r"\w['’]s$", token))
+
+
+def relation_forms(word: str) -> frozenset[str]:
+    """Every word that means the same relation, singular and plural."""
+    base = base_word(word)
+    forms = {base}
+    for group in _SYNONYMS:
+        if base in group:
+            forms |= group
+    return frozenset(forms | {f + "s" for f in forms})
+
+
+def is_relation(word: str) -> bool:
+    return base_word(word.lower()) in RELATION_WORDS or any(word.lower() in g for g in _SYNONYMS)
+
+
+def parse(text: str, names: list[str]) -> Question:
+    """`names` are the entity names the question may start from (canonical, first tokens match)."""
+    toks = [m.group(0) for m in tokens(text)]
+    low = [t.lower() for t in toks]
+    wh, target = _question_word(low)
+    owner, relations, used = _chain(toks, low, names)
+    if owner is None:
+        at = next((i for i, tok in enumerate(toks) if _is_name(tok, names)), None)
+        if at is None:
+            at = next((i for i, t in enumerate(low) if t in FIRST_PERSON), None)
+        if at is not None:
+            owner, used = bare(toks[at]), {at}
+            _outer(low, at, relations, used)
+    skip = {i for i, t in enumerate(low) if t in _WH or t in _AUX or t in _HOW}
+    words = [bare(toks[i]) for i in range(len(toks)) if i not in used and i not in skip]
+    predicate = [t for t in lexical.terms(" ".join(words)) if t != lexical.stem("name")]
+    return Question(text, wh, target, owner, tuple(relations), tuple(dict.fromkeys(predicate)))
+
+
+def _question_word(low: list[str]) -> tuple[str, str | None]:
+    words = [t for t in low if re.match(r"\w", t)]
+    if not words:
+        return "", None
+    first = next((i for i, t in enumerate(words) if t in _WH), None)
+    if first is None:
+        return ("yes/no" if words[0] in _AUX else ""), None
+    wh = words[first]
+    rest = words[first + 1 :]
+    if wh == "how" and rest and rest[0] in _HOW:
+        return f"how {rest[0]}", None
+    target = None
+    if wh in ("what", "which") and rest:
+        if rest[0] in _TYPE_OF and len(rest) > 2 and rest[1] == "of":
+            target = rest[2]
+        elif rest[0] not in _AUX and rest[0] not in lexical.STOPWORDS:
+            target = rest[0]
+        elif len(rest) > 3 and rest[0] in ("is", "was", "'s") and rest[1] == "the" and rest[3] == "of":
+            target = rest[2]  # "what is the name of ..."
+    return wh, target
+
+
+def _is_name(token: str, names: list[str]) -> bool:
+    word = bare(token)
+    return bool(word[:1].isupper()) and any(
+        word.lower() == n.lower() or word.lower() == n.split()[0].lower() for n in names
+    )
+
+
+def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | None, list[str], set[int]]:
+    """The first possessive chain: "Alice's roommate's sister", "my mum", "the sister of Bob"."""
+    for i, tok in enumerate(toks):
+        owner_ok = (is_possessive(tok) and _is_name(tok, names)) or low[i] == "my"
+        if not owner_ok:
+            continue
+        relations: list[str] = []
+        used = {i}
+        j = i + 1
+        while j < len(toks):
+            mods = []
+            while j < len(toks) and low[j] in MODIFIERS:
+                mods.append(low[j])
+                used.add(j)
+                j += 1
+            if j >= len(toks) or not re.match(r"\w", toks[j]):
+                break
+            word = bare(low[j])
+            if is_possessive(toks[j]):
+                relations.append(" ".join([*mods, word]))
+                used.add(j)
+                j += 1
+                continue
+            if is_relation(word):
+                relations.append(" ".join([*mods, word]))
+                used.add(j)
+            break
+        _outer(low, i, relations, used)
+        if relations or low[i] != "my":
+            return ("my" if low[i] == "my" else bare(tok)), relations, used
+    return None, [], set()
+
+
+def _outer(low: list[str], at: int, relations: list[str], used: set[int]) -> None:
+    """"the sister of Alice's roommate": relations written before the owner come last."""
+    k = at - 1
+    while k >= 1 and low[k] == "of" and is_relation(low[k - 1]):
+        relations.append(low[k - 1])
+        used |= {k, k - 1}
+        k -= 2
+        while k >= 0 and (low[k] == "the" or low[k] in MODIFIERS):
+            used.add(k)
+            k -= 1

@@ -1,0 +1,165 @@
+"""One hop of the offline answerer: who is X's roommate, by the sentences that put a
+relation word between two names ("Alice's roommate Bob", "her roommate Bob" said of
+Alice, "Carol is Bob's older sister", "Mum (Leena)" in Maya's diary, "Alice and I have
+been best friends").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+from memhop.core.engines.answer_question import MODIFIERS, bare, is_possessive, relation_forms, tokens
+from memhop.core.engines.answer_text import Sentence, name_at, resolve_pronoun, surface_name, word_of
+from memhop.core.engines.relations import ANIMALS, SYMMETRIC
+
+_GLUE_AFTER = frozenset({",", "(", ":", "named", "called", "is", "was", "-"})
+_GLUE_BEFORE = _GLUE_AFTER | {"the", "also"}
+_COPULAS = frozenset({"is", "was", "are", "were", "became"})
+MODIFIER_BONUS = 1.5
+COPULA_REACH = 8  # words between "X is" and the relation word it still governs
+_MUTUAL = re.compile(
+    r"\band\s+(?:I|me|\w+)\s+(?:are|were|have been|had been|['’]ve been|became|got)\s+(?:\w+\s+)?$", re.I
+)
+Token = re.Match[str]
+
+
+def same_entity(a: str | None, b: str | None) -> bool:
+    """Names that stand for the same entity: equal, or one is the other's first name."""
+    if not a or not b:
+        return False
+    a, b = a.lower(), b.lower()
+    return a == b or a.split()[0] == b or b.split()[0] == a
+
+
+def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | None:
+    """Who is `entity`'s `relation`: the name the most (and most trusted) sentences give.
+
+    A sentence repeated in several places (a fact shared by two entities) counts once, and
+    one that also has the question's modifier ("best friend", "older sister") counts more.
+    """
+    *mods, head = relation.lower().split()
+    exact = relation_forms(head)
+    animal = head.rstrip("s") in ANIMALS | {"pet"}
+    best: dict[tuple[str, str], float] = {}
+    for sentence in sentences:
+        toks = tokens(sentence.text)
+        for k, tok in enumerate(toks):
+            word = bare(tok.group(0).lower())
+            if word not in exact and not (animal and word in ANIMALS):
+                continue
+            weight = sentence.weight * (1.0 if word in exact else 0.5)
+            before = {t.group(0).lower() for t in toks[max(0, k - len(mods)) : k]}
+            if mods and set(mods) <= before:
+                weight *= MODIFIER_BONUS
+            for owner, target in _pairs(sentence, toks, k):
+                if same_entity(owner, entity) and not same_entity(target, entity):
+                    found = target
+                elif word.rstrip("s") in SYMMETRIC and same_entity(target, entity) and not same_entity(owner, entity):
+                    found = owner
+                else:
+                    continue
+                key = (" ".join(sentence.text.split()), found)
+                best[key] = max(best.get(key, 0.0), weight)
+    votes: dict[str, float] = defaultdict(float)
+    for (_, name), weight in best.items():
+        votes[name] += weight
+    if not votes:
+        return None
+    order = list(votes)
+    return max(order, key=lambda n: (votes[n], -order.index(n)))
+
+
+def _pairs(sentence: Sentence, toks: list[Token], k: int) -> list[tuple[str, str]]:
+    """(owner, relative) pairs the relation word at k states."""
+    owner, owner_at = _possessor(sentence, toks, k)
+    target = _target(sentence, toks, k, owner_at)
+    pairs = [(owner, target)] if owner and target else []
+    mutual = _mutual(sentence, toks, k)
+    if mutual:
+        pairs.append(mutual)
+    return pairs
+
+
+def _entity_at(sentence: Sentence, tok: Token) -> str | None:
+    named = name_at(sentence, tok.start(), tok.end())
+    if named:
+        return named.entity
+    word = tok.group(0)
+    if word.lower() in ("i", "me"):
+        return sentence.speaker
+    return surface_name(sentence, tok.start()) if word[0].isupper() else None
+
+
+def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | None, int]:
+    """Whose relation the word at k is, and the token that says so."""
+    j = k - 1
+    while j >= 0 and toks[j].group(0).lower() in MODIFIERS:
+        j -= 1
+    if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "of":  # "the sister of Bob"
+        return _entity_at(sentence, toks[k + 2]), k
+    if j < 0:
+        return sentence.owner, k
+    prev = toks[j].group(0)
+    low = prev.lower()
+    if is_possessive(prev):
+        named = name_at(sentence, toks[j].start(), toks[j].end())
+        return (named.entity if named else bare(prev) if prev[0].isupper() else None), j
+    if low in ("my", "our"):
+        return sentence.speaker or sentence.owner, j
+    if low in ("his", "her", "their"):
+        return resolve_pronoun(sentence, toks[j].start()), j
+    if toks[k].group(0)[0].isupper() and sentence.speaker:  # "lunch with Mum (Leena)"
+        return sentence.speaker, k
+    return (sentence.owner, k) if low in ("a", "an", "the") and sentence.owner else (None, k)
+
+
+def _target(sentence: Sentence, toks: list[Token], k: int, owner_at: int) -> str | None:
+    """The name right after the relation word ("sister Carol"), else right before its owner
+    ("Carol is Bob's sister", "Bob, Alice's roommate")."""
+    i = k + 1
+    while i < len(toks) and i <= k + 3 and toks[i].group(0).lower() in _GLUE_AFTER:
+        i += 1
+    if i < len(toks) and i <= k + 3 and toks[i].group(0)[0].isupper() and not _possessive_name(toks, i):
+        found = _entity_at(sentence, toks[i])
+        if found:
+            return found
+    if is_possessive(toks[k].group(0)):
+        return None  # "Pepper, Maya's friend's sister's dog": Pepper is the dog, not the friend
+    i = owner_at - 1
+    while i >= 0 and i >= owner_at - 3 and toks[i].group(0).lower() in _GLUE_BEFORE:
+        i -= 1
+    if not 0 <= i < owner_at:
+        return None
+    if word_of(toks[i].group(0)) in ("he", "she", "they"):  # "he's Alice's roommate"
+        return resolve_pronoun(sentence, toks[i].start())
+    named = name_at(sentence, toks[i].start(), toks[i].end())
+    if named and not is_possessive(toks[i].group(0)):
+        return named.entity
+    for c in range(owner_at - 1, max(owner_at - COPULA_REACH, 0), -1):  # "Alice is Maya's friend and Bob's roommate"
+        if toks[c].group(0).lower() in _COPULAS:
+            subject = name_at(sentence, toks[c - 1].start(), toks[c - 1].end())
+            return subject.entity if subject and not is_possessive(toks[c - 1].group(0)) else None
+    return None
+
+
+def _possessive_name(toks: list[Token], i: int) -> bool:
+    """"Dan Okafor's colleague": a name that owns the next noun is not an apposition."""
+    while i + 1 < len(toks) and toks[i + 1].group(0)[0].isupper() and not is_possessive(toks[i].group(0)):
+        i += 1
+    return is_possessive(toks[i].group(0))
+
+
+def _mutual(sentence: Sentence, toks: list[Token], k: int) -> tuple[str, str] | None:
+    """"Alice and I have been best friends": each is the other's friend."""
+    head = sentence.text[: toks[k].start()]
+    m = _MUTUAL.search(re.sub(r"(?:\b(?:best|close|good|old)\s+)+$", "", head))
+    if not m:
+        return None
+    before = [t for t in toks if t.end() <= m.start()]
+    second = [t for t in toks if m.start() <= t.start() < m.end()][1:2]
+    if not before or not second:
+        return None
+    first, other = _entity_at(sentence, before[-1]), _entity_at(sentence, second[0])
+    return (first, other) if first and other else None

@@ -1,0 +1,186 @@
+"""Cutting a short answer out of the best sentence, by what the question asks for:
+"when" -> a date, "where" -> a place, "who" -> a name, "how many" -> a number, "what
+instrument does X play" -> the object of "play", otherwise the clause that matched.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from memhop.core import lexical
+from memhop.core.engines.answer_question import Question, tokens
+from memhop.core.engines.answer_text import Sentence, actor
+from memhop.core.engines.dates import find_dates, format_day
+
+_NUMBER = re.compile(
+    r"\b(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|sixty|hundred|a few|several|a couple of|dozens of)\b(?:\s+([a-z]+))?",
+    re.I,
+)
+_COUNT = (
+    r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+)
+_AGE = re.compile(
+    rf"(?:\b(?:is|was|aged|age|turned|turns|turning)\s+|['’]s\s+)({_COUNT})\b(?!\s*(?:am|pm|:|%))"
+    rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b",
+    re.I,
+)
+_PLACE = re.compile(
+    r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?"
+    r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
+)
+_ROLE = re.compile(
+    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+(?:an?|the)\s+"
+    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since)\b|[,.;:!?—–)]|$)"
+)
+_CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
+_STOP = frozenset(
+    """for with at in on to from since after before because when while who which that but so if
+    than as by about into during until every each this last next yesterday today tonight""".split()
+)
+_DETERMINERS = frozenset("the a an his her their my our its some this that these those your".split())
+_CLAUSE = re.compile(r"\s*(?:[;:—–]|\s-\s|,\s+(?:but|and|so|which|because)\s)\s*")
+MAX_CLAUSE_WORDS = 25
+JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
+_JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
+
+
+def span(question: Question, sentence: Sentence, hit: int, entity: str | None) -> str | None:
+    """The short answer inside `sentence`, near the matched word at offset `hit`, if the
+    question's type says what to look for and the sentence has it."""
+    wh = question.wh
+    if wh == "when":
+        return _date(sentence, hit)
+    if wh == "where":
+        return _place(sentence.text, hit)
+    if wh in ("who", "whom"):
+        return _person(sentence, hit, entity, question)
+    if wh.startswith("how ") and wh != "how often":
+        return _number(sentence.text, hit, wh)
+    if wh in ("what", "which"):
+        if identity_question(question):
+            found = role(sentence.text)
+            return found[0] if found else None
+        if question.target and _stem_at(sentence.text, hit) == lexical.stem(question.target):
+            return _named_thing(sentence.text, hit, question)  # "a band called X", not what follows "band"
+        return _object(sentence.text, hit)
+    return None
+
+
+def identity_question(question: Question) -> bool:
+    """"What does Carol do (for a living)?", "what is Bob's job?" ask for a role."""
+    if question.target in JOB_WORDS:
+        return True
+    if question.wh == "what" and question.predicate and set(question.predicate) <= _JOB_STEMS:
+        return True
+    return question.wh == "what" and bool(
+        re.search(r"\bdo(?:es)?\b.*\bdo(?:\s+for\s+(?:a\s+living|work))?\W*$", question.text, re.I)
+    )
+
+
+def role(text: str) -> tuple[str, int] | None:
+    """The role a sentence gives someone ("works as a sound engineer"), and where it starts."""
+    m = _ROLE.search(text)
+    return (m.group(1).strip(), m.start(1)) if m else None
+
+
+def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
+    return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
+
+
+def _date(sentence: Sentence, hit: int) -> str | None:
+    ref = sentence.when.date() if sentence.when else None
+    mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=True)
+    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else d.label.removeprefix("on "))
+              for d in mentions if ref is not None or d.explicit]
+    if usable:
+        return _nearest(usable, hit)
+    return format_day(ref) if ref else None
+
+
+def _place(text: str, hit: int) -> str | None:
+    found = [(m.start(1), m.group(1).rstrip(".,'’")) for m in _PLACE.finditer(text)]
+    after = [f for f in found if f[0] >= hit]
+    return _nearest(after or found, hit)
+
+
+def _person(sentence: Sentence, hit: int, entity: str | None, question: Question) -> str | None:
+    doer, _ = actor(sentence, hit)
+    asked = {n.lower() for n in (question.owner, entity) if n}
+    if doer and doer.lower() not in asked:
+        return doer
+    others = [m.entity for m in sentence.names if m.entity.lower() not in asked]
+    return others[0] if others else None
+
+
+def _number(text: str, hit: int, wh: str) -> str | None:
+    """The count, age or duration nearest the match; numbers inside dates do not count."""
+    if wh == "how old":
+        return _nearest([(m.start(), m.group(1) or m.group(2)) for m in _AGE.finditer(text)], hit)
+    dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    found = []
+    for m in _NUMBER.finditer(text):
+        if any(start <= m.start() < end for start, end in dates):
+            continue
+        unit = m.group(2) or ""
+        keep = unit and unit.lower() not in _STOP
+        found.append((m.start(), f"{m.group(1)} {unit}".strip() if keep else m.group(1)))
+    if wh == "how long":
+        found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
+    return _nearest(found, hit)
+
+
+def _stem_at(text: str, offset: int) -> str:
+    m = re.match(r"[A-Za-z]+", text[offset:])
+    return lexical.stem(m.group(0).lower()) if m else ""
+
+
+def _named_thing(text: str, hit: int, question: Question) -> str | None:
+    """"a covers band called The Late Replies" answers "what band ..."."""
+    m = _CALLED.match(text, hit + len(question.target or "")) or _CALLED.search(text, hit, hit + 60)
+    if m:
+        return m.group(1).rstrip(".,;:!?")
+    after = re.match(r"\w*\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
+    return after.group(1).rstrip(".,;:!?") if after else None
+
+
+def _object(text: str, hit: int) -> str | None:
+    """The noun phrase after the matched verb: "played the piano for us" -> "piano"."""
+    after = [t for t in tokens(text) if t.start() > hit]
+    if not after:
+        return None
+    words: list[str] = []
+    for tok in after:
+        word = tok.group(0)
+        low = word.lower()
+        if not words and low in _DETERMINERS:
+            continue
+        if low in _STOP or low.endswith("ly") or word in ".;:!?—–()\"":
+            break
+        words.append(word)
+        if len(words) >= 6:
+            break
+    while words and words[-1].lower() in (",", "and", "or"):
+        words.pop()
+    phrase = " ".join(words).replace(" ,", ",")
+    return phrase or None
+
+
+def clause(text: str, hit: int) -> str:
+    """The part of the sentence around the match: between clause marks, at most a few words."""
+    pos = 0
+    for piece in _CLAUSE.split(text):
+        start = text.find(piece, pos)
+        if start <= hit < start + len(piece) + 1:
+            return _trim(piece)
+        pos = max(pos, start)
+    return _trim(text)
+
+
+def _trim(text: str) -> str:
+    words = text.strip().split()
+    cut = " ".join(words[:MAX_CLAUSE_WORDS]) + ("…" if len(words) > MAX_CLAUSE_WORDS else "")
+    return cut.rstrip(" ,;")
+

@@ -1,0 +1,157 @@
+"""The offline answerer's reading of its context: sentences, who they name, and who does
+what in them ("her roommate Bob played the piano": Bob plays, not Alice).
+
+Without a parser this is a set of plain rules: the actor of a word is the nearest person
+reference before it — a name, "I" (the speaker), or a pronoun resolved to the last named
+non-possessive person of the sentence or of the sentence before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memhop.core.engines.answer_question import bare, is_possessive, tokens
+from memhop.core.engines.base import AnswerRequest
+from memhop.core.name_index import NameIndex
+from memhop.core.names import NameMatch
+
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+PRONOUNS = frozenset({"he", "she", "they", "him", "his", "her", "hers", "them", "their"})
+SPEAKER_WORDS = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
+_FIRST_PERSON_HINT = re.compile(r"\b(?:[Ii]|[Mm][ey]|[Mm]ine|[Mm]yself|[Ww]e|[Uu]s|[Oo]ur)\b(?:['’]\w+)?")
+PLACE_PREPOSITIONS = frozenset({"at", "in", "from", "to", "near", "into", "on", "across", "outside", "around"})
+_SURFACE_NAME = re.compile(r"\s*(?:named |called |[,(:]\s*)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|de|van))*)")
+ORIGIN_WEIGHT = {"fact": 1.0, "evidence": 0.9, "profile": 0.8}
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    origin: str  # "fact" | "profile" | "evidence"
+    owner: str | None  # the entity whose profile or facts it comes from
+    speaker: str | None  # who said it (evidence turns)
+    when: datetime | None
+    carry: str | None  # who a leading pronoun means: the last person named before it
+    implicit: str | None  # who a sentence without a subject is about ("Works in publishing.")
+    names: tuple[NameMatch, ...]  # entity mentions, in text order
+    first_person: bool  # says "I", "my", "we"...
+
+    @property
+    def weight(self) -> float:
+        """Facts over evidence over profiles; a question answers nothing."""
+        return ORIGIN_WEIGHT[self.origin] * (0.5 if self.text.rstrip("\"')] ").endswith("?") else 1.0)
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SPLIT.split(text) if s and s.strip()]
+
+
+def gather(request: AnswerRequest) -> list[Sentence]:
+    """Facts, then evidence, then profiles, each split into sentences with their mentions."""
+    entries = NameIndex([(s.name, ()) for s in request.slices])
+    out: list[Sentence] = []
+    for piece in request.slices:
+        for fact in piece.facts:
+            out.extend(_sentences(fact, "fact", piece.name, None, None, entries))
+    for turn in request.evidence:
+        out.extend(_sentences(turn.text, "evidence", None, turn.speaker, turn.timestamp, entries))
+    for piece in request.slices:
+        out.extend(_sentences(piece.profile, "profile", piece.name, None, None, entries))
+    return out
+
+
+def _sentences(
+    text: str,
+    origin: str,
+    owner: str | None,
+    speaker: str | None,
+    when: datetime | None,
+    entries: NameIndex,
+) -> list[Sentence]:
+    out = []
+    carry, first_person = owner, True
+    found = entries.find(text)  # once per text, then shared out to its sentences
+    at = 0
+    for part in split_sentences(text):
+        start = text.find(part, at)
+        at = start + len(part)
+        names = tuple(
+            NameMatch(m.entity, m.start - start, m.end - start, m.text) for m in found if start <= m.start < at
+        )
+        implicit = owner or (speaker if first_person or carry is None else carry)
+        first_person = any(word_of(w) in SPEAKER_WORDS for w in _FIRST_PERSON_HINT.findall(part))
+        out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person))
+        subjects = [m.entity for m in names if _can_be_referred_to(part, m)]
+        if subjects:
+            carry = subjects[-1]
+    return out
+
+
+def word_of(token: str) -> str:
+    """"She's" -> "she", "I've" -> "i": the pronoun inside a contraction."""
+    return re.sub(r"['’](?:s|ve|d|ll|m|re)$", "", token.lower())
+
+
+def _after_place_word(text: str, match: NameMatch) -> bool:
+    before = text[: match.start].split()
+    return bool(before) and before[-1].lower() in PLACE_PREPOSITIONS
+
+
+def _can_be_referred_to(text: str, match: NameMatch) -> bool:
+    """"she" can mean "Alice" in "with Alice", not in "Alice's flat" or "from Leeds"."""
+    return not is_possessive(text[match.start : match.end + 2]) and not _after_place_word(text, match)
+
+
+def mentions(sentence: Sentence, entity: str) -> bool:
+    return any(m.entity == entity for m in sentence.names) or (
+        sentence.speaker == entity and sentence.first_person
+    )
+
+
+def name_at(sentence: Sentence, start: int, end: int) -> NameMatch | None:
+    """The entity mention overlapping the character span, if any."""
+    for match in sentence.names:
+        if match.start < end and start < match.end:
+            return match
+    return None
+
+
+def actor(sentence: Sentence, position: int) -> tuple[str | None, int]:
+    """Who does what the word at `position` (a character offset) says, and how many words
+    back they were named (0 when the sentence has no subject and its context says who)."""
+    before = [t for t in tokens(sentence.text) if t.end() <= position]
+    for distance, tok in enumerate(reversed(before), start=1):
+        word = word_of(tok.group(0))
+        named = name_at(sentence, tok.start(), tok.end())
+        if named is not None:
+            if _after_place_word(sentence.text, named):
+                continue  # "at St Mary's (she's a nurse": St Mary's is not the nurse
+            return named.entity, distance
+        if word in SPEAKER_WORDS:
+            return sentence.speaker, distance
+        if word in PRONOUNS:
+            return resolve_pronoun(sentence, tok.start()), distance
+    return sentence.implicit, 0
+
+
+def resolve_pronoun(sentence: Sentence, position: int) -> str | None:
+    """A pronoun means the last person named before it in its sentence, else the carried one."""
+    text = sentence.text
+    earlier = [
+        m for m in sentence.names
+        if m.end <= position and (is_possessive(text[m.start : m.end + 2]) or not _after_place_word(text, m))
+    ]
+    if earlier:
+        return earlier[-1].entity
+    return sentence.carry
+
+
+def surface_name(sentence: Sentence, start: int) -> str | None:
+    """A capitalised name starting at or right after `start` that no entity stands for."""
+    m = _SURFACE_NAME.match(sentence.text[start:])
+    if not m:
+        return None
+    name = bare(m.group(1).rstrip(".,"))
+    return name if name.lower() not in PRONOUNS and name.lower() not in SPEAKER_WORDS else None

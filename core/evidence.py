@@ -1,0 +1,141 @@
+"""The raw-turn layer of the read path: which verbatim turns the answerer gets to see.
+
+ProGraph's profiles and facts paraphrase; the turns are what was actually said. Within a
+budget of K turns: (1) the turns the chosen verified facts came from (facts that clear the
+relevance gate, best first), (2) their chronological neighbours, then (3) backfill over
+every turn — cosine of the question without its names (names dominate a small embedding
+and every turn of a speaker lacks them), a bonus for turns by or about the entities the
+question names, BM25 over the best candidates for the rare words embeddings blur, and
+one-hop chronological recovery (a turn inherits part of its neighbour's score: answers
+follow questions). Layers 1–2
+take at most a quarter of the budget: on LoCoMo a larger share cost recall (the facts
+point at the right turns, but backfill finds more of the others).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from memhop.core import lexical
+from memhop.core.store.recall import TurnIndex, TurnRecord
+from memhop.core.trace import EvidencePick
+
+ENTITY_BONUS = 0.1  # a turn spoken by, or naming, an entity the question starts from
+LEXICAL_WEIGHT = 0.2  # BM25, scaled to [0, 1] within the pool
+LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
+NEIGHBOUR_SHARE = 0.7  # what a turn inherits of its neighbour's score
+FACT_SHARE = 4  # fact sources and their neighbours take at most 1/4 of the budget (rounded up)
+
+
+@dataclass(frozen=True)
+class FactSource:
+    residual_id: int
+    score: float
+    turn_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    turn: TurnRecord
+    pick: EvidencePick
+
+
+def gather(
+    turns: TurnIndex,
+    query: np.ndarray,
+    query_text: str,
+    focus_rows: np.ndarray,
+    sources: Sequence[FactSource],
+    budget: int,
+) -> list[Evidence]:
+    """Up to `budget` turns, fact sources first, then neighbours, then backfill by score."""
+    if budget <= 0 or not len(turns.ids):
+        return []
+    picks: dict[int, EvidencePick] = {}  # row -> why, in pick order
+    _from_facts(turns, sources, -(-budget // FACT_SHARE), picks)
+    _backfill(turns, query, query_text, focus_rows, budget, picks)
+    rows = list(picks)
+    return [Evidence(rec, replace(picks[r], external_id=rec.external_id)) for rec, r in zip(turns.records(rows), rows)]
+
+
+def _external(turns: TurnIndex, row: int) -> str:
+    return f"turn {int(turns.ids[row])}"
+
+
+def _neighbours(turns: TurnIndex, row: int) -> list[int]:
+    out = []
+    for other in (row - 1, row + 1):
+        if 0 <= other < len(turns.ids) and turns.sessions[other] == turns.sessions[row]:
+            out.append(other)
+    return out
+
+
+def _from_facts(turns: TurnIndex, sources: Sequence[FactSource], cap: int, picks: dict[int, EvidencePick]) -> None:
+    ordered = sorted(sources, key=lambda s: -s.score)
+    seeds: list[tuple[int, float]] = []
+    for source in ordered:
+        for row in turns.rows_of(source.turn_ids):
+            row = int(row)
+            if len(picks) >= cap:
+                return
+            if row not in picks:
+                picks[row] = EvidencePick(
+                    int(turns.ids[row]), None, "fact source", f"fact #{source.residual_id}", round(source.score, 4)
+                )
+                seeds.append((row, source.score))
+    for row, score in seeds:
+        for other in _neighbours(turns, row):
+            if len(picks) >= cap:
+                return
+            if other not in picks:
+                picks[other] = EvidencePick(
+                    int(turns.ids[other]), None, "neighbour", _external(turns, row), round(NEIGHBOUR_SHARE * score, 4)
+                )
+
+
+def backfill(
+    turns: TurnIndex, query: np.ndarray, query_text: str, focus_rows: np.ndarray, room: int, taken: Collection[int]
+) -> list[tuple[int, float, int]]:
+    """The best `room` turns not yet taken, best first: (row, score, row its score came from).
+
+    Only the top turns by their own score can lend a neighbour a score (a lent score is a
+    fraction of the lender's), so ranking those and their neighbours ranks every turn; one
+    matrix product is the only pass over all of them.
+    """
+    if room <= 0 or not len(turns.ids):
+        return []
+    base = turns.matrix @ query
+    if len(focus_rows):
+        base[focus_rows] += ENTITY_BONUS
+    wanted = min(len(base), max(LEXICAL_POOL, room + len(taken)))
+    seeds = np.argpartition(-base, wanted - 1)[:wanted]
+    pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
+    query_terms = lexical.terms(query_text)
+    if query_terms:
+        lex = np.asarray(lexical.bm25(query_terms, [lexical.terms(text) for text in turns.texts(pool.tolist())]))
+        if lex.max(initial=0.0) > 0:
+            base[pool] += LEXICAL_WEIGHT * lex / lex.max()
+    best: dict[int, tuple[float, int]] = {}
+    for seed in seeds.tolist():
+        best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))
+        for other in _neighbours(turns, seed):
+            lent = (NEIGHBOUR_SHARE * float(base[seed]), seed)
+            best[other] = max(best.get(other, (float(base[other]), other)), lent)
+    ranked = sorted((r for r in best if r not in taken), key=lambda r: (-best[r][0], r))[:room]
+    return [(r, best[r][0], best[r][1]) for r in ranked]
+
+
+def _backfill(
+    turns: TurnIndex,
+    query: np.ndarray,
+    query_text: str,
+    focus_rows: np.ndarray,
+    budget: int,
+    picks: dict[int, EvidencePick],
+) -> None:
+    for row, score, origin in backfill(turns, query, query_text, focus_rows, budget - len(picks), picks):
+        reason, via = ("dense", None) if origin == row else ("neighbour", _external(turns, origin))
+        picks[row] = EvidencePick(int(turns.ids[row]), None, reason, via, round(score, 4))

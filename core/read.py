@@ -1,0 +1,253 @@
+"""The read path of ProGraph (seed 000 §3.2) plus memhop's raw-turn layer.
+
+(1) cosine of the question to every profile, a name boost for entities the question
+names (the `self` entity for "I"/"my"), top M; (2) relevance-gated expansion over the
+registered names found in the selected profiles; (3) per entity its own top verified
+facts; then raw evidence turns (core/evidence.py) and one answer call.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from memhop.core.config import ReadSettings, Settings
+from memhop.core.embed import Embedder
+from memhop.core.engines.answer_question import parse as parse_question
+from memhop.core.engines.base import AnswerRequest, EntitySlice, TurnView
+from memhop.core.evidence import Evidence, FactSource, gather
+from memhop.core.expansion import expand, walk_chain
+from memhop.core.names import NameMatch, find_names, match_registry
+from memhop.core.store import Store
+from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
+from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
+
+FIRST_PERSON = re.compile(r"(?<![\w'])(i|me|my|mine|myself)(?![\w'])", re.IGNORECASE)
+STAGE1_SHOWN_EXTRA = 3  # profiles listed in the trace beyond the selected ones
+CUT_SHOWN = 3  # facts listed in the trace beyond the per-entity cap
+
+
+@dataclass(frozen=True)
+class Selected:
+    entity_id: int
+    name: str
+    kind: str
+    profile: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Context:
+    question: str
+    selected: tuple[Selected, ...]
+    evidence: tuple[Evidence, ...]
+    chain: tuple[str, ...]
+    trace: Trace
+
+    def request(self) -> AnswerRequest:
+        return AnswerRequest(
+            question=self.question,
+            slices=tuple(EntitySlice(s.name, s.profile, s.facts) for s in self.selected),
+            evidence=tuple(
+                TurnView(e.turn.id, e.turn.speaker, e.turn.text, e.turn.timestamp, e.turn.external_id)
+                for e in self.evidence
+            ),
+            chain=self.chain,
+        )
+
+
+@dataclass(frozen=True)
+class Answer:
+    context: Context
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `--json` shape: exactly these keys."""
+        ctx = self.context
+        return {
+            "question": ctx.question,
+            "answer": self.text,
+            "selected": [s.name for s in ctx.selected],
+            "facts": {s.name: list(s.facts) for s in ctx.selected},
+            "evidence": [
+                {
+                    "turn_id": e.turn.id,
+                    "external_id": e.turn.external_id,
+                    "session": e.turn.session,
+                    "speaker": e.turn.speaker,
+                    "timestamp": e.turn.timestamp.isoformat() if e.turn.timestamp else None,
+                    "text": e.turn.text,
+                }
+                for e in ctx.evidence
+            ],
+            "trace": ctx.trace.to_dict(),
+        }
+
+
+def answerer(settings: Settings) -> Callable[[AnswerRequest], str]:
+    """The configured engine's answer call, built once so a batch of questions reuses it."""
+    from memhop.core.engines.factory import build_engine
+
+    return build_engine(settings).answer
+
+
+def ask(
+    store: Store, question: str, embedder: Embedder, options: ReadSettings, answer: Callable[[AnswerRequest], str]
+) -> Answer:
+    """Read, then answer; an empty store or an unsupported question gets "I don't know"."""
+    context = read(store, question, embedder, options)
+    started = time.perf_counter()
+    text = answer(context.request())
+    context.trace.timings_ms["answer"] = _ms(started)
+    return Answer(context, text)
+
+
+def read(store: Store, question: str, embedder: Embedder, options: ReadSettings) -> Context:
+    """Stages 1–3 and the raw evidence for one question, with the trace of every decision."""
+    question = " ".join(question.split())
+    clock = time.perf_counter()
+    snap = snapshot(store)
+    timings = {"load": _ms(clock)}
+    named = _named(question, snap)
+    query_text = _strip_names(question, named) or question
+    clock = time.perf_counter()
+    vectors = embedder.embed([question] if query_text == question else [question, query_text])
+    full, stripped = vectors[0], vectors[-1]
+    timings["embed"] = _ms(clock)
+    trace = Trace(question=question, query=query_text, settings=asdict(options), timings_ms=timings)
+
+    clock = time.perf_counter()
+    profiles = snap.profiles
+    cosines = profiles.matrix @ full if len(profiles.names) else np.zeros(0, dtype=np.float32)
+    anchors = _anchors(question, named, profiles)
+    trace.anchors = [profiles.names[r] for r in anchors]
+    selection = _stage1(cosines, anchors, profiles, options, trace)
+    timings["stage1"] = _ms(clock)
+
+    clock = time.perf_counter()
+    edges = expand(cosines, selection, snap, options, trace)
+    relations = parse_question(question, [profiles.names[r] for r in anchors]).relations
+    walk_chain(next(iter(anchors), None), relations, selection, edges, profiles, trace)
+    timings["stage2"] = _ms(clock)
+
+    clock = time.perf_counter()
+    facts_query = _unit(full + stripped)
+    chosen: list[Selected] = []
+    sources: list[FactSource] = []
+    for row in selection:
+        facts, row_sources = _facts(row, facts_query, snap.residuals, profiles, options, trace)
+        chosen.append(
+            Selected(profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts)
+        )
+        sources.extend(f for f in row_sources if f.score > options.gate)  # only relevant facts bring turns
+    timings["stage3"] = _ms(clock)
+
+    clock = time.perf_counter()
+    focus = _focus_rows(snap.turns, [m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
+    evidence = gather(snap.turns, stripped, query_text, focus, sources, options.evidence)
+    trace.evidence = [e.pick for e in evidence]
+    timings["evidence"] = _ms(clock)
+    return Context(question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 2)
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
+
+
+def _named(question: str, snap: Snapshot) -> list[NameMatch]:
+    """Registered entities and raw-turn speakers the question names, in question order."""
+    likely = [*snap.names.candidates(question), *snap.speakers.candidates(question)]
+    return find_names(question, likely) if likely else []
+
+
+def _strip_names(question: str, named: Sequence[NameMatch]) -> str:
+    out = question
+    for match in sorted(named, key=lambda m: -m.start):
+        end = match.end + (2 if out[match.end : match.end + 2] in ("'s", "’s") else 0)
+        out = out[: match.start] + out[end:]
+    return " ".join(out.split())
+
+
+def _anchors(question: str, named: Sequence[NameMatch], profiles: ProfileIndex) -> dict[int, str]:
+    """Profile rows the question starts from, in question order, with the words that name
+    them: the entities it names, and `self` where it says "I" or "my"."""
+    found: list[tuple[int, int, str]] = []
+    for match in named:
+        if match.entity in profiles.names:
+            found.append((match.start, profiles.names.index(match.entity), match.text))
+    first_person = FIRST_PERSON.search(question)
+    if first_person and "self" in profiles.kinds:
+        found.append((first_person.start(), profiles.kinds.index("self"), first_person.group(0)))
+    rows: dict[int, str] = {}
+    for _, row, text in sorted(found):
+        rows.setdefault(row, text)
+    return rows
+
+
+def _stage1(
+    cosines: np.ndarray, anchors: dict[int, str], profiles: ProfileIndex, options: ReadSettings, trace: Trace
+) -> list[int]:
+    boosts = np.zeros(len(cosines), dtype=np.float32)
+    boosts[list(anchors)] = options.name_boost
+    scores = cosines + boosts
+    order = sorted(range(len(scores)), key=lambda r: (-float(scores[r]), r))
+    selection = order[: max(options.top, 0)]
+    for rank, row in enumerate(order[: len(selection) + STAGE1_SHOWN_EXTRA]):
+        named_as = anchors.get(row)
+        trace.stage1.append(
+            ProfileScore(
+                profiles.names[row], profiles.kinds[row], round(float(cosines[row]), 4),
+                round(float(boosts[row]), 4), named_as, round(float(scores[row]), 4), rank < len(selection),
+            )
+        )
+    trace.stage1_unshown = max(0, len(order) - len(trace.stage1))
+    return selection
+
+
+def _facts(
+    row: int, query: np.ndarray, residuals: ResidualIndex, profiles: ProfileIndex, options: ReadSettings, trace: Trace
+) -> tuple[tuple[str, ...], list[FactSource]]:
+    """One entity's own top facts by cosine to the question (its own ranking: a fact-rich
+    entity cannot crowd out a fact-poor one), and the turns they came from."""
+    entity_id = profiles.entity_ids[row]
+    lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity_id, entity_id + 1]))
+    superseded = residuals.superseded.get(entity_id, 0)
+    if not options.residuals or hi <= lo:
+        cut = hi - lo if not options.residuals else 0
+        trace.facts.append(EntityFacts(profiles.names[row], (), (), cut, superseded))
+        return (), []
+    scores = residuals.matrix[lo:hi] @ query
+    cap = max(options.facts_per_entity, 0)
+    order = np.argsort(-scores, kind="stable")[: cap + CUT_SHOWN]
+    scored = [FactScore(int(residuals.ids[lo + i]), residuals.texts[lo + i], round(float(scores[i]), 4)) for i in order]
+    chosen, cut = tuple(scored[:cap]), tuple(scored[cap:])
+    trace.facts.append(EntityFacts(profiles.names[row], chosen, cut, max(0, hi - lo - cap), superseded))
+    sources = [FactSource(f.residual_id, f.score, residuals.source_turns[lo + int(i)]) for f, i in zip(chosen, order)]
+    return tuple(f.text for f in chosen), sources
+
+
+def _focus_rows(
+    turns: TurnIndex, named: Sequence[str], anchor_ids: Sequence[int], profiles: ProfileIndex
+) -> np.ndarray:
+    """Turns spoken by, or (per the write path's mentions) naming, the entities the question starts from."""
+    people = list(dict.fromkeys([*named, *(profiles.names[profiles.entity_ids.index(e)] for e in anchor_ids)]))
+    if not people or not len(turns.ids):
+        return np.zeros(0, dtype=np.int64)
+    aliases = {n: profiles.aliases[profiles.names.index(n)] if n in profiles.names else () for n in people}
+    codes = [
+        code for code, speaker in enumerate(turns.speakers)
+        if match_registry(speaker, [(n, aliases[n]) for n in people]) is not None
+    ]
+    parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
+    parts += [turns.mentions[e] for e in anchor_ids if e in turns.mentions]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

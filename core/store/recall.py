@@ -1,0 +1,230 @@
+"""What the read path reads: profile, residual and turn matrices, cached per store file.
+
+A question must cost one matrix product, not a table scan through SQL, so each matrix is
+loaded once per process through Arrow and kept until the store changes. "Changes" is
+checked with one cheap aggregate query (row counts, largest ids, newest profile, last
+logged operation) before every use; a stale cache is simply reloaded.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from memhop.core.name_index import NameIndex
+from memhop.core.names import NameMatch
+from memhop.core.store.db import Store
+from memhop.core.store.memory import arrow_vectors
+
+_STAMP_SQL = """
+SELECT 1, count(*), coalesce(max(id), 0), 0 FROM turns
+UNION ALL SELECT 2, count(*), coalesce(max(entity_id), 0), coalesce(epoch_us(max(updated_at)), 0) FROM profiles
+UNION ALL SELECT 3, count(*), coalesce(max(id), 0), count(superseded_by) FROM residuals
+UNION ALL SELECT 4, count(*), coalesce(max(id), 0), 0 FROM entities
+UNION ALL SELECT 5, count(*), 0, 0 FROM mentions
+UNION ALL SELECT 6, count(*), coalesce(max(id), 0), 0 FROM oplog
+"""  # one statement: scalar subqueries cost DuckDB ~10 ms each
+_CACHE_SIZE = 4  # store files kept warm per process
+_CACHE: dict[str, tuple[tuple[Any, ...], "Snapshot"]] = {}
+_TRUSTED: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, Snapshot]" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class ProfileIndex:
+    """Every entity that has a profile, row-aligned with its profile embedding."""
+
+    entity_ids: list[int]
+    names: list[str]
+    kinds: list[str]
+    aliases: list[tuple[str, ...]]
+    texts: list[str]
+    matrix: np.ndarray  # (n, 384), unit rows
+
+
+@dataclass(frozen=True)
+class ResidualIndex:
+    """The live (not superseded) residuals of every entity."""
+
+    ids: np.ndarray
+    entity_ids: np.ndarray
+    texts: list[str]
+    source_turns: list[tuple[int, ...]]
+    matrix: np.ndarray
+    superseded: dict[int, int]  # entity id -> how many of its residuals are superseded
+
+
+@dataclass(frozen=True)
+class TurnIndex:
+    """Every raw turn, in chronological order within each session (neighbours are adjacent
+    rows), with its text and provenance kept as Arrow columns so evidence needs no query."""
+
+    ids: np.ndarray
+    sessions: np.ndarray
+    positions: np.ndarray
+    speaker_codes: np.ndarray
+    speakers: list[str]
+    matrix: np.ndarray
+    mentions: dict[int, np.ndarray]  # entity id -> rows of the turns that name it
+    id_order: np.ndarray  # rows sorted by turn id, for id -> row lookups
+    columns: pa.Table  # text, external_id, ts, session (its external id), row-aligned
+
+    def rows_of(self, turn_ids: Sequence[int]) -> np.ndarray:
+        """Row of each turn id; ids that are gone are dropped."""
+        rows, found = _lookup(self.ids, self.id_order, turn_ids)
+        return rows[found]
+
+    def texts(self, rows: Sequence[int]) -> list[str]:
+        return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
+
+    def records(self, rows: Sequence[int]) -> list[TurnRecord]:
+        """Full rows, in the order asked for."""
+        picked = self.columns.take(pa.array(rows, pa.int64())).to_pydict()
+        return [
+            TurnRecord(int(self.ids[r]), session, self.speakers[self.speaker_codes[r]], ts, ext, text)
+            for r, session, ts, ext, text in zip(
+                rows, picked["session"], picked["ts"], picked["external_id"], picked["text"]
+            )
+        ]
+
+
+def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    wanted = np.asarray(wanted_ids, dtype=np.int64)
+    if not len(ids) or not len(wanted):
+        return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
+    ordered = ids[order]
+    at = np.clip(np.searchsorted(ordered, wanted), 0, len(ordered) - 1)
+    return order[at], ordered[at] == wanted
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    id: int
+    session: str
+    speaker: str
+    timestamp: datetime | None
+    external_id: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The three matrices of one store, as of one stamp."""
+
+    profiles: ProfileIndex
+    residuals: ResidualIndex
+    turns: TurnIndex
+    names: NameIndex  # the profiled entities' names and aliases, for matching text
+    speakers: NameIndex  # raw-turn speakers that are not (yet) entities
+    links: dict[int, dict[int, list[NameMatch]]] = field(default_factory=dict)
+    # ^ profile row -> {row of each entity its profile names: the mentions}; filled as read
+
+
+def snapshot(store: Store) -> Snapshot:
+    """The cached matrices of this store file, reloaded only if the store changed since.
+
+    A read-only connection cannot see the file change (DuckDB lets no other process
+    write while it is open), so once checked its snapshot is reused without a query.
+    """
+    trusted = _TRUSTED.get(store.con)
+    if trusted is not None:
+        return trusted
+    store.con.execute("SET enable_progress_bar = false")  # a big load must not draw on stdout
+    stamp = tuple(sorted(store.con.execute(_STAMP_SQL).fetchall()))
+    key = str(store.path.resolve())
+    hit = _CACHE.get(key)
+    value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
+    if store.con.execute("SELECT current_setting('access_mode')").fetchone() == ("read_only",):
+        _TRUSTED[store.con] = value
+    return value
+
+
+def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
+    profiles = _load_profiles(store)
+    turns = _load_turns(store)
+    known = {n.lower() for n in profiles.names}
+    value = Snapshot(
+        profiles,
+        _load_residuals(store),
+        turns,
+        NameIndex(list(zip(profiles.names, profiles.aliases))),
+        NameIndex([(s, ()) for s in turns.speakers if s.lower() not in known]),
+    )
+    _CACHE.pop(key, None)
+    while len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = (stamp, value)
+    return value
+
+
+def _load_profiles(store: Store) -> ProfileIndex:
+    table = store.con.execute(
+        "SELECT e.id, e.name, e.kind, e.aliases, p.text, p.embedding "
+        "FROM entities e JOIN profiles p ON p.entity_id = e.id ORDER BY e.id"
+    ).arrow().read_all()
+    return ProfileIndex(
+        entity_ids=table.column("id").to_pylist(),
+        names=table.column("name").to_pylist(),
+        kinds=table.column("kind").to_pylist(),
+        aliases=[tuple(a or ()) for a in table.column("aliases").to_pylist()],
+        texts=table.column("text").to_pylist(),
+        matrix=arrow_vectors(table.column("embedding")),
+    )
+
+
+def _load_residuals(store: Store) -> ResidualIndex:
+    table = store.con.execute(
+        "SELECT id, entity_id, text, source_turns, embedding FROM residuals "
+        "WHERE superseded_by IS NULL ORDER BY entity_id, id"
+    ).arrow().read_all()
+    stale = store.con.execute(
+        "SELECT entity_id, count(*) FROM residuals WHERE superseded_by IS NOT NULL GROUP BY entity_id"
+    ).fetchall()
+    return ResidualIndex(
+        ids=table.column("id").to_numpy().astype(np.int64),
+        entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
+        texts=table.column("text").to_pylist(),
+        source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
+        matrix=arrow_vectors(table.column("embedding")),
+        superseded={int(e): int(n) for e, n in stale},
+    )
+
+
+def _load_turns(store: Store) -> TurnIndex:
+    table = store.con.execute(
+        "SELECT t.id, t.session_id, t.position, t.speaker, t.embedding, t.text, t.external_id, t.ts, "
+        "s.external_id AS session FROM turns t JOIN sessions s ON s.id = t.session_id"
+    ).arrow().read_all()
+    # Chronological within each session; sorted here, not in SQL (ORDER BY moves every vector).
+    chrono = np.lexsort(
+        [table.column(c).to_numpy().astype(np.int64) for c in ("id", "position", "session_id")]
+    )
+    if np.any(chrono != np.arange(len(chrono))):
+        table = table.take(pa.array(chrono))
+    speaker_col = table.column("speaker").combine_chunks().dictionary_encode()
+    ids = table.column("id").to_numpy().astype(np.int64)
+    order = np.argsort(ids, kind="stable")
+    pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions ORDER BY entity_id").arrow().read_all()
+    entities = pairs.column("entity_id").to_numpy().astype(np.int64)
+    rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy().tolist())
+    named, named_rows = entities[found], rows[found]  # still sorted by entity
+    starts = np.flatnonzero(np.r_[True, named[1:] != named[:-1]]) if len(named) else np.zeros(0, np.int64)
+    groups = np.split(named_rows, starts[1:])
+    mentions = {int(named[s]): np.unique(g) for s, g in zip(starts, groups)}
+    return TurnIndex(
+        ids=ids,
+        sessions=table.column("session_id").to_numpy().astype(np.int64),
+        positions=table.column("position").to_numpy().astype(np.int64),
+        speaker_codes=speaker_col.indices.to_numpy(zero_copy_only=False).astype(np.int32),
+        speakers=speaker_col.dictionary.to_pylist(),
+        matrix=arrow_vectors(table.column("embedding")),
+        mentions=mentions,
+        id_order=order,
+        columns=table.select(["text", "external_id", "ts", "session"]).combine_chunks(),
+    )

@@ -1,0 +1,99 @@
+"""The trace of one question: every decision the read path took, in plain data.
+
+It is what `memhop ask --trace` draws and what `--json` carries under "trace", so a user
+can see why an entity was (or was not) read and why a fact or a turn was cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ProfileScore:
+    """Stage 1: one entity's profile against the question."""
+
+    entity: str
+    kind: str
+    cosine: float
+    boost: float  # the name boost it received (0 if the question does not name it)
+    named_as: str | None  # the words of the question that named it ("Alice", "my" for self)
+    score: float
+    selected: bool
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Stage 2: a name found in a selected profile, scored against the gate."""
+
+    entity: str
+    named_by: str  # the entity whose profile contains the name
+    matched: str  # the profile text around the match, the name in [brackets]
+    score: float | None  # cosine(question, its profile); None if it has no profile
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Hop:
+    round: int
+    candidates: tuple[Candidate, ...]
+    added: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """One step of the chain: `source`'s profile names `target` (whichever stage selected it)."""
+
+    source: str
+    target: str
+    matched: str
+
+
+@dataclass(frozen=True)
+class FactScore:
+    residual_id: int
+    text: str
+    score: float
+
+
+@dataclass(frozen=True)
+class EntityFacts:
+    """Stage 3: one selected entity's verified facts, chosen and cut by the per-entity cap."""
+
+    entity: str
+    chosen: tuple[FactScore, ...]
+    cut: tuple[FactScore, ...]  # the best few of those cut
+    cut_count: int  # how many were cut in all
+    superseded: int  # how many were never considered because a newer fact replaced them
+
+
+@dataclass(frozen=True)
+class EvidencePick:
+    """One raw turn given to the answerer, and why."""
+
+    turn_id: int
+    external_id: str | None
+    reason: str  # "fact source" | "neighbour" | "dense"
+    via: str | None  # the fact or turn that brought it in
+    score: float
+
+
+@dataclass
+class Trace:
+    question: str
+    query: str  # the question without its names: what facts and turns are ranked by
+    settings: dict[str, Any]
+    anchors: list[str] = field(default_factory=list)  # entities the question starts from
+    stage1: list[ProfileScore] = field(default_factory=list)
+    stage1_unshown: int = 0  # profiles scored but below the ones listed
+    hops: list[Hop] = field(default_factory=list)
+    stopped: str = ""  # why expansion stopped
+    facts: list[EntityFacts] = field(default_factory=list)
+    evidence: list[EvidencePick] = field(default_factory=list)
+    chain: list[str] = field(default_factory=list)  # where the question leads: anchor, then hops
+    links: list[ChainLink] = field(default_factory=list)  # why each step of the chain is there
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,135 @@
+"""`memhop ask` as a user runs it: the answer, --trace, --json, batch mode from stdin, and
+the errors and empty cases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from memhop.cli.app import app
+from memhop.core.store import open_store
+from support.paths import SAMPLES
+from support.read_world import build_world
+
+ROOMMATE = "What instrument does Alice's roommate play?"
+JSON_KEYS = {"question", "answer", "selected", "facts", "evidence", "trace"}
+EVIDENCE_KEYS = {"turn_id", "external_id", "session", "speaker", "timestamp", "text"}
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_world(tmp_path_factory.mktemp("ask-world"))
+
+
+@pytest.fixture
+def invoke(home: Path, runner: CliRunner, world: Path) -> Iterator[object]:
+    def run(*args: str, stdin: str | None = None, db: Path | None = world):
+        extra = ["--db", str(db)] if db is not None else []
+        return runner.invoke(app, ["ask", *args, *extra], input=stdin)
+
+    yield run
+
+
+def test_answers_the_roommate_question_with_the_hop_in_the_trace(invoke) -> None:
+    result = invoke(ROOMMATE, "--trace", "--top", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "piano"
+    text = result.stdout
+    assert "hop 1" in text and "named by Alice Nguyen" in text and "[Bob Kowalski]" in text
+    assert "Chain: Alice Nguyen → Bob Kowalski" in text and "stopped:" in text
+    assert "Bob Kowalski plays the piano." in text and "superseded" in text
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+
+
+def test_no_expand_removes_the_hop(invoke) -> None:
+    result = invoke(ROOMMATE, "--json", "--top", "1", "--no-expand")
+    data = json.loads(result.stdout)
+    assert data["trace"]["hops"] == [] and data["selected"] == ["Alice Nguyen"]
+    assert data["trace"]["stopped"] == "expansion disabled"
+
+
+def test_json_has_exactly_the_documented_keys(invoke) -> None:
+    result = invoke(ROOMMATE, "--json", "--evidence", "3")
+    data = json.loads(result.stdout)
+    assert set(data) == JSON_KEYS
+    assert data["question"] == ROOMMATE and data["answer"] == "piano"
+    assert set(data["facts"]) == set(data["selected"])
+    assert len(data["evidence"]) == 3 and all(set(e) == EVIDENCE_KEYS for e in data["evidence"])
+    assert data["trace"]["evidence"][0]["turn_id"] == data["evidence"][0]["turn_id"]
+
+
+def test_unrelated_question_says_i_dont_know(invoke) -> None:
+    result = invoke("What is the capital of Peru?", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["answer"] == "I don't know" and "gate" in data["trace"]["stopped"]
+
+
+def test_no_residuals_flag_drops_facts(invoke) -> None:
+    data = json.loads(invoke(ROOMMATE, "--json", "--no-residuals").stdout)
+    assert all(facts == [] for facts in data["facts"].values())
+
+
+def test_questions_from_stdin_give_one_json_line_each(invoke) -> None:
+    result = invoke("-", stdin=f"{ROOMMATE}\n\nWhat is the capital of Peru?\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    answers = [json.loads(line) for line in lines]
+    assert [a["answer"] for a in answers] == ["piano", "I don't know"]
+    assert all(set(a) == JSON_KEYS for a in answers)
+
+
+def test_a_missing_store_is_an_error(invoke, tmp_path: Path) -> None:
+    result = invoke(ROOMMATE, db=tmp_path / "nope.duckdb")
+    assert result.exit_code == 1
+    assert "no memhop store" in result.stderr and result.stdout == ""
+
+
+def test_an_empty_store_does_not_know(invoke, tmp_path: Path) -> None:
+    open_store(tmp_path / "empty.duckdb").close()
+    result = invoke(ROOMMATE, "--trace", db=tmp_path / "empty.duckdb")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "I don't know" and "no profiles yet" in result.stdout
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not SAMPLES.is_dir():
+        pytest.skip("no sample_diaries/")
+    db = tmp_path_factory.mktemp("samples") / "memhop.duckdb"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMHOP_HOME", str(db.parent))
+        result = CliRunner().invoke(app, ["ingest", str(SAMPLES), "--self", "Maya Patel", "-q", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def test_end_to_end_on_the_sample_diaries(invoke, samples: Path) -> None:
+    data = json.loads(invoke(ROOMMATE, "--json", db=samples).stdout)
+    assert data["answer"] == "piano"
+    assert data["trace"]["chain"][:2] == ["Alice", "Bob"]
+    assert "[Bob" in data["trace"]["links"][0]["matched"]
+    hop = json.loads(invoke(ROOMMATE, "--json", "--top", "1", db=samples).stdout)["trace"]["hops"][0]
+    bob = next(c for c in hop["candidates"] if c["entity"] == "Bob")
+    assert bob["named_by"] == "Alice" and bob["passed"] and "[Bob]" in bob["matched"]
+    flat = json.loads(invoke(ROOMMATE, "--json", "--top", "1", "--no-expand", db=samples).stdout)
+    assert flat["trace"]["hops"] == [] and "Bob" not in flat["selected"]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What does Alice's roommate's sister do?", "vet"),
+        ("What instrument do I play?", "violin"),
+        ("Where does Bob work?", "Northlight Studios"),
+        ("What is the capital of Peru?", "I don't know"),
+    ],
+)
+def test_sample_questions(invoke, samples: Path, question: str, answer: str) -> None:
+    assert json.loads(invoke(question, "--json", db=samples).stdout)["answer"] == answer

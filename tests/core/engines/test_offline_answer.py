@@ -1,0 +1,117 @@
+"""The offline answerer on hand-made contexts: it follows the chain the question describes,
+answers from the entity where the chain ends, and says "I don't know" rather than guess."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memhop.core.engines.base import AnswerRequest, EntitySlice, TurnView
+from memhop.core.engines.offline_answer import DONT_KNOW, answer_offline, explain
+
+MAYA = EntitySlice(
+    "Maya Patel",
+    "Maya Patel keeps this diary. She plays the violin in an orchestra. Her best friend is Alice Nguyen.",
+    ("Maya Patel has played the violin since she was nine.",),
+)
+ALICE = EntitySlice(
+    "Alice Nguyen",
+    "Alice Nguyen is a nurse at St Mary's. Alice lives with her roommate Bob on Elm Street.",
+    ("Alice Nguyen works as a nurse at St Mary's.",),
+)
+BOB = EntitySlice(
+    "Bob",
+    "Bob is Alice's roommate and a gifted musician. His older sister is Carol.",
+    ("Bob plays the piano.", "Bob works as a sound engineer at Northlight Studios."),
+)
+CAROL = EntitySlice("Carol", "Carol is Bob's older sister. She works as a vet in Leeds.", ("Carol owns a greyhound called Pepper.",))
+DAN = EntitySlice(
+    "Dan Okafor", "Dan Okafor is Maya's colleague.", ("Dan Okafor plays the drums in a covers band called The Late Replies.",)
+)
+WORLD = (ALICE, MAYA, BOB, CAROL, DAN)
+
+
+def turn(i: int, text: str, day: str, speaker: str = "Maya Patel") -> TurnView:
+    return TurnView(i, speaker, text, datetime.fromisoformat(day), f"{day}#{i}")
+
+
+def answer(question: str, slices=WORLD, evidence=(), chain=()) -> str:
+    return answer_offline(AnswerRequest(question, tuple(slices), tuple(evidence), tuple(chain)))
+
+
+def test_follows_the_roommate_to_his_instrument_past_distractors() -> None:
+    assert answer("What instrument does Alice's roommate play?", chain=("Alice Nguyen", "Bob")) == "piano"
+    steps = explain(AnswerRequest("What instrument does Alice's roommate play?", WORLD, ()))
+    assert steps.chain == ("Alice Nguyen", "Bob")
+
+
+def test_walks_a_three_entity_chain() -> None:
+    assert answer("What does Alice's roommate's sister do?") == "vet"
+    assert answer("Who is the sister of Alice's roommate?") == "Carol"
+
+
+def test_first_person_starts_from_the_read_paths_self_anchor() -> None:
+    assert answer("What instrument do I play?", chain=("Maya Patel",)) == "violin"
+    assert answer("What does my best friend's roommate play?", chain=("Maya Patel",)) == "piano"
+
+
+def test_who_question_returns_the_end_of_the_chain() -> None:
+    assert answer("Who is Alice's roommate?") == "Bob"
+    assert answer("Who plays the drums?") == "Dan Okafor"
+
+
+def test_unrelated_question_gets_i_dont_know() -> None:
+    assert answer("What is the capital of Peru?") == DONT_KNOW
+
+
+def test_a_relative_nobody_mentions_breaks_the_chain() -> None:
+    assert answer("What does Alice's brother do?") == DONT_KNOW
+    assert answer("What instrument does Carol's husband's boss play?") == DONT_KNOW
+
+
+def test_nothing_to_read_means_i_dont_know() -> None:
+    assert answer("Who is Alice?", slices=()) == DONT_KNOW
+    assert answer("What instrument does Alice's roommate play?", slices=()) == DONT_KNOW
+
+
+def test_a_number_question_without_a_number_is_not_guessed() -> None:
+    assert answer("How old is Pepper?") == DONT_KNOW
+    dog = (turn(1, "Carol brought her greyhound Pepper, who is six and very gentle.", "2024-03-02"),)
+    assert answer("How old is Pepper?", evidence=dog) == "six"
+
+
+def test_when_resolves_a_relative_date_against_the_entry() -> None:
+    news = turn(7, "Bob started his new job at Northlight Studios last Tuesday.", "2024-04-08")
+    assert answer("When did Bob start his new job?", evidence=(news,)) == "2 April 2024"
+
+
+def test_where_prefers_the_newer_statement() -> None:
+    old = turn(1, "Bob brought croissants home from Crumb & Co, the bakery where he works.", "2024-02-03")
+    new = turn(2, "Bob works at Northlight Studios now, he left the bakery.", "2024-04-08")
+    bob = EntitySlice("Bob", "Bob is Alice's roommate.", ())
+    assert answer("Where does Bob work?", slices=(bob,), evidence=(old, new)) == "Northlight Studios"
+
+
+def test_verified_facts_override_the_profile() -> None:
+    bob = EntitySlice("Bob", "Bob works at Crumb & Co.", ("Bob works at Northlight Studios.",))
+    assert answer("Where does Bob work?", slices=(bob,)) == "Northlight Studios"
+
+
+def test_evidence_turns_are_read_with_their_speaker() -> None:
+    chat = (
+        turn(1, "How's the new flat?", "2024-05-01", speaker="Maya Patel"),
+        turn(2, "I moved to Glasgow last month and I love it.", "2024-05-01", speaker="Alice Nguyen"),
+    )
+    assert answer("Where did Alice move to?", slices=(ALICE,), evidence=chat) == "Glasgow"
+
+
+def test_the_answer_span_follows_the_question_word() -> None:
+    assert answer("What band is Dan in?") == "The Late Replies"
+    assert answer("Where does Carol work?") == "Leeds"
+    assert answer("What is the name of Carol's dog?") == "Pepper"
+
+
+@pytest.mark.parametrize("question", ["What instrument does Alice's roommate play?", "Where does Bob work?"])
+def test_deterministic(question: str) -> None:
+    assert answer(question) == answer(question)

@@ -1,0 +1,134 @@
+"""The three read stages on a small real store: what gets selected, which hop brings the
+roommate in, what the gate stops, which facts are kept, and that the trace says so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from memhop.core.config import ReadSettings
+from memhop.core.embed import get_embedder
+from memhop.core.engines.offline_answer import answer_offline
+from memhop.core.read import Context, ask, read
+from memhop.core.store import Store, open_store
+from memhop.core.store import memory
+from memhop.core.store.recall import snapshot
+from support.read_world import STALE, build_world
+
+ROOMMATE = "What instrument does Alice's roommate play?"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_world(tmp_path_factory.mktemp("world"))
+
+
+@pytest.fixture
+def store(world: Path) -> Iterator[Store]:
+    with open_store(world, read_only=True) as opened:
+        yield opened
+
+
+def run(store: Store, question: str, **options: object) -> Context:
+    return read(store, question, get_embedder("minilm"), replace(ReadSettings(), **options))
+
+
+def test_named_entity_gets_the_boost_and_leads_stage_one(store: Store) -> None:
+    trace = run(store, ROOMMATE).trace
+    first = trace.stage1[0]
+    assert (first.entity, first.boost, first.named_as) == ("Alice Nguyen", 0.3, "Alice")
+    assert first.score == pytest.approx(first.cosine + 0.3, abs=1e-3)
+    assert trace.anchors == ["Alice Nguyen"]
+
+
+def test_the_roommate_joins_through_a_hop_that_names_him(store: Store) -> None:
+    context = run(store, ROOMMATE, top=1)
+    hop = context.trace.hops[0]
+    bob = next(c for c in hop.candidates if c.entity == "Bob Kowalski")
+    assert bob.named_by == "Alice Nguyen" and bob.passed and "roommate [Bob Kowalski]" in bob.matched
+    assert bob.score is not None and bob.score > 0.2
+    assert "Bob Kowalski" in hop.added
+    assert [s.name for s in context.selected][:2] == ["Alice Nguyen", "Bob Kowalski"]
+    assert context.chain == ("Alice Nguyen", "Bob Kowalski")
+    assert "[Bob Kowalski]" in context.trace.links[0].matched
+
+
+def test_no_expand_means_no_hop(store: Store) -> None:
+    context = run(store, ROOMMATE, top=1, expand=False)
+    assert context.trace.hops == [] and context.trace.stopped == "expansion disabled"
+    assert [s.name for s in context.selected] == ["Alice Nguyen"]
+
+
+def test_hop_limit_is_respected_and_reported(store: Store) -> None:
+    trace = run(store, ROOMMATE, top=1, hops=1).trace
+    assert len(trace.hops) == 1 and trace.stopped == "hop limit reached (1)"
+
+
+def test_an_unrelated_question_stops_at_the_gate(store: Store) -> None:
+    context = run(store, "What is the capital of Peru?", top=1)
+    assert "gate" in context.trace.stopped
+    assert all(not c.passed for hop in context.trace.hops for c in hop.candidates)
+    assert ask(store, "What is the capital of Peru?", get_embedder("minilm"), ReadSettings(), answer_offline).text == "I don't know"
+
+
+def test_a_high_gate_stops_expansion(store: Store) -> None:
+    context = run(store, ROOMMATE, top=1, gate=0.99)
+    assert [s.name for s in context.selected] == ["Alice Nguyen"]
+    assert "no candidate cleared the gate" in context.trace.stopped
+
+
+def test_first_person_starts_from_self(store: Store) -> None:
+    trace = run(store, "What instrument do I play?").trace
+    assert trace.anchors == ["Maya Patel"]
+    assert trace.stage1[0].entity == "Maya Patel" and trace.stage1[0].named_as == "I"
+
+
+def test_superseded_facts_never_reach_the_answerer(store: Store) -> None:
+    context = run(store, "Where does Bob work?", facts_per_entity=10)
+    bob = next(s for s in context.selected if s.name == "Bob Kowalski")
+    assert STALE not in bob.facts and "Bob Kowalski plays the piano." in bob.facts
+    assert next(f for f in context.trace.facts if f.entity == "Bob Kowalski").superseded == 1
+
+
+def test_facts_are_capped_per_entity_and_the_cut_is_recorded(store: Store) -> None:
+    context = run(store, ROOMMATE, facts_per_entity=1)
+    bob = next(f for f in context.trace.facts if f.entity == "Bob Kowalski")
+    assert len(bob.chosen) == 1 and bob.cut_count == 1 and len(bob.cut) == 1
+    assert bob.chosen[0].score >= bob.cut[0].score
+    assert next(s for s in context.selected if s.name == "Bob Kowalski").facts == (bob.chosen[0].text,)
+
+
+def test_no_residuals_leaves_profiles_only(store: Store) -> None:
+    context = run(store, ROOMMATE, residuals=False)
+    assert all(s.facts == () for s in context.selected)
+    assert all(p.reason != "fact source" for p in context.trace.evidence)
+
+
+def test_the_request_carries_slices_evidence_and_chain(store: Store) -> None:
+    context = run(store, ROOMMATE, top=1)
+    request = context.request()
+    assert [s.name for s in request.slices] == [s.name for s in context.selected]
+    assert [t.id for t in request.evidence] == [e.turn.id for e in context.evidence]
+    assert request.chain == ("Alice Nguyen", "Bob Kowalski")
+
+
+def test_an_empty_store_reads_nothing_and_does_not_know(tmp_path: Path) -> None:
+    with open_store(tmp_path / "empty.duckdb") as store:
+        context = run(store, ROOMMATE)
+        assert context.selected == () and context.evidence == ()
+        result = ask(store, ROOMMATE, get_embedder("minilm"), ReadSettings(), answer_offline)
+    assert result.text == "I don't know"
+
+
+def test_the_cached_matrices_follow_changes_to_the_store(tmp_path: Path) -> None:
+    root = build_world(tmp_path / "w")
+    with open_store(root) as store:
+        before = snapshot(store)
+        assert snapshot(store) is before  # warm: nothing reloaded
+        vector = get_embedder("minilm").embed(["Erin is a pianist."])[0]
+        memory.put_profile(store, memory.add_entity(store, "Erin", "person"), "Erin is a pianist.", vector)
+        after = snapshot(store)
+    assert after is not before and "Erin" in after.profiles.names
