@@ -7,8 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from memhop.cli.common import DbOption, EngineOption, JsonOption, err, opened_store, out
-from memhop.cli.common import print_json, reports_errors, settings
+from memhop.cli import ask as ask_cmd
+from memhop.cli import bench_cmd, edit_cmds
+from memhop.cli.common import DbOption, EngineOption, JsonOption, opened_store
+from memhop.cli.common import reports_errors, settings
 
 app = typer.Typer(
     name="memhop",
@@ -129,6 +131,18 @@ def config(json: JsonOption = False, db: DbOption = None, engine: EngineOption =
         "settings": conf.redacted(),
     }
     render_config(data, as_json=json)
+
+
+# Commands that live in their own modules; they import only typer at module level.
+app.command()(ask_cmd.ask)
+app.command()(bench_cmd.bench)
+app.command()(edit_cmds.forget)
+app.command()(edit_cmds.edit)
+app.add_typer(edit_cmds.fact_app, name="fact")
+app.command()(edit_cmds.merge)
+app.command()(edit_cmds.rename)
+app.command()(edit_cmds.entities)
+app.command()(edit_cmds.export)
 
 
 def main() -> None:

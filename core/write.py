@@ -114,10 +114,24 @@ def _ensure_entity(store: Store, update: _EntityUpdate, report: WriteReport) -> 
     if update.known is None:
         report.entities_added += 1
         return memory.add_entity(store, found.name, found.kind, found.aliases)
-    merged = set(update.known.aliases) | set(found.aliases)
-    if merged != set(update.known.aliases):
-        memory.set_aliases(store, update.known.id, sorted(merged))
-    return update.known.id
+    known = update.known
+    merged = set(known.aliases) | set(found.aliases)
+    fuller = _fuller_name(known, merged)
+    holder = memory.entity_by_name(store, fuller) if fuller is not None else None
+    if fuller is not None and (holder is None or holder.id == known.id):
+        memory.rename_entity(store, known.id, fuller)
+        merged = (merged - {fuller}) | {known.name}
+    if merged != set(known.aliases):
+        memory.set_aliases(store, known.id, sorted(merged))
+    return known.id
+
+
+def _fuller_name(known: KnownEntity, aliases: set[str]) -> str | None:
+    """'Bob' first seen in a diary becomes 'Bob Kowalski' once the full name turns up."""
+    if known.kind not in ("person", "self") or " " in known.name:
+        return None
+    longer = sorted(a for a in aliases if a.lower().startswith(known.name.lower() + " ") and len(a.split()) == 2)
+    return longer[0] if longer else None
 
 
 def _supersede(

@@ -50,6 +50,10 @@ def add_entity(store: Store, name: str, kind: str, aliases: Sequence[str] = ()) 
     return entity_id
 
 
+def rename_entity(store: Store, entity_id: int, name: str) -> None:
+    store.con.execute("UPDATE entities SET name = ? WHERE id = ?", [name, entity_id])
+
+
 def set_aliases(store: Store, entity_id: int, aliases: Sequence[str]) -> None:
     store.con.execute("UPDATE entities SET aliases = ? WHERE id = ?", [sorted(set(aliases)), entity_id])
 
