@@ -22,8 +22,17 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 demo: $(STAMP)
-	@echo "== memhop demo (store in $(DEMO_HOME)) =="
+	@echo "== memhop demo: a private store in $(DEMO_HOME) =="
+	@echo "-- 1. ingest every sample export (formats detected), building profiles and facts"
 	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) ingest sample_diaries/ --self "Maya Patel"
+	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) stats
+	@echo "-- 2. a multi-hop question, with every hop shown"
+	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) ask "What instrument does Alice's roommate play?" --trace
+	@echo "-- 3. what memhop knows about one person"
+	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) show Carol
+	@echo "-- 4. forget her everywhere, provably, then ask again"
+	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) forget Carol --yes
+	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) ask "What does Carol do for a living?"
 	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) stats
 
 clean:

@@ -1,0 +1,138 @@
+"""The NumPy MiniLM must stay interchangeable with the sentence-transformers reference."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memhop.core.embed import DIM, Embedder, MiniLMEmbedder, SentenceTransformerEmbedder, get_embedder
+from memhop.core.errors import ConfigError
+
+LONG = " ".join(
+    f"On day {i} Alice walked the dog along the canal, then called her sister about the wedding plans."
+    for i in range(30)
+)  # ~600 tokens: both sides must truncate at 256
+
+TEXTS = [
+    "Bob plays the piano every Sunday at the community hall.",
+    "What instrument does Bob play?",
+    "Carol is a vet in Leeds.",
+    "piano",
+    "",
+    "   I moved to Berlin in March 2021 — best decision ever!   ",
+    "Café crème with Zoë in Kraków 🎉🎂 東京タワー, naïve résumé",
+    "lol ok 👍",
+    "My daughter's first day at school was 4 Sept; she cried, I cried, the teacher laughed.",
+    "SELECT * FROM turns WHERE speaker = 'Melanie' -- not a sentence",
+    LONG,
+]
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Embedder:
+    return get_embedder("minilm")
+
+
+@pytest.fixture(scope="module")
+def reference() -> Embedder:
+    pytest.importorskip("sentence_transformers")
+    return SentenceTransformerEmbedder()
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    cos: np.ndarray = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    return cos
+
+
+def test_shape_dtype_and_unit_norm(minilm: Embedder) -> None:
+    vecs = minilm.embed(TEXTS)
+    assert vecs.dtype == np.float32 and vecs.shape == (len(TEXTS), DIM)
+    assert vecs.flags.c_contiguous
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert minilm.name == "minilm" and minilm.dim == DIM
+
+
+def test_empty_input(minilm: Embedder) -> None:
+    assert minilm.embed([]).shape == (0, DIM)
+    assert minilm.embed([]).dtype == np.float32
+
+
+def test_long_text_is_truncated_not_rejected(minilm: Embedder) -> None:
+    assert isinstance(minilm, MiniLMEmbedder)
+    assert minilm.token_counts([LONG, "piano", ""]) == [256, 3, 2]
+    a, b = minilm.embed([LONG, LONG + " And then a completely different ending about volcanoes."])
+    assert float(a @ b) > 0.99999  # the tail lies beyond token 256, so it cannot matter
+
+
+def test_batching_keeps_input_order() -> None:
+    small = MiniLMEmbedder(batch_size=3)  # several length-sorted batches
+    texts = [*TEXTS[-2::-1], "short", TEXTS[0]]  # LONG left out: it only slows this test
+    together = small.embed(texts)
+    alone = np.vstack([small.embed([t]) for t in texts])
+    np.testing.assert_allclose(together, alone, atol=2e-5)
+    np.testing.assert_allclose(together[-1], together[len(TEXTS) - 2], atol=2e-5)
+
+
+def test_semantic_neighbours(minilm: Embedder) -> None:
+    bob, question, carol = minilm.embed(
+        ["Bob plays the piano", "what instrument does Bob play", "Carol is a vet in Leeds"]
+    )
+    assert float(bob @ question) > float(carol @ question) + 0.2
+    dog, puppy, tax = minilm.embed(["I adopted a dog last week", "we got a new puppy", "my tax return is late"])
+    assert float(dog @ puppy) > float(dog @ tax) + 0.2
+
+
+def test_get_embedder_caches_and_rejects_unknown_names(minilm: Embedder) -> None:
+    assert get_embedder() is minilm
+    assert get_embedder("minilm") is minilm
+    with pytest.raises(ConfigError, match="unknown embedder 'bert-huge'"):
+        get_embedder("bert-huge")
+
+
+def test_rejects_a_model_dir_that_is_not_minilm(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({"hidden_size": 768, "hidden_act": "gelu"}))
+    with pytest.raises(ConfigError, match="not a MiniLM-L6"):
+        MiniLMEmbedder(model_dir=tmp_path)
+
+
+def test_import_is_cheap_and_numpy_path_never_loads_torch() -> None:
+    code = """
+import json, os, sys
+import memhop.core.embed as e
+heavy = ("torch", "sentence_transformers", "transformers", "tokenizers", "safetensors")
+after_import = [m for m in heavy if m in sys.modules]
+offline_before = os.environ.get("HF_HUB_OFFLINE")
+vec = e.get_embedder().embed(["hello there"])
+print(json.dumps({
+    "after_import": after_import,
+    "after_embed": [m for m in ("torch", "sentence_transformers", "transformers") if m in sys.modules],
+    "offline_before": offline_before,
+    "offline_after": [os.environ.get("HF_HUB_OFFLINE"), os.environ.get("TRANSFORMERS_OFFLINE")],
+    "shape": list(vec.shape),
+}))
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report == {
+        "after_import": [],
+        "after_embed": [],
+        "offline_before": None,
+        "offline_after": ["1", "1"],
+        "shape": [1, DIM],
+    }
+
+
+# Last, so torch's spinning OpenMP threads cannot slow the NumPy tests above.
+def test_matches_sentence_transformers(minilm: Embedder, reference: Embedder) -> None:
+    ours, ref = minilm.embed(TEXTS), reference.embed(TEXTS)
+    assert ours.shape == ref.shape == (len(TEXTS), DIM)
+    cos = cosines(ours, ref)
+    assert cos.min() >= 0.9999, dict(zip(TEXTS, cos.round(6), strict=True))
+    assert np.abs(ours - ref).max() < 1e-3
