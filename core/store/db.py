@@ -16,13 +16,6 @@ from memhop.core.errors import StoreError
 from memhop.core.store.schema import MIGRATIONS
 
 
-# DuckDB 1.5.5 can checkpoint a bit-packed integer segment after WAL replay (a kill -9
-# mid-ingest) whose pushed-down filters then match nothing: a session's turns vanished
-# from `WHERE session_id = ?` while still counted. Given at connect time, so that the
-# replay's own checkpoint already avoids the codec. And no DuckDB progress bar on stdout.
-CONNECT_CONFIG = {"disabled_compression_methods": "bitpacking"}
-
-
 @dataclass
 class Store:
     path: Path
@@ -100,7 +93,7 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     old_umask = os.umask(0o077)
     try:
-        con = duckdb.connect(str(path), read_only=read_only, config=CONNECT_CONFIG)
+        con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
         raise StoreError(f"{path}: cannot open the store ({_first_line(exc)})") from None
     except duckdb.Error as exc:
@@ -108,7 +101,7 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     finally:
         os.umask(old_umask)
     os.chmod(path, 0o600)
-    con.execute("SET enable_progress_bar = false")
+    con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
     if not read_only:
         try:
             _migrate(con)

@@ -135,7 +135,6 @@ def snapshot(store: Store) -> Snapshot:
     trusted = _TRUSTED.get(store.con)
     if trusted is not None:
         return trusted
-    store.con.execute("SET enable_progress_bar = false")  # a big load must not draw on stdout
     stamp = tuple(sorted(store.con.execute(_STAMP_SQL).fetchall()))
     key = str(store.path.resolve())
     hit = _CACHE.get(key)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 EMBEDDING_DIM = 384
 
+# No secondary indexes: after a kill -9, DuckDB 1.5.5 replays the WAL into an ART index
+# on turns(session_id) that then answers `WHERE session_id = ?` with no rows while the
+# rows are there (seen in tests/cli/test_ingest_crash.py). Zone maps on columns written
+# in order make those scans fast enough without one.
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
         1,
@@ -38,7 +43,6 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             fingerprint TEXT NOT NULL UNIQUE,
             embedding FLOAT[{EMBEDDING_DIM}] NOT NULL
         );
-        CREATE INDEX turns_session ON turns (session_id);
         CREATE TABLE oplog (
             id INTEGER PRIMARY KEY,
             happened_at TIMESTAMP NOT NULL,
@@ -77,7 +81,6 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             superseded_by INTEGER,
             created_at TIMESTAMP NOT NULL
         );
-        CREATE INDEX residuals_entity ON residuals (entity_id);
         CREATE TABLE mentions (
             entity_id INTEGER NOT NULL,
             turn_id INTEGER NOT NULL,
