@@ -113,13 +113,13 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_end_to_end_on_the_sample_diaries(invoke, samples: Path) -> None:
     data = json.loads(invoke(ROOMMATE, "--json", db=samples).stdout)
     assert data["answer"] == "piano"
-    assert data["trace"]["chain"][:2] == ["Alice", "Bob"]
+    assert data["trace"]["chain"][:2] == ["Alice Nguyen", "Bob Kowalski"]
     assert "[Bob" in data["trace"]["links"][0]["matched"]
     hop = json.loads(invoke(ROOMMATE, "--json", "--top", "1", db=samples).stdout)["trace"]["hops"][0]
-    bob = next(c for c in hop["candidates"] if c["entity"] == "Bob")
-    assert bob["named_by"] == "Alice" and bob["passed"] and "[Bob]" in bob["matched"]
+    bob = next(c for c in hop["candidates"] if c["entity"] == "Bob Kowalski")
+    assert bob["named_by"] == "Alice Nguyen" and bob["passed"] and "[Bob" in bob["matched"]
     flat = json.loads(invoke(ROOMMATE, "--json", "--top", "1", "--no-expand", db=samples).stdout)
-    assert flat["trace"]["hops"] == [] and "Bob" not in flat["selected"]
+    assert flat["trace"]["hops"] == [] and "Bob Kowalski" not in flat["selected"]
 
 
 @pytest.mark.parametrize(
