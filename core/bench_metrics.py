@@ -1,0 +1,110 @@
+"""Scoring one answer and one ranked evidence list, and summarising many.
+
+Evidence recall and answer quality are measured apart (seed 001): a system can find the
+right turns and still answer wrong, or the other way round.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = str.maketrans({c: " " for c in string.punctuation})
+_IDK = ("i don't know", "i do not know", "i dont know", "unknown", "not mentioned", "no answer")
+
+
+def normalise(text: str) -> str:
+    """SQuAD-style: lower case, no punctuation, no articles, single spaces."""
+    text = text.lower().replace("\u2019", "'")
+    text = _ARTICLES.sub(" ", text.translate(_PUNCT))
+    return " ".join(text.split())
+
+
+def exact_match(answer: str, gold: str) -> bool:
+    return bool(gold) and normalise(answer) == normalise(gold)
+
+
+def token_f1(answer: str, gold: str) -> float:
+    """LoCoMo's answer metric: overlap of normalised tokens."""
+    got, want = normalise(answer).split(), normalise(gold).split()
+    common = sum((Counter(got) & Counter(want)).values())
+    if not got or not want or not common:
+        return 0.0
+    precision, recall = common / len(got), common / len(want)
+    return 2 * precision * recall / (precision + recall)
+
+
+def is_idk(answer: str) -> bool:
+    said = answer.strip().lower().replace("\u2019", "'")
+    return not said or any(said.startswith(p) for p in _IDK)
+
+
+def recall_at(ranked: Sequence[str | None], gold: Sequence[str], k: int) -> float | None:
+    """Share of the gold turn ids among the first k retrieved; None when there is no gold."""
+    wanted = set(gold)
+    if not wanted:
+        return None
+    return len(wanted & set(ranked[:k])) / len(wanted)
+
+
+def split_evidence(raw: Iterable[object]) -> list[str]:
+    """LoCoMo evidence lists sometimes pack several ids in one string ("D8:6; D9:17")."""
+    out: list[str] = []
+    for item in raw:
+        out.extend(p for p in re.split(r"[;,\s]+", str(item)) if re.fullmatch(r"D\d+:\d+", p))
+    return out
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+@dataclass
+class Record:
+    """One system's result on one question."""
+
+    dataset: str  # memhop | locomo
+    source: str  # scenario or conversation
+    system: str
+    qid: str
+    group: str  # "K=3" or a LoCoMo category name
+    question: str
+    gold: str | None  # None: adversarial, the right answer is to decline
+    answer: str | None  # None: no answerer could run
+    recall10: float | None
+    recall25: float | None
+    reached: bool | None  # the answer-bearing entity (or its gold turn) was in the context
+    broke_at: int | None  # first hop (1-based) missing from the context, None when all present
+    context_tokens: int
+    seconds: float
+    entities_read: int = 0  # profiles (with their facts) in the context: memhop systems only
+
+    @property
+    def idk(self) -> bool:
+        return self.answer is not None and is_idk(self.answer)
+
+    @property
+    def em(self) -> bool:
+        if self.answer is None:
+            return False
+        return self.idk if self.gold is None else exact_match(self.answer, self.gold)
+
+    @property
+    def f1(self) -> float:
+        if self.answer is None:
+            return 0.0
+        return float(self.idk) if self.gold is None else token_f1(self.answer, self.gold)
+
+
+def mean(values: Iterable[float | bool | None]) -> float | None:
+    kept = [float(v) for v in values if v is not None]
+    return sum(kept) / len(kept) if kept else None

@@ -1,0 +1,253 @@
+"""Speed at scale: a real benchmark store grown to 10k / 100k / 1M turns with synthetic
+turns, entities, profiles and facts written in bulk through Arrow, then asked its own
+questions. Each size runs in a fresh process (`python -m memhop.core.bench_scale`), so
+its peak RSS is its own.
+
+Synthetic turns reuse real diary sentences and their embeddings (plus a little noise),
+never ones naming the base scenario's entities, so the base questions keep one answer.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.store import Store, open_store, raw
+from memhop.core.store.raw import vectors_to_arrow
+
+if TYPE_CHECKING:
+    from memhop.core.config import Settings
+    from memhop.core.embed import Embedder
+    from memhop.core.engines.base import AnswerRequest
+
+CHUNK_TURNS = 50_000
+TURNS_PER_SESSION = 12
+TURNS_PER_ENTITY = 100  # synthetic people: 1 per 100 turns
+NOISE = 0.02  # per-dimension noise on reused embeddings (cosine to the original ≈ 0.93)
+_SYLLABLES = ("ka", "lo", "mi", "ren", "tos", "vul", "zan", "dor", "pel", "quin", "sha", "bri", "ix", "morv", "tel")
+
+
+@dataclass
+class ScalePoint:
+    turns: int
+    build_seconds: float
+    db_mb: float
+    entities: int
+    residuals: int
+    warm_p50_ms: float | None
+    warm_p95_ms: float | None
+    single_p50_ms: float | None  # the same asks with BLAS on one thread: steadier on a busy machine
+    single_p95_ms: float | None
+    cold_seconds: float | None
+    peak_rss_mb: float
+    em: float | None  # exact match on the base scenario's questions at this size
+    asks: int
+    note: str = ""
+
+
+def _noisy(vectors: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = vectors + rng.normal(0.0, NOISE, vectors.shape).astype(np.float32)
+    out /= np.linalg.norm(out, axis=1, keepdims=True)
+    return out.astype(np.float32)
+
+
+def _names(count: int, rng: np.random.Generator) -> list[str]:
+    names: dict[str, None] = {}
+    while len(names) < count:
+        parts = rng.choice(len(_SYLLABLES), size=(count, 3))
+        for p in parts:
+            first = "".join(_SYLLABLES[i] for i in p[:2]).capitalize()
+            names.setdefault(f"{first}{len(names)} {_SYLLABLES[p[2]].capitalize()}", None)
+    return list(names)[:count]
+
+
+def _bulk(store: Store, table: str, data: pa.Table) -> None:
+    """One INSERT of a whole Arrow table (columns in the table's order)."""
+    store.con.register("bulk_rows", data)
+    try:
+        store.con.execute(f"INSERT INTO {table} SELECT * FROM bulk_rows")
+    finally:
+        store.con.unregister("bulk_rows")
+
+
+def grow(store: Store, texts: list[str], vectors: np.ndarray, target: int, self_name: str, seed: int = 0) -> None:
+    """Add synthetic turns until the store holds `target`, and memory layers in proportion:
+    1 entity per 100 turns and as many facts per turn as the real write path produced."""
+    rng = np.random.default_rng(seed)
+    have = int(store.scalar("SELECT count(*) FROM turns"))
+    ratio = int(store.scalar("SELECT count(*) FROM residuals")) / max(have, 1)
+    start = datetime(2010, 1, 1)
+    first_turn = store.next_id("turns")
+    chunk = 0
+    while have < target:
+        n = min(CHUNK_TURNS, target - have)
+        picks = rng.integers(0, len(texts), n)
+        sessions = []
+        for s in range(0, n, TURNS_PER_SESSION):
+            day = start + timedelta(days=(have + s) // TURNS_PER_SESSION)
+            rows = picks[s : s + TURNS_PER_SESSION]
+            turns = tuple(Turn(self_name, texts[r], day + timedelta(minutes=i), f"X{have + s + i}") for i, r in enumerate(rows))
+            sessions.append(Session(f"synthetic-{have + s}", turns, started_at=day))
+        parsed = ParsedSource("synthetic", tuple(sessions), owner=self_name)
+        batches = raw.new_turns(store, parsed)
+        with store.transaction():
+            raw.insert_source(store, f"synthetic-{chunk}", f"synthetic-{seed}-{chunk}-{have}", parsed, batches,
+                              _noisy(vectors[picks], rng), self_name)
+        have += n
+        chunk += 1
+    last_turn = store.next_id("turns") - 1
+    if last_turn >= first_turn:
+        _grow_memory(store, texts, vectors, first_turn, last_turn, ratio, rng)
+
+
+def _grow_memory(store: Store, texts: list[str], vectors: np.ndarray, first: int, last: int, ratio: float,
+                 rng: np.random.Generator) -> None:
+    added = last - first + 1
+    n_ent = max(1, added // TURNS_PER_ENTITY)
+    n_res = int(added * ratio)
+    now = datetime.now()
+    ent0, res0 = store.next_id("entities"), store.next_id("residuals")
+    ent_ids = np.arange(ent0, ent0 + n_ent, dtype=np.int32)
+    names = _names(n_ent, rng)
+    profile_rows = rng.integers(0, len(texts), (n_ent, 3))
+    profile_vecs = vectors[profile_rows].mean(axis=1)
+    owners = rng.integers(0, n_ent, n_res)
+    sources = rng.integers(first, last + 1, n_res).astype(np.int32)
+    res_rows = rng.integers(0, len(texts), n_res)
+    with store.transaction():
+        _bulk(store, "entities", pa.table({
+            "id": pa.array(ent_ids), "name": pa.array(names), "kind": pa.array(["person"] * n_ent),
+            "aliases": pa.array([[] for _ in range(n_ent)], pa.list_(pa.string())),
+            "created_at": pa.array([now] * n_ent, pa.timestamp("us")),
+        }))
+        _bulk(store, "profiles", pa.table({
+            "entity_id": pa.array(ent_ids),
+            "text": pa.array([f"{n}. " + " ".join(texts[r] for r in rows) for n, rows in zip(names, profile_rows)]),
+            "embedding": vectors_to_arrow(_noisy(profile_vecs, rng)),
+            "version": pa.array([1] * n_ent, pa.int32()), "updated_at": pa.array([now] * n_ent, pa.timestamp("us")),
+        }))
+        _bulk(store, "residuals", pa.table({
+            "id": pa.array(np.arange(res0, res0 + n_res, dtype=np.int32)), "entity_id": pa.array(ent_ids[owners]),
+            "text": pa.array([f"{names[o]}: {texts[r]}" for o, r in zip(owners, res_rows)]),
+            "category": pa.array(["cross_entity"] * n_res), "embedding": vectors_to_arrow(_noisy(vectors[res_rows], rng)),
+            "source_turns": pa.array([[int(s)] for s in sources], pa.list_(pa.int32())),
+            "date": pa.array([None] * n_res, pa.date32()), "slot": pa.array([None] * n_res, pa.string()),
+            "superseded_by": pa.array([None] * n_res, pa.int32()),
+            "created_at": pa.array([now] * n_res, pa.timestamp("us")),
+        }))
+        pairs = pa.table({"entity_id": pa.array(ent_ids[owners]), "turn_id": pa.array(sources)})
+        store.con.register("bulk_rows", pairs)
+        try:
+            store.con.execute("INSERT OR IGNORE INTO mentions SELECT DISTINCT * FROM bulk_rows")
+        finally:
+            store.con.unregister("bulk_rows")
+        store.con.execute("UPDATE sessions SET written_at = now() WHERE written_at IS NULL")
+
+
+def measure(spec: dict[str, object]) -> ScalePoint:
+    """Grow a copy of the base store to the size asked, then time questions against it.
+    Runs in the child process: its peak RSS is this size's alone."""
+    import shutil
+
+    from memhop.core.bench_jobs import one_blas_thread
+    from memhop.core.bench_metrics import percentile
+    from memhop.core.config import load_settings
+    from memhop.core.embed import get_embedder
+    from memhop.core.read import answerer, ask
+
+    db, target = Path(str(spec["db"])), int(str(spec["turns"]))
+    pool = np.load(str(spec["pool"]))
+    texts = json.loads(Path(str(spec["texts"])).read_text(encoding="utf-8"))
+    shutil.copy(str(spec["base"]), db)
+    started = time.perf_counter()
+    with open_store(db) as store:
+        grow(store, texts, pool["vectors"], target, str(spec["self_name"]), int(str(spec.get("seed", 0))))
+        store.con.execute("CHECKPOINT")
+        counts = store.counts()
+    build = time.perf_counter() - started
+    settings = load_settings(db=db, engine=str(spec["engine"]))
+    embedder, answer = get_embedder(settings.embedder), answerer(settings)
+    questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
+    with open_store(db, read_only=True) as store:
+        ask(store, questions[0]["text"], embedder, settings.read, answer)  # warm: load the matrices once
+        latencies, hits = _timed(store, questions, embedder, settings, answer)
+        with one_blas_thread():
+            single, _ = _timed(store, questions, embedder, settings, answer)
+    cold, note = _cold_start(db, questions[0]["text"], str(spec["engine"]))
+    return ScalePoint(
+        turns=counts["turns"], build_seconds=round(build, 2), db_mb=round(db.stat().st_size / 1e6, 1),
+        entities=counts["entities"], residuals=counts["residuals"],
+        warm_p50_ms=round(percentile(latencies, 50), 1), warm_p95_ms=round(percentile(latencies, 95), 1),
+        single_p50_ms=round(percentile(single, 50), 1), single_p95_ms=round(percentile(single, 95), 1),
+        cold_seconds=cold, peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        em=sum(hits) / len(hits) if hits else None, asks=len(latencies), note=note,
+    )
+
+
+def _timed(store: Store, questions: list[dict[str, str]], embedder: Embedder, settings: Settings,
+           answer: Callable[[AnswerRequest], str]) -> tuple[list[float], list[bool]]:
+    """Milliseconds per `ask` (read + answer) and whether each answer matched exactly."""
+    from memhop.core.bench_metrics import exact_match
+    from memhop.core.read import ask
+
+    latencies, hits = [], []
+    for q in questions:
+        clock = time.perf_counter()
+        got = ask(store, q["text"], embedder, settings.read, answer)
+        latencies.append((time.perf_counter() - clock) * 1000)
+        hits.append(exact_match(got.text, q["answer"]))
+    return latencies, hits
+
+
+def _cold_start(db: Path, question: str, engine: str) -> tuple[float | None, str]:
+    """Wall time of a fresh `memhop ask` process: imports, model load, store open, answer."""
+    clock = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "memhop", "ask", question, "--db", str(db), "--engine", engine, "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    seconds = round(time.perf_counter() - clock, 2)
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"cold start not available: `memhop ask` exited {done.returncode} ({tail[:120]})"
+    return seconds, ""
+
+
+def run_scale(
+    sizes: list[int], base: Path, texts: list[str], vectors: np.ndarray, questions: list[dict[str, str]],
+    self_name: str, engine: str, workdir: Path,
+) -> list[ScalePoint]:
+    """One child process per size; a size that fails is reported as failed, not skipped silently."""
+    (workdir / "pool.json").write_text(json.dumps(texts), encoding="utf-8")
+    np.savez(workdir / "pool.npz", vectors=vectors)
+    points = []
+    for size in sizes:
+        db = workdir / f"scale-{size}.duckdb"
+        spec = {"db": str(db), "turns": size, "base": str(base), "pool": str(workdir / "pool.npz"),
+                "texts": str(workdir / "pool.json"), "questions": questions, "self_name": self_name, "engine": engine}
+        done = subprocess.run([sys.executable, "-m", "memhop.core.bench_scale", json.dumps(spec)],
+                              capture_output=True, text=True, check=False)
+        db.unlink(missing_ok=True)
+        db.with_name(db.name + ".wal").unlink(missing_ok=True)
+        if done.returncode == 0:
+            points.append(ScalePoint(**json.loads(done.stdout.strip().splitlines()[-1])))
+        else:
+            tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            points.append(ScalePoint(size, 0.0, 0.0, 0, 0, None, None, None, None, None, 0.0, None, 0,
+                                     f"failed: {tail[:200]}"))
+    return points
+
+
+if __name__ == "__main__":
+    print(json.dumps(asdict(measure(json.loads(sys.argv[1])))))
