@@ -4,9 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MEMHOP := $(VENV)/bin/memhop
 STAMP := $(VENV)/.memhop-installed
-DEMO_HOME ?= $(shell mktemp -d -t memhop-demo-XXXXXX)
 
-.PHONY: install test demo bench clean
+.PHONY: install test demo clean
 
 install: $(STAMP)
 
@@ -21,19 +20,22 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest
 
+# One shell for the whole demo, so every step uses the same temporary store.
 demo: $(STAMP)
-	@echo "== memhop demo: a private store in $(DEMO_HOME) =="
-	@echo "-- 1. ingest every sample export (formats detected), building profiles and facts"
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) ingest sample_diaries/ --self "Maya Patel"
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) stats
-	@echo "-- 2. a multi-hop question, with every hop shown"
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) ask "What instrument does Alice's roommate play?" --trace
-	@echo "-- 3. what memhop knows about one person"
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) show Carol
-	@echo "-- 4. forget her everywhere, provably, then ask again"
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) forget Carol --yes
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) ask "What does Carol do for a living?"
-	MEMHOP_HOME=$(DEMO_HOME) $(MEMHOP) stats
+	@set -e; home=$$(mktemp -d -t memhop-demo-XXXXXX); export MEMHOP_HOME=$$home; \
+	run() { echo "\$$ memhop $$*"; $(MEMHOP) "$$@"; }; \
+	echo "== memhop demo: a private store in $$home =="; \
+	echo "-- 1. ingest every sample export (formats detected), building profiles and facts"; \
+	run ingest sample_diaries/ --self "Maya Patel"; \
+	run stats; \
+	echo "-- 2. a multi-hop question, with every hop shown"; \
+	run ask "What instrument does Alice's roommate play?" --trace; \
+	echo "-- 3. what memhop knows about one person"; \
+	run show Carol; \
+	echo "-- 4. forget her everywhere, provably, then ask again"; \
+	run forget Carol --yes; \
+	run ask "What does Carol do for a living?"; \
+	run stats
 
 clean:
 	rm -rf $(VENV) .pytest_cache
