@@ -1,8 +1,9 @@
 """Speed at scale: a real benchmark store grown to 10k / 100k / 1M turns with synthetic
 turns, entities, profiles and facts written in bulk through Arrow, then asked its own
-questions. Each size runs in a fresh process (`python -m memhop.core.bench_scale`), so
-its peak RSS is its own.
+questions.
 
+Each size takes two fresh processes (`python -m memhop.core.bench_scale build|measure`):
+one grows the store, the other asks, so the asking one's peak RSS is its own.
 Synthetic turns reuse real diary sentences and their embeddings (plus a little noise),
 never ones naming the base scenario's entities, so the base questions keep one answer.
 """
@@ -15,10 +16,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -155,16 +156,9 @@ def _grow_memory(store: Store, texts: list[str], vectors: np.ndarray, first: int
         store.con.execute("UPDATE sessions SET written_at = now() WHERE written_at IS NULL")
 
 
-def measure(spec: dict[str, object]) -> ScalePoint:
-    """Grow a copy of the base store to the size asked, then time questions against it.
-    Runs in the child process: its peak RSS is this size's alone."""
+def build(spec: dict[str, object]) -> dict[str, object]:
+    """Child process 1: a copy of the base store grown to the size asked."""
     import shutil
-
-    from memhop.core.bench_jobs import one_blas_thread
-    from memhop.core.bench_metrics import percentile
-    from memhop.core.config import load_settings
-    from memhop.core.embed import get_embedder
-    from memhop.core.read import answerer, ask
 
     db, target = Path(str(spec["db"])), int(str(spec["turns"]))
     pool = np.load(str(spec["pool"]))
@@ -172,10 +166,24 @@ def measure(spec: dict[str, object]) -> ScalePoint:
     shutil.copy(str(spec["base"]), db)
     started = time.perf_counter()
     with open_store(db) as store:
-        grow(store, texts, pool["vectors"], target, str(spec["self_name"]), int(str(spec.get("seed", 0))))
+        grow(store, texts, pool["vectors"], target, str(spec["self_name"]))
         store.con.execute("CHECKPOINT")
         counts = store.counts()
-    build = time.perf_counter() - started
+    return {"turns": counts["turns"], "build_seconds": round(time.perf_counter() - started, 2),
+            "db_mb": round(db.stat().st_size / 1e6, 1), "entities": counts["entities"],
+            "residuals": counts["residuals"]}
+
+
+def measure(spec: dict[str, object]) -> dict[str, object]:
+    """Child process 2: warm asks, then a cold `memhop ask`; its peak RSS is what asking
+    this store costs (the build's memory stayed in child 1)."""
+    from memhop.core.bench_jobs import one_blas_thread
+    from memhop.core.bench_metrics import percentile
+    from memhop.core.config import load_settings
+    from memhop.core.embed import get_embedder
+    from memhop.core.read import answerer, ask
+
+    db = Path(str(spec["db"]))
     settings = load_settings(db=db, engine=str(spec["engine"]))
     embedder, answer = get_embedder(settings.embedder), answerer(settings)
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
@@ -184,15 +192,14 @@ def measure(spec: dict[str, object]) -> ScalePoint:
         latencies, hits = _timed(store, questions, embedder, settings, answer)
         with one_blas_thread():
             single, _ = _timed(store, questions, embedder, settings, answer)
+    rss = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     cold, note = _cold_start(db, questions[0]["text"], str(spec["engine"]))
-    return ScalePoint(
-        turns=counts["turns"], build_seconds=round(build, 2), db_mb=round(db.stat().st_size / 1e6, 1),
-        entities=counts["entities"], residuals=counts["residuals"],
-        warm_p50_ms=round(percentile(latencies, 50), 1), warm_p95_ms=round(percentile(latencies, 95), 1),
-        single_p50_ms=round(percentile(single, 50), 1), single_p95_ms=round(percentile(single, 95), 1),
-        cold_seconds=cold, peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        em=sum(hits) / len(hits) if hits else None, asks=len(latencies), note=note,
-    )
+    return {
+        "warm_p50_ms": round(percentile(latencies, 50), 1), "warm_p95_ms": round(percentile(latencies, 95), 1),
+        "single_p50_ms": round(percentile(single, 50), 1), "single_p95_ms": round(percentile(single, 95), 1),
+        "cold_seconds": cold, "peak_rss_mb": rss, "em": sum(hits) / len(hits) if hits else None,
+        "asks": len(latencies), "note": note,
+    }
 
 
 def _timed(store: Store, questions: list[dict[str, str]], embedder: Embedder, settings: Settings,
@@ -236,18 +243,29 @@ def run_scale(
         db = workdir / f"scale-{size}.duckdb"
         spec = {"db": str(db), "turns": size, "base": str(base), "pool": str(workdir / "pool.npz"),
                 "texts": str(workdir / "pool.json"), "questions": questions, "self_name": self_name, "engine": engine}
-        done = subprocess.run([sys.executable, "-m", "memhop.core.bench_scale", json.dumps(spec)],
-                              capture_output=True, text=True, check=False)
-        db.unlink(missing_ok=True)
-        db.with_name(db.name + ".wal").unlink(missing_ok=True)
-        if done.returncode == 0:
-            points.append(ScalePoint(**json.loads(done.stdout.strip().splitlines()[-1])))
-        else:
-            tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            points.append(ScalePoint(size, 0.0, 0.0, 0, 0, None, None, None, None, None, 0.0, None, 0,
-                                     f"failed: {tail[:200]}"))
+        try:
+            points.append(ScalePoint(**_child("build", spec), **_child("measure", spec)))
+        except ScaleFailed as exc:
+            points.append(ScalePoint(size, 0.0, 0.0, 0, 0, None, None, None, None, None, 0.0, None, 0, f"failed: {exc}"))
+        finally:
+            db.unlink(missing_ok=True)
+            db.with_name(db.name + ".wal").unlink(missing_ok=True)
     return points
 
 
+class ScaleFailed(Exception):
+    """A child process of the scale stage failed; its last stderr line says why."""
+
+
+def _child(step: str, spec: dict[str, object]) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-m", "memhop.core.bench_scale", step, json.dumps(spec)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise ScaleFailed(f"{step}: {tail[:200]}")
+    loaded: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return loaded
+
+
 if __name__ == "__main__":
-    print(json.dumps(asdict(measure(json.loads(sys.argv[1])))))
+    print(json.dumps({"build": build, "measure": measure}[sys.argv[1]](json.loads(sys.argv[2]))))
