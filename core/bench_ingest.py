@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
 from memhop.core.importers.base import ParsedSource
-from memhop.core.ingest import embed_in_chunks
+from memhop.core.ingest import store_parsed
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import Store, raw
 from memhop.core.write import WriteReport, write_pending
@@ -53,13 +53,7 @@ def ingest_parsed(
     sha = parsed_sha256(parsed)
     sessions = turns = 0
     if raw.source_id_for(store, sha) is None:
-        batches = raw.new_turns(store, parsed)
-        texts = [turn.text for _, pairs in batches for turn, _ in pairs]
-        progress.start(f"embedding {name}", len(texts))
-        vectors = embed_in_chunks(embedder, texts, progress)
-        with store.transaction():
-            counts = raw.insert_source(store, name, sha, parsed, batches, vectors, self_name or parsed.owner)
-            store.log("ingest", f"source {name}: {counts.sessions} sessions, {counts.turns} turns")
+        counts = store_parsed(store, name, sha, parsed, embedder, self_name, progress)
         sessions, turns = counts.sessions, counts.turns
     embedded = time.perf_counter() - started
     write = write_pending(store, engine, embedder, dedup_threshold, progress) if engine is not None else None

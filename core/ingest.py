@@ -18,6 +18,7 @@ from memhop.core import importers
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
 from memhop.core.errors import ImportFormatError
+from memhop.core.importers.base import ParsedSource
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import Store
 from memhop.core.store import raw
@@ -94,6 +95,26 @@ def embed_in_chunks(embedder: Embedder, texts: Sequence[str], progress: Progress
     return np.concatenate(parts)
 
 
+def store_parsed(
+    store: Store,
+    name: str,
+    sha: str,
+    parsed: ParsedSource,
+    embedder: Embedder,
+    self_name: str | None,
+    progress: Progress,
+) -> raw.RawCounts:
+    """The raw layer of one source: new turns embedded first, then one transaction."""
+    batches = raw.new_turns(store, parsed)
+    texts = [turn.text for _, pairs in batches for turn, _ in pairs]
+    progress.start(f"embedding {name}", len(texts))
+    vectors = embed_in_chunks(embedder, texts, progress)
+    with store.transaction():
+        counts = raw.insert_source(store, name, sha, parsed, batches, vectors, self_name or parsed.owner)
+        store.log("ingest", f"source {name}: {counts.sessions} sessions, {counts.turns} turns")
+    return counts
+
+
 def ingest_one(
     store: Store,
     source: InputFile,
@@ -107,15 +128,7 @@ def ingest_one(
     if raw.source_id_for(store, sha) is not None:
         return FileReport(path=source.name, status="unchanged", seconds=time.perf_counter() - started)
     parsed = importers.parse_source(source.data, source.name, format=format, self_name=self_name)
-    batches = raw.new_turns(store, parsed)
-    texts = [turn.text for _, pairs in batches for turn, _ in pairs]
-    progress.start(f"embedding {source.name}", len(texts))
-    vectors = embed_in_chunks(embedder, texts, progress)
-    with store.transaction():
-        counts = raw.insert_source(
-            store, source.name, sha, parsed, batches, vectors, self_name or parsed.owner
-        )
-        store.log("ingest", f"source {source.name}: {counts.sessions} sessions, {counts.turns} turns")
+    counts = store_parsed(store, source.name, sha, parsed, embedder, self_name, progress)
     return FileReport(
         path=source.name,
         status="imported",
