@@ -135,8 +135,8 @@ def scale_table(result: BenchResult) -> str:
                        "peak RSS MB", "EM %", "note"], rows)
     return table + (
         "\n\nA real scenario's store grown with synthetic turns (other scenarios' sentences, re-embedded with "
-        "noise), 1 entity per 100 turns and facts at the real write path's rate; each size in a fresh process "
-        "(peak RSS is its own). `ask` = read + offline answer, warm, over the scenario's own questions; the "
+        "noise), 1 entity per 100 turns and facts at the real write path's rate; each size is grown in one fresh "
+        "process and asked in another (peak RSS is the asking process's). `ask` = read + offline answer, warm, over the scenario's own questions; the "
         "one-thread columns time the same asks with BLAS limited to one thread, which is steadier when other "
         "processes share the cores. Cold start: a fresh `memhop ask` process, wall time."
     )
