@@ -127,6 +127,7 @@ def config(json: JsonOption = False, db: DbOption = None, engine: EngineOption =
         "config_file": str(paths.config_file),
         "config_file_exists": paths.config_file.exists(),
         "data_dir": str(paths.data_dir),
+        "cache_dir": str(paths.cache_dir),
         "settings": conf.redacted(),
     }
     render_config(data, as_json=json)

@@ -84,6 +84,7 @@ def render_config(data: dict[str, Any], as_json: bool) -> None:
         return
     out.print(f"config file: {data['config_file']}" + ("" if data["config_file_exists"] else " (not created)"))
     out.print(f"data dir:    {data['data_dir']}")
+    out.print(f"cache dir:   {data['cache_dir']}")
     for key, value in _flatten(data["settings"]):
         out.print(f"{key}: {value}")
 

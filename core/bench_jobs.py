@@ -33,6 +33,7 @@ def one_blas_thread() -> contextlib.AbstractContextManager[object]:
 
 def _worker_init() -> None:
     _LIMITS.append(one_blas_thread())
+    os.environ["MEMHOP_EMBED_THREADS"] = "1"  # ONNX Runtime's pool is not covered by threadpoolctl
 
 
 @dataclass

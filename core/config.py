@@ -21,6 +21,7 @@ class Paths:
 
     config_dir: Path
     data_dir: Path
+    cache_dir: Path  # derived files only (the ONNX graph of the embedder); safe to delete
 
     @property
     def config_file(self) -> Path:
@@ -33,14 +34,17 @@ class Paths:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Paths":
         env = os.environ if env is None else env
+        cache = env.get("MEMHOP_CACHE_DIR")
         home = env.get("MEMHOP_HOME")
         if home:
             root = Path(home).expanduser()
-            return cls(config_dir=root, data_dir=root)
+            return cls(config_dir=root, data_dir=root, cache_dir=Path(cache or root / "cache"))
         user_home = Path(env.get("HOME", "~")).expanduser()
         config_root = Path(env.get("XDG_CONFIG_HOME") or user_home / ".config")
         data_root = Path(env.get("XDG_DATA_HOME") or user_home / ".local" / "share")
-        return cls(config_dir=config_root / "memhop", data_dir=data_root / "memhop")
+        cache_root = Path(env.get("XDG_CACHE_HOME") or user_home / ".cache")
+        return cls(config_dir=config_root / "memhop", data_dir=data_root / "memhop",
+                   cache_dir=Path(cache or cache_root / "memhop"))
 
 
 @dataclass(frozen=True)

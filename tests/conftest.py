@@ -12,6 +12,15 @@ from typer.testing import CliRunner
 from support.paths import LOCOMO
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One built embedder graph for the whole run: each subprocess CLI test would rebuild it."""
+    cache = tmp_path_factory.mktemp("model-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMHOP_CACHE_DIR", str(cache))
+        yield cache
+
+
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "memhop-home"

@@ -12,6 +12,7 @@ def test_memhop_home_holds_config_and_db(tmp_path: Path) -> None:
     paths = Paths.from_env({"MEMHOP_HOME": str(tmp_path)})
     assert paths.config_file == tmp_path / "config.yaml"
     assert paths.default_db == tmp_path / "memhop.duckdb"
+    assert paths.cache_dir == tmp_path / "cache"
 
 
 def test_xdg_dirs_are_used_without_memhop_home(tmp_path: Path) -> None:
@@ -19,6 +20,10 @@ def test_xdg_dirs_are_used_without_memhop_home(tmp_path: Path) -> None:
     paths = Paths.from_env(env)
     assert paths.config_file == tmp_path / "cfg" / "memhop" / "config.yaml"
     assert paths.default_db == tmp_path / "data" / "memhop" / "memhop.duckdb"
+    assert paths.cache_dir == tmp_path / ".cache" / "memhop"
+    moved = Paths.from_env({**env, "XDG_CACHE_HOME": str(tmp_path / "xc")})
+    assert moved.cache_dir == tmp_path / "xc" / "memhop"
+    assert Paths.from_env({**env, "MEMHOP_CACHE_DIR": str(tmp_path / "mc")}).cache_dir == tmp_path / "mc"
 
 
 def test_file_then_environment_then_flags(tmp_path: Path) -> None:

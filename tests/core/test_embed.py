@@ -1,4 +1,4 @@
-"""The NumPy MiniLM must stay interchangeable with the sentence-transformers reference."""
+"""The ONNX Runtime MiniLM must stay interchangeable with the sentence-transformers reference."""
 
 from __future__ import annotations
 
@@ -88,6 +88,40 @@ def test_semantic_neighbours(minilm: Embedder) -> None:
     assert float(dog @ puppy) > float(dog @ tax) + 0.2
 
 
+def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
+    (built,) = cache.glob("*.onnx")
+    stamp = built.stat().st_mtime_ns
+    again = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
+    assert built.stat().st_mtime_ns == stamp  # reused, not rebuilt
+    np.testing.assert_allclose(again, first, atol=1e-6)
+    built.write_bytes(built.read_bytes()[:100_000])  # a disk that lost the tail of the file
+    repaired = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
+    np.testing.assert_allclose(repaired, first, atol=1e-6)
+    assert built.stat().st_size > 50_000_000
+    assert [p.name for p in cache.iterdir()] == [built.name]  # no partial files left behind
+
+
+def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(tmp_path: Path) -> None:
+    code = "from memhop.core.embed import get_embedder; print(get_embedder().embed(['hi']).shape)"
+    home = tmp_path / "home"
+    env = {**{k: v for k, v in os.environ.items() if k != "MEMHOP_CACHE_DIR"}, "MEMHOP_HOME": str(home)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(1, 384)"
+    assert len(list((home / "cache").glob("*.onnx"))) == 1
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    vec = MiniLMEmbedder(cache_dir=blocked / "cache").embed(["hi"])  # cannot create the dir
+    assert vec.shape == (1, DIM)
+
+
+def test_thread_setting_is_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MEMHOP_EMBED_THREADS", "two")
+    with pytest.raises(ConfigError, match="MEMHOP_EMBED_THREADS must be a whole number"):
+        MiniLMEmbedder(cache_dir=tmp_path)
+
+
 def test_get_embedder_caches_and_rejects_unknown_names(minilm: Embedder) -> None:
     assert get_embedder() is minilm
     assert get_embedder("minilm") is minilm
@@ -101,11 +135,11 @@ def test_rejects_a_model_dir_that_is_not_minilm(tmp_path: Path) -> None:
         MiniLMEmbedder(model_dir=tmp_path)
 
 
-def test_import_is_cheap_and_numpy_path_never_loads_torch() -> None:
+def test_import_is_cheap_and_embedding_never_loads_torch() -> None:
     code = """
 import json, os, sys
 import memhop.core.embed as e
-heavy = ("torch", "sentence_transformers", "transformers", "tokenizers", "safetensors")
+heavy = ("torch", "sentence_transformers", "transformers", "tokenizers", "safetensors", "onnxruntime", "onnx")
 after_import = [m for m in heavy if m in sys.modules]
 offline_before = os.environ.get("HF_HUB_OFFLINE")
 vec = e.get_embedder().embed(["hello there"])
@@ -129,7 +163,7 @@ print(json.dumps({
     }
 
 
-# Last, so torch's spinning OpenMP threads cannot slow the NumPy tests above.
+# Last, so torch's spinning OpenMP threads cannot slow the tests above.
 def test_matches_sentence_transformers(minilm: Embedder, reference: Embedder) -> None:
     ours, ref = minilm.embed(TEXTS), reference.embed(TEXTS)
     assert ours.shape == ref.shape == (len(TEXTS), DIM)
