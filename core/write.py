@@ -45,6 +45,8 @@ class _EntityUpdate:
     found: FoundEntity
     known: KnownEntity | None
     extraction: Extraction
+    profile_before: str | None = None
+    residuals_before: tuple[memory.StoredResidual, ...] = ()  # live ones, when the engine was called
 
 
 def _registry_entry(found: FoundEntity, registry: Sequence[KnownEntity]) -> KnownEntity | None:
@@ -58,12 +60,16 @@ def extract_session(
     store: Store, engine: Engine, session: SessionView, registry: Sequence[KnownEntity]
 ) -> list[_EntityUpdate]:
     """All engine calls for one session (1 + E of them); reads the store, writes nothing."""
+    entities = [(found, _registry_entry(found, registry)) for found in engine.identify(session, registry)]
+    known_ids = [known.id for _, known in entities if known]
+    profiles = memory.profiles_of(store, known_ids)
+    residuals = memory.residuals_of_many(store, known_ids)
     updates = []
-    for found in engine.identify(session, registry):
-        known = _registry_entry(found, registry)
-        profile = memory.profile_of(store, known.id) if known else None
-        existing = memory.as_existing(memory.residuals_of(store, known.id)) if known else []
-        updates.append(_EntityUpdate(found, known, engine.coextract(found, profile, existing, session)))
+    for found, known in entities:
+        profile = profiles.get(known.id) if known else None
+        before = tuple(residuals.get(known.id, ())) if known else ()
+        extraction = engine.coextract(found, profile, memory.as_existing(before), session)
+        updates.append(_EntityUpdate(found, known, extraction, profile, before))
     return updates
 
 
@@ -90,22 +96,36 @@ def _apply(
     threshold: float,
     report: WriteReport,
 ) -> None:
-    profile_vectors = embedder.embed([u.extraction.profile for u in updates])
-    residual_vectors = [embedder.embed([d.text for d in u.extraction.residuals]) for u in updates]
-    previous = [memory.residual_vectors(store, u.known.id) if u.known else None for u in updates]
+    """One embedding call for the whole session (unchanged profiles skipped), then one
+    transaction with one statement per table rather than per entity."""
+    changed = [u for u in updates if u.extraction.profile != u.profile_before]
+    drafts = [d for u in updates for d in u.extraction.residuals]
+    vectors = embedder.embed([u.extraction.profile for u in changed] + [d.text for d in drafts])
+    profile_vectors = vectors[: len(changed)]
+    sizes = np.cumsum([len(u.extraction.residuals) for u in updates])
+    draft_vectors = np.split(vectors[len(changed) :], sizes[:-1]) if len(updates) else []
+    previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
+    empty = np.zeros((0, embedder.dim), dtype=np.float32)
     with store.transaction():
-        for update, profile_vector, vectors, old in zip(updates, profile_vectors, residual_vectors, previous):
-            entity_id = _ensure_entity(store, update, report)
-            memory.put_profile(store, entity_id, update.extraction.profile, profile_vector)
+        entity_of = {id(u): _ensure_entity(store, u, report) for u in updates}
+        latest = {entity_of[id(u)]: (u.extraction.profile, v) for u, v in zip(changed, profile_vectors)}
+        memory.put_profiles(store, list(latest), [t for t, _ in latest.values()],
+                            np.array([v for _, v in latest.values()], dtype=np.float32).reshape(-1, embedder.dim))
+        novel: list[tuple[_EntityUpdate, ResidualDraft, np.ndarray]] = []
+        for update, own in zip(updates, draft_vectors):
+            entity_id = entity_of[id(update)]
             memory.add_mentions(store, entity_id, update.found.turn_ids)
-            drafts = update.extraction.residuals
-            old_vectors = old if old is not None else np.zeros((0, embedder.dim), dtype=np.float32)
-            keep = novel_residuals(drafts, vectors, old_vectors, threshold)
-            report.residuals_deduplicated += len(drafts) - len(keep)
-            kept = [drafts[i] for i in keep]
-            new_ids = memory.insert_residuals(store, entity_id, kept, vectors[keep])
-            report.residuals_added += len(new_ids)
-            report.residuals_superseded += _supersede(store, entity_id, update.extraction, kept, new_ids)
+            keep = novel_residuals(update.extraction.residuals, own, previous.get(entity_id, empty), threshold)
+            report.residuals_deduplicated += len(update.extraction.residuals) - len(keep)
+            novel += [(update, update.extraction.residuals[i], own[i]) for i in keep]
+        new_ids = memory.insert_residual_rows(
+            store, [entity_of[id(u)] for u, _, _ in novel], [d for _, d, _ in novel],
+            np.array([v for _, _, v in novel], dtype=np.float32).reshape(-1, embedder.dim),
+        )
+        report.residuals_added += len(new_ids)
+        for update in updates:
+            mine = [(draft, new_id) for (u, draft, _), new_id in zip(novel, new_ids) if u is update]
+            report.residuals_superseded += _supersede(store, update, mine)
         memory.mark_written(store, session.id)
 
 
@@ -134,13 +154,13 @@ def _fuller_name(known: KnownEntity, aliases: set[str]) -> str | None:
     return longer[0] if longer else None
 
 
-def _supersede(
-    store: Store, entity_id: int, extraction: Extraction, kept: Sequence[ResidualDraft], new_ids: Sequence[int]
-) -> int:
+def _supersede(store: Store, update: _EntityUpdate, added: Sequence[tuple[ResidualDraft, int]]) -> int:
     """A newer residual for the same slot (job, home...) retires the older one, which stays stored."""
     retired = 0
-    current = {r.id: r for r in memory.residuals_of(store, entity_id)}
-    for draft, new_id in zip(kept, new_ids):
+    extraction = update.extraction
+    current = {r.id: r for r in update.residuals_before}
+    new_ids = [new_id for _, new_id in added]
+    for draft, new_id in added:
         if not draft.slot:
             continue
         older = [

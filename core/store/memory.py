@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -58,58 +58,106 @@ def set_aliases(store: Store, entity_id: int, aliases: Sequence[str]) -> None:
     store.con.execute("UPDATE entities SET aliases = ? WHERE id = ?", [sorted(set(aliases)), entity_id])
 
 
+def id_list(ids: Iterable[int]) -> str:
+    """A DuckDB list literal of integers. Binding a Python list as a parameter costs DuckDB
+    several ms per statement, a hot cost in the write path; int() keeps the SQL safe."""
+    return "[" + ",".join(str(int(i)) for i in ids) + "]"
+
+
 def profile_of(store: Store, entity_id: int) -> str | None:
-    found = store.scalar("SELECT text FROM profiles WHERE entity_id = ?", [entity_id])
-    return None if found is None else str(found)
+    return profiles_of(store, [entity_id]).get(entity_id)
+
+
+def profiles_of(store: Store, entity_ids: Sequence[int]) -> dict[int, str]:
+    if not entity_ids:
+        return {}
+    rows = store.con.execute(
+        f"SELECT entity_id, text FROM profiles WHERE list_contains({id_list(entity_ids)}, entity_id)"
+    ).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows}
 
 
 def put_profile(store: Store, entity_id: int, text: str, embedding: np.ndarray) -> None:
-    """Insert or replace; the vector goes through Arrow (a bound Python list costs ~0.2 s)."""
-    version = store.scalar("SELECT version FROM profiles WHERE entity_id = ?", [entity_id])
-    row = pa.table(
+    put_profiles(store, [entity_id], [text], np.asarray(embedding, dtype=np.float32).reshape(1, -1))
+
+
+def put_profiles(store: Store, entity_ids: Sequence[int], texts: Sequence[str], vectors: np.ndarray) -> None:
+    """Insert or replace, a new version each; vectors go through Arrow (a bound Python list
+    costs ~0.2 s)."""
+    if not entity_ids:
+        return
+    ids = id_list(entity_ids)
+    versions = dict(store.con.execute(
+        f"SELECT entity_id, version FROM profiles WHERE list_contains({ids}, entity_id)"
+    ).fetchall())
+    rows = pa.table(
         {
-            "entity_id": pa.array([entity_id], pa.int32()),
-            "text": pa.array([text], pa.string()),
-            "embedding": vectors_to_arrow(np.asarray(embedding, dtype=np.float32).reshape(1, -1)),
-            "version": pa.array([1 if version is None else int(version) + 1], pa.int32()),
-            "updated_at": pa.array([datetime.now()], pa.timestamp("us")),
+            "entity_id": pa.array(entity_ids, pa.int32()),
+            "text": pa.array(texts, pa.string()),
+            "embedding": vectors_to_arrow(np.asarray(vectors, dtype=np.float32)),
+            "version": pa.array([int(versions.get(e, 0)) + 1 for e in entity_ids], pa.int32()),
+            "updated_at": pa.array([datetime.now()] * len(entity_ids), pa.timestamp("us")),
         }
     )
-    store.con.execute("DELETE FROM profiles WHERE entity_id = ?", [entity_id])
-    store.con.register("new_profile", row)
+    store.con.execute(f"DELETE FROM profiles WHERE list_contains({ids}, entity_id)")
+    store.con.register("new_profiles", rows)
     try:
-        store.con.execute("INSERT INTO profiles SELECT * FROM new_profile")
+        store.con.execute("INSERT INTO profiles SELECT * FROM new_profiles")
     finally:
-        store.con.unregister("new_profile")
+        store.con.unregister("new_profiles")
 
 
 def residuals_of(store: Store, entity_id: int, include_superseded: bool = False) -> list[StoredResidual]:
+    return residuals_of_many(store, [entity_id], include_superseded).get(entity_id, [])
+
+
+def residuals_of_many(
+    store: Store, entity_ids: Sequence[int], include_superseded: bool = False
+) -> dict[int, list[StoredResidual]]:
+    """Residuals by entity, oldest first; entities without any are absent."""
+    if not entity_ids:
+        return {}
     where = "" if include_superseded else "AND superseded_by IS NULL"
     rows = store.con.execute(
         "SELECT id, entity_id, text, category, date, slot, superseded_by, source_turns "
-        f"FROM residuals WHERE entity_id = ? {where} ORDER BY id",
-        [entity_id],
+        f"FROM residuals WHERE list_contains({id_list(entity_ids)}, entity_id) {where} ORDER BY id",
     ).fetchall()
-    return [
-        StoredResidual(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7] or ())) for r in rows
-    ]
+    found: dict[int, list[StoredResidual]] = {}
+    for r in rows:
+        found.setdefault(int(r[1]), []).append(
+            StoredResidual(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7] or ()))
+        )
+    return found
 
 
 def as_existing(residuals: Sequence[StoredResidual]) -> list[ExistingResidual]:
     return [ExistingResidual(r.id, r.text, r.category, r.slot, r.date) for r in residuals]
 
 
-def residual_vectors(store: Store, entity_id: int) -> np.ndarray:
-    """Embeddings of every residual of an entity (superseded too: a repeat is still a repeat)."""
+def residual_vectors(store: Store, entity_ids: Sequence[int]) -> dict[int, np.ndarray]:
+    """Embeddings of every residual of each entity (superseded too: a repeat is still a
+    repeat); an entity without residuals gets a (0, 384) matrix."""
+    if not entity_ids:
+        return {}
     table = store.con.execute(
-        "SELECT embedding FROM residuals WHERE entity_id = ? ORDER BY id", [entity_id]
+        f"SELECT entity_id, embedding FROM residuals WHERE list_contains({id_list(entity_ids)}, entity_id) "
+        "ORDER BY entity_id, id"
     ).arrow().read_all()
-    return arrow_vectors(table.column("embedding"))
+    owners = table.column("entity_id").to_numpy()
+    matrix = arrow_vectors(table.column("embedding"))
+    return {int(e): matrix[owners == e] for e in entity_ids}
 
 
 def insert_residuals(
     store: Store, entity_id: int, drafts: Sequence[ResidualDraft], vectors: np.ndarray
 ) -> list[int]:
+    return insert_residual_rows(store, [entity_id] * len(drafts), drafts, vectors)
+
+
+def insert_residual_rows(
+    store: Store, entity_ids: Sequence[int], drafts: Sequence[ResidualDraft], vectors: np.ndarray
+) -> list[int]:
+    """One insert for many entities' residuals; returns the new ids in input order."""
     if not drafts:
         return []
     first = store.next_id("residuals")
@@ -117,7 +165,7 @@ def insert_residuals(
     table = pa.table(
         {
             "id": pa.array(ids, pa.int32()),
-            "entity_id": pa.array([entity_id] * len(drafts), pa.int32()),
+            "entity_id": pa.array(entity_ids, pa.int32()),
             "text": pa.array([d.text for d in drafts], pa.string()),
             "category": pa.array([d.category for d in drafts], pa.string()),
             "embedding": vectors_to_arrow(vectors),
@@ -142,16 +190,15 @@ def insert_residuals(
 def supersede(store: Store, old_ids: Sequence[int], new_id: int) -> None:
     if old_ids:
         store.con.execute(
-            "UPDATE residuals SET superseded_by = ? WHERE list_contains(?, id) AND superseded_by IS NULL",
-            [new_id, list(old_ids)],
+            f"UPDATE residuals SET superseded_by = ? WHERE list_contains({id_list(old_ids)}, id) "
+            "AND superseded_by IS NULL",
+            [new_id],
         )
 
 
 def add_mentions(store: Store, entity_id: int, turn_ids: Sequence[int]) -> None:
     if turn_ids:
-        store.con.execute(
-            "INSERT OR IGNORE INTO mentions SELECT ?, unnest(?)", [entity_id, list(turn_ids)]
-        )
+        store.con.execute(f"INSERT OR IGNORE INTO mentions SELECT ?, unnest({id_list(turn_ids)})", [entity_id])
 
 
 def pending_sessions(store: Store) -> list[int]:
