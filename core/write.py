@@ -112,9 +112,9 @@ def _apply(
         memory.put_profiles(store, list(latest), [t for t, _ in latest.values()],
                             np.array([v for _, v in latest.values()], dtype=np.float32).reshape(-1, embedder.dim))
         novel: list[tuple[_EntityUpdate, ResidualDraft, np.ndarray]] = []
+        memory.add_mention_pairs(store, [(entity_of[id(u)], t) for u in updates for t in u.found.turn_ids])
         for update, own in zip(updates, draft_vectors):
             entity_id = entity_of[id(update)]
-            memory.add_mentions(store, entity_id, update.found.turn_ids)
             keep = novel_residuals(update.extraction.residuals, own, previous.get(entity_id, empty), threshold)
             report.residuals_deduplicated += len(update.extraction.residuals) - len(keep)
             novel += [(update, update.extraction.residuals[i], own[i]) for i in keep]

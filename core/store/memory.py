@@ -197,8 +197,14 @@ def supersede(store: Store, old_ids: Sequence[int], new_id: int) -> None:
 
 
 def add_mentions(store: Store, entity_id: int, turn_ids: Sequence[int]) -> None:
-    if turn_ids:
-        store.con.execute(f"INSERT OR IGNORE INTO mentions SELECT ?, unnest({id_list(turn_ids)})", [entity_id])
+    add_mention_pairs(store, [(entity_id, t) for t in turn_ids])
+
+
+def add_mention_pairs(store: Store, pairs: Sequence[tuple[int, int]]) -> None:
+    """(entity id, turn id) pairs in one statement: each INSERT costs DuckDB ~5 ms."""
+    if pairs:
+        entities, turns = id_list(p[0] for p in pairs), id_list(p[1] for p in pairs)
+        store.con.execute(f"INSERT OR IGNORE INTO mentions SELECT unnest({entities}), unnest({turns})")
 
 
 def pending_sessions(store: Store) -> list[int]:
