@@ -11,7 +11,6 @@ writes a fresh store. Wall clocks on a shared VM are noisy: best and median are 
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -21,8 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-DEFAULT = REPO.parent / "shared" / "data" / "locomo" / "26.json"
+from bench_common import locomo_args, warm_embedder
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
@@ -36,18 +34,12 @@ def spread(turns: int, seconds: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    from memhop.core.embed import get_embedder
+    args = locomo_args(__doc__)
     from memhop.core.engines.offline import OfflineEngine
     from memhop.core.ingest import ingest
     from memhop.core.store import open_store
 
-    print(f"cpus={os.cpu_count()}  load average={', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    embedder = get_embedder("minilm")
-    embedder.embed(["warm up"])  # also builds the cached ONNX graph on a first run
+    embedder = warm_embedder()
     with tempfile.TemporaryDirectory() as tmp:
         def run(name: str, engine: Callable[[], OfflineEngine] | None) -> tuple[float, int]:
             with open_store(Path(tmp) / f"{name}.duckdb") as store:

@@ -11,16 +11,13 @@ do not (warm). Wall clocks on a shared VM are noisy, so best and median are prin
 
 from __future__ import annotations
 
-import argparse
-import os
 import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-DEFAULT = REPO.parent / "shared" / "data" / "locomo" / "26.json"
+from bench_common import locomo_args, warm_embedder
 
 PER_SESSION_SQL = """
 SELECT s.id, count(DISTINCT m.entity_id) FROM sessions s
@@ -29,20 +26,13 @@ LEFT JOIN turns t ON t.session_id = s.id LEFT JOIN mentions m ON m.turn_id = t.i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-
-    from memhop.core.embed import get_embedder
+    args = locomo_args(__doc__)
     from memhop.core.engines.offline import OfflineEngine
     from memhop.core.ingest import ingest
     from memhop.core.store import open_store
     from memhop.core.write import write_pending
 
-    print(f"cpus={os.cpu_count()}  load average={', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    embedder = get_embedder("minilm")
-    embedder.embed(["warm up"])
+    embedder = warm_embedder()
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.duckdb"
         with open_store(raw) as store:

@@ -1,0 +1,30 @@
+"""What the LoCoMo benchmark scripts share: their arguments and a warm embedder."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memhop.core.embed import Embedder
+
+DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "26.json"
+
+
+def locomo_args(doc: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--repeats", type=int, default=3)
+    return parser.parse_args()
+
+
+def warm_embedder() -> Embedder:
+    """Prints the machine's state first: wall clocks on a shared VM mean little without it."""
+    from memhop.core.embed import get_embedder
+
+    print(f"cpus={os.cpu_count()}  load average={', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    embedder = get_embedder("minilm")
+    embedder.embed(["warm up"])  # also builds the cached ONNX graph on a first run
+    return embedder
