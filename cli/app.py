@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from memhop.cli import ask as ask_cmd
-from memhop.cli import bench_cmd, edit_cmds
+from memhop.cli import bench_cmd, edit_cmds, export_cmds
 from memhop.cli.common import DbOption, EngineOption, JsonOption, opened_store
 from memhop.cli.common import reports_errors, settings
 
@@ -142,7 +142,8 @@ app.add_typer(edit_cmds.fact_app, name="fact")
 app.command()(edit_cmds.merge)
 app.command()(edit_cmds.rename)
 app.command()(edit_cmds.entities)
-app.command()(edit_cmds.export)
+app.command()(export_cmds.export)
+app.command()(export_cmds.restore)
 
 
 def main() -> None:

@@ -1,8 +1,7 @@
-"""memhop forget, edit, fact, merge, rename, entities, export: parse, call one core function, render."""
+"""memhop forget, edit, fact, merge, rename, entities: parse, call one core function, render."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -271,29 +270,3 @@ def entities(json: JsonOption = False, db: DbOption = None) -> None:
     for r in rows:
         table.add_row(r.name, r.kind, ", ".join(r.aliases), str(r.facts), str(r.mentions))
     out.print(table)
-
-
-@reports_errors
-def export(
-    format: Annotated[
-        str, typer.Option("--format", "-f", help="json (complete, reloadable) or md (readable).")
-    ] = "json",
-    output: Annotated[str, typer.Option("--output", "-o", help="File to write; - (the default) is stdout.")] = "-",
-    db: DbOption = None,
-) -> None:
-    """Everything memhop holds (profiles, facts with their sources, raw turns), to take away."""
-    from memhop.core.export import export_text
-
-    with opened_store(settings(db), read_only=True) as store:
-        text = export_text(store, format)
-    if output == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it is private data
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        err.print(f"[red]Error:[/red] cannot write {output}: {exc.strerror}", markup=True)
-        raise typer.Exit(code=1) from None
-    err.print(f"exported to {output}", markup=False)

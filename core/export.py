@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 
 from memhop.core.embed import Embedder
@@ -166,6 +167,25 @@ def _when(value: Any) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def restore(store: Store, name: str, raw: bytes, embedder: Embedder) -> dict[str, int]:
+    """`memhop restore`: a JSON export file back into a new store, all in one transaction,
+    so a damaged file leaves the store empty rather than half-loaded."""
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError:
+        raise ExportError(f"{name}: not a memhop export (not UTF-8 text)") from None
+    except json.JSONDecodeError as exc:
+        raise ExportError(f"{name}: not a memhop export (invalid JSON: {exc.msg}, line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise ExportError(f"{name}: not a memhop export (a JSON {type(data).__name__}, not an object)")
+    try:
+        return load_export(store, data, embedder)
+    except ExportError as exc:
+        raise ExportError(f"{name}: {exc}") from None
+    except (KeyError, TypeError, ValueError, pa.ArrowException, duckdb.Error) as exc:
+        raise ExportError(f"{name}: a damaged memhop export ({type(exc).__name__}: {exc})") from None
 
 
 def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[str, int]:

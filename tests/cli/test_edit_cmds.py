@@ -1,4 +1,4 @@
-"""memhop forget / edit / fact / merge / rename / entities / export, as a user runs them."""
+"""memhop forget / edit / fact / merge / rename / entities, as a user runs them."""
 
 from __future__ import annotations
 
@@ -134,25 +134,6 @@ def test_merge_rename_and_the_entity_list(db: Path, runner: CliRunner) -> None:
     assert table.exit_code == 0 and "Carol Kowalski" in table.stdout
     taken = run(runner, "rename", "Priya", "Alice Nguyen")
     assert taken.exit_code == 1 and "merge" in taken.stderr
-
-
-def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
-    db: Path, runner: CliRunner, tmp_path: Path, stats: Any
-) -> None:
-    target = tmp_path / "out" / "memhop.json"
-    target.parent.mkdir()
-    result = run(runner, "export", "--format", "json", "-o", str(target))
-    assert result.exit_code == 0, result.output
-    assert target.stat().st_mode & 0o777 == 0o600
-    exported = json.loads(target.read_text(encoding="utf-8"))
-    counts = stats()
-    assert {
-        k: exported["counts"][k] for k in ("sources", "sessions", "turns", "entities", "profiles", "residuals")
-    } == {k: counts[k] for k in ("sources", "sessions", "turns", "entities", "profiles", "residuals")}
-    assert json.loads(run(runner, "export", "-o", "-").stdout)["counts"] == exported["counts"]
-    md = run(runner, "export", "--format", "md")
-    assert md.exit_code == 0 and md.stdout.startswith("# memhop export")
-    assert run(runner, "export", "--format", "csv").exit_code == 1
 
 
 def test_forget_needs_exactly_one_target(db: Path, runner: CliRunner) -> None:

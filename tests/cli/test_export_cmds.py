@@ -1,0 +1,116 @@
+"""memhop export and restore, as a user runs them: out to a file and back into a new store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from memhop.cli.app import app
+
+from support import purge_world
+
+COUNTED = ("sources", "sessions", "turns", "entities", "profiles", "residuals")
+ROOMMATE = "What instrument does Alice's roommate play?"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
+
+
+@pytest.fixture
+def db(world: Path, home: Path) -> Path:
+    return purge_world.install(world, home)
+
+
+@pytest.fixture
+def exported(db: Path, runner: CliRunner, tmp_path: Path) -> Path:
+    target = tmp_path / "backup.json"
+    assert run(runner, "export", "-o", str(target)).exit_code == 0
+    return target
+
+
+def run(runner: CliRunner, *args: str, input: str | None = None) -> Any:
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
+    db: Path, runner: CliRunner, tmp_path: Path, stats: Any
+) -> None:
+    target = tmp_path / "out" / "memhop.json"
+    target.parent.mkdir()
+    result = run(runner, "export", "--format", "json", "-o", str(target))
+    assert result.exit_code == 0, result.output
+    assert target.stat().st_mode & 0o777 == 0o600
+    exported = json.loads(target.read_text(encoding="utf-8"))
+    counts = stats()
+    assert {
+        k: exported["counts"][k] for k in ("sources", "sessions", "turns", "entities", "profiles", "residuals")
+    } == {k: counts[k] for k in ("sources", "sessions", "turns", "entities", "profiles", "residuals")}
+    assert json.loads(run(runner, "export", "-o", "-").stdout)["counts"] == exported["counts"]
+    md = run(runner, "export", "--format", "md")
+    assert md.exit_code == 0 and md.stdout.startswith("# memhop export")
+    assert run(runner, "export", "--format", "csv").exit_code == 1
+
+
+def test_restore_brings_back_the_same_memory(
+    db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
+) -> None:
+    fresh = tmp_path / "elsewhere" / "memhop.duckdb"
+    result = run(runner, "restore", str(exported), "--db", str(fresh), "--json")
+    assert result.exit_code == 0, result.output
+    restored = json.loads(result.stdout)
+    original = stats()
+    assert {k: restored[k] for k in COUNTED} == {k: original[k] for k in COUNTED}
+    assert restored["db"] == str(fresh)
+    for args in (["show", "Bob Kowalski", "--json", "--all"], ["ask", ROOMMATE, "--json"]):
+        before, after = run(runner, *args), run(runner, *args, "--db", str(fresh))
+        assert before.exit_code == after.exit_code == 0, after.output
+        same, again = json.loads(before.stdout), json.loads(after.stdout)
+        for answer in (same, again):
+            answer.pop("trace", None)  # carries timings and scores recomputed to float noise
+        assert again == same
+
+
+def test_restore_reads_stdin(exported: Path, runner: CliRunner, tmp_path: Path, stats: Any) -> None:
+    fresh = tmp_path / "from-stdin.duckdb"
+    result = run(runner, "restore", "-", "--db", str(fresh), input=exported.read_text(encoding="utf-8"))
+    assert result.exit_code == 0, result.output
+    assert stats("--db", str(fresh))["turns"] == stats()["turns"] > 0
+
+
+def test_restore_refuses_a_store_that_is_not_empty(db: Path, exported: Path, runner: CliRunner) -> None:
+    digest = purge_world.sha256_file(db)
+    result = run(runner, "restore", str(exported))
+    assert result.exit_code == 1
+    assert result.stderr.strip().count("\n") == 0 and "not empty" in result.stderr and str(exported) in result.stderr
+    assert purge_world.sha256_file(db) == digest
+
+
+def test_a_bad_file_is_one_line_and_leaves_the_new_store_empty(
+    exported: Path, runner: CliRunner, tmp_path: Path, stats: Any, locomo26: Path
+) -> None:
+    data = json.loads(exported.read_text(encoding="utf-8"))
+    del data["sources"][-1]["sessions"][-1]["turns"][-1]["text"]  # found only while inserting turns
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps(data), encoding="utf-8")
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(exported.read_text(encoding="utf-8")[:5000], encoding="utf-8")
+    cases = {
+        damaged: "a damaged memhop export (KeyError",
+        truncated: "invalid JSON",
+        locomo26: "not a memhop export",
+        tmp_path / "missing.json": "no such file",
+    }
+    for path, message in cases.items():
+        fresh = tmp_path / f"{path.stem}.duckdb"
+        result = run(runner, "restore", str(path), "--db", str(fresh))
+        assert result.exit_code == 1, (path, result.output)
+        line = result.stderr.strip()
+        assert "\n" not in line and str(path) in line and message in line, line
+        if fresh.exists():
+            assert all(stats("--db", str(fresh))[k] == 0 for k in COUNTED)
