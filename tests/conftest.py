@@ -30,6 +30,22 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def purge_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store of tests/support/purge_world.py, built once per run; tests get copies."""
+    from support import purge_world
+
+    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
+
+
+@pytest.fixture
+def purge_db(purge_template: Path, home: Path) -> Path:
+    """A copy of the purge world as the default store of the test's MEMHOP home."""
+    from support import purge_world
+
+    return purge_world.install(purge_template, home)
+
+
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()

@@ -19,14 +19,9 @@ from support.paths import SAMPLES
 BOB = "Bob Kowalski"
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
-
-
 @pytest.fixture
-def db(world: Path, home: Path) -> Path:
-    return purge_world.install(world, home)
+def db(purge_db: Path) -> Path:
+    return purge_db
 
 
 def run(runner: CliRunner, *args: str, input: str | None = None) -> Any:

@@ -17,14 +17,9 @@ COUNTED = ("sources", "sessions", "turns", "entities", "profiles", "residuals")
 ROOMMATE = "What instrument does Alice's roommate play?"
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
-
-
 @pytest.fixture
-def db(world: Path, home: Path) -> Path:
-    return purge_world.install(world, home)
+def db(purge_db: Path) -> Path:
+    return purge_db
 
 
 @pytest.fixture

@@ -19,14 +19,9 @@ from support import purge_world
 EMBED = purge_world.EMBEDDER
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
-
-
 @pytest.fixture
-def db(world: Path, tmp_path: Path) -> Path:
-    return purge_world.install(world, tmp_path / "home")
+def db(purge_template: Path, tmp_path: Path) -> Path:
+    return purge_world.install(purge_template, tmp_path / "home")
 
 
 def _vector(store, table: str, key_column: str, key: int) -> np.ndarray:

@@ -21,13 +21,8 @@ from support import purge_world
 EMBED = purge_world.EMBEDDER
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
-
-
-def test_a_json_export_rebuilds_the_same_store(world: Path, tmp_path: Path) -> None:
-    with open_store(world, read_only=True) as store:
+def test_a_json_export_rebuilds_the_same_store(purge_template: Path, tmp_path: Path) -> None:
+    with open_store(purge_template, read_only=True) as store:
         text = export_text(store, "json")
         counts = store.counts()
         tables = {t: purge.dump_table(store, t) for t in purge.tables(store) if t != "migrations"}
@@ -44,8 +39,8 @@ def test_a_json_export_rebuilds_the_same_store(world: Path, tmp_path: Path) -> N
             load_export(fresh, data, EMBED)
 
 
-def test_facts_carry_their_sources(world: Path) -> None:
-    with open_store(world, read_only=True) as store:
+def test_facts_carry_their_sources(purge_template: Path) -> None:
+    with open_store(purge_template, read_only=True) as store:
         data = export_data(store)
     turns = {t["id"]: t for src in data["sources"] for s in src["sessions"] for t in s["turns"]}
     carol = next(e for e in data["entities"] if e["name"] == "Carol")
@@ -55,8 +50,8 @@ def test_facts_carry_their_sources(world: Path) -> None:
         assert fact["source_turns"] and all(fact["text"] in turns[t]["text"] for t in fact["source_turns"])
 
 
-def test_markdown_reads_as_a_document(world: Path) -> None:
-    with open_store(world, read_only=True) as store:
+def test_markdown_reads_as_a_document(purge_template: Path) -> None:
+    with open_store(purge_template, read_only=True) as store:
         text = export_text(store, "md")
         with pytest.raises(ExportError, match="unknown export format"):
             export_text(store, "csv")
@@ -66,8 +61,8 @@ def test_markdown_reads_as_a_document(world: Path) -> None:
     assert "- **Alice Nguyen** (2024-03-12T09:14:00): morning!! are you still coming thursday?" in text
 
 
-def test_entities_are_listed_with_their_counts(world: Path) -> None:
-    with open_store(world, read_only=True) as store:
+def test_entities_are_listed_with_their_counts(purge_template: Path) -> None:
+    with open_store(purge_template, read_only=True) as store:
         rows = list_entities(store)
         assert rows[0].name == "Maya Patel" and rows[0].kind == "self"
         northlight = next(r for r in rows if r.name == "Northlight Studios")

@@ -29,20 +29,15 @@ EMBED = purge_world.EMBEDDER
 BOB = "Bob Kowalski"
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return purge_world.template(tmp_path_factory.mktemp("purge-world"))
-
-
 @pytest.fixture
-def db(world: Path, tmp_path: Path) -> Path:
-    return purge_world.install(world, tmp_path / "home")
+def db(purge_template: Path, tmp_path: Path) -> Path:
+    return purge_world.install(purge_template, tmp_path / "home")
 
 
 @pytest.fixture(scope="module")
-def bob_gone(world: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], Any]:
+def bob_gone(purge_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], Any]:
     """One store with Bob forgotten (turns redacted in place), and a dump from before."""
-    db = purge_world.install(world, tmp_path_factory.mktemp("bob-gone"))
+    db = purge_world.install(purge_template, tmp_path_factory.mktemp("bob-gone"))
     before = purge_world.dump(db)
     with open_store(db) as store:
         report = forget(store, EMBED, name=BOB)
@@ -86,9 +81,9 @@ def _schema(path: Path) -> list[Any]:
 
 
 def test_compaction_keeps_every_table_index_constraint_and_migration(
-    world: Path, bob_gone: tuple[Path, dict[str, Any], Any]
+    purge_template: Path, bob_gone: tuple[Path, dict[str, Any], Any]
 ) -> None:
-    assert _schema(bob_gone[0]) == _schema(world)
+    assert _schema(bob_gone[0]) == _schema(purge_template)
 
 
 def test_a_failed_compaction_is_reported_and_the_store_stays_usable(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
