@@ -155,27 +155,20 @@ def _fuller_name(known: KnownEntity, aliases: set[str]) -> str | None:
 
 
 def _supersede(store: Store, update: _EntityUpdate, added: Sequence[tuple[ResidualDraft, int]]) -> int:
-    """A newer residual for the same slot (job, home...) retires the older one, which stays stored."""
+    """Retire the older residuals the engine says this session replaces (a new job, a new
+    home): each points at the new residual of the same slot, else at the entity's first
+    new one, and stays stored, hidden from answers. Only the engine decides: a residual of
+    the same slot that restates the same value ("works at X" after "started at X") is
+    not a replacement, and only the engine can tell the two apart."""
+    live = {r.id: r for r in update.residuals_before}
     retired = 0
-    extraction = update.extraction
-    current = {r.id: r for r in update.residuals_before}
-    new_ids = [new_id for _, new_id in added]
-    for draft, new_id in added:
-        if not draft.slot:
+    for old_id in dict.fromkeys(update.extraction.supersedes):
+        old = live.get(old_id)
+        if old is None or not added:  # not this entity's live residual, or nothing replaces it
             continue
-        older = [
-            rid for rid, r in current.items()
-            if rid not in new_ids and r.slot == draft.slot and r.text != draft.text
-        ]
-        older += [rid for rid in extraction.supersedes if rid in current and rid not in older]
-        memory.supersede(store, older, new_id)
-        retired += len(older)
-        for rid in older:
-            current.pop(rid, None)
-    leftovers = [rid for rid in extraction.supersedes if rid in current and rid not in new_ids]
-    if leftovers and new_ids:
-        memory.supersede(store, leftovers, new_ids[0])
-        retired += len(leftovers)
+        new_id = next((i for d, i in added if d.slot and d.slot == old.slot), added[0][1])
+        memory.supersede(store, [old_id], new_id)
+        retired += 1
     return retired
 
 

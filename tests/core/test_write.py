@@ -35,9 +35,10 @@ class RuleEngine:
 
     name = "rules"
 
-    def __init__(self, fail_on: str | None = None) -> None:
+    def __init__(self, fail_on: str | None = None, supersede: bool = True) -> None:
         self.usage = Usage()
         self.fail_on = fail_on
+        self.supersede = supersede  # False: an engine that never says a fact was replaced
         self.calls: list[str] = []
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
@@ -69,10 +70,17 @@ class RuleEngine:
             for t in turns
         )
         summary = " ".join(t.text for t in turns)
-        return Extraction(profile=f"{profile or ''} {summary}".strip(), residuals=drafts)
+        employers = {_employer(d.text) for d in drafts if d.slot == "job"}  # a restated employer replaces nothing
+        replaced = tuple(r.id for r in existing if self.supersede and r.slot == "job" and employers
+                         and _employer(r.text) not in employers)
+        return Extraction(profile=f"{profile or ''} {summary}".strip(), residuals=drafts, supersedes=replaced)
 
     def answer(self, request: AnswerRequest) -> str:
         return "I don't know"
+
+
+def _employer(text: str) -> str:
+    return text.split("works at", 1)[-1].split()[0]
 
 
 def add_source(store: Store, name: str, days: Sequence[tuple[str, Sequence[str]]]) -> None:
@@ -144,6 +152,28 @@ def test_a_new_job_supersedes_the_old_one_which_is_kept(store: Store) -> None:
     assert "Bob Kowalski works at Crumb & Co bakery." not in current
     old = next(r for r in everything if "Crumb" in r.text)
     assert old.superseded_by is not None
+
+
+def test_a_restated_job_retires_nothing_and_a_bogus_supersede_is_ignored(store: Store) -> None:
+    restated = [*DAYS, ("2024-05-01", ["Bob works at Northlight Studios, as a colourist."])]
+    add_source(store, "a", restated)
+    report = write_pending(store, RuleEngine(), get_embedder())
+    bob = memory.entity_by_name(store, "Bob Kowalski")
+    assert bob is not None
+    current = [r.text for r in memory.residuals_of(store, bob.id)]
+    assert "Bob works at Northlight Studios now." in current  # same employer: both stay current
+    assert "Bob works at Northlight Studios, as a colourist." in current
+    assert report.residuals_superseded == 1  # only Crumb & Co, once
+
+
+def test_the_engine_alone_decides_what_is_replaced(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    report = write_pending(store, RuleEngine(supersede=False), get_embedder())
+    bob = memory.entity_by_name(store, "Bob Kowalski")
+    assert bob is not None
+    current = [r.text for r in memory.residuals_of(store, bob.id)]
+    assert report.residuals_superseded == 0  # same slot, different text: still not the write path's call
+    assert "Bob Kowalski works at Crumb & Co bakery." in current and "Bob works at Northlight Studios now." in current
 
 
 def test_a_failing_session_is_rolled_back_and_resumed_later(store: Store) -> None:
