@@ -49,6 +49,8 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                 for ent, at in reversed(recent):
                     if ent in animate and s.turn_pos - at <= WINDOW and genders.get(ent, want) == want and ent not in fits:
                         fits.append(ent)
+                if _calls_it_an_animal(tok):  # "she's a greyhound": the pet, not its owner
+                    fits = [f for f in fits if ents[f].kind == "pet"] or fits
                 if learning:
                     if len(fits) == 1 and fits[0] not in genders:
                         genders[fits[0]] = want
@@ -64,3 +66,9 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                     recent.append((fits[0], s.turn_pos))
     for s in sentences:
         s.mentions.sort(key=lambda m: m.start)
+
+
+def _calls_it_an_animal(tok: object) -> bool:
+    """The pronoun is the subject of "is a <dog word>"."""
+    children = tok.head.children  # type: ignore[attr-defined]
+    return tok.dep_ == "nsubj" and any(c.dep_ == "attr" and c.lower_ in relations.ANIMALS for c in children)  # type: ignore[attr-defined]

@@ -153,6 +153,16 @@ def test_pepper_is_carols_greyhound(world: World) -> None:
     assert "Pepper" in world.profiles[carol]
 
 
+def test_she_is_a_greyhound_is_about_the_dog_not_its_owner(world: World) -> None:
+    # Bob: "she's a greyhound with no self respect. 6 years old and still acts like a
+    # puppy around ducks", right after "Carol says bring old towels, Pepper WILL get in
+    # the canal": Carol is known to be a "she", yet a greyhound can only be Pepper.
+    pepper, carol = world.entity("Pepper"), world.entity("Carol")
+    about = {name: [r.draft.text for r in world.residuals.get(name, [])] for name in (pepper, carol)}
+    assert any("puppy around ducks" in text for text in about[pepper]), about[pepper]
+    assert not any("puppy around ducks" in text or "no self respect" in text for text in about[carol])
+
+
 def test_mum_is_an_alias_of_leena_not_a_person(world: World) -> None:
     leena = world.entity("Leena")
     assert "Mum" in world.registry[leena].aliases
