@@ -1,0 +1,148 @@
+"""memhop ingest / ask with the openai engine, as a user runs them, against a real
+OpenAI-compatible HTTP server on 127.0.0.1 (tests/support/fake_openai.py): calls are
+counted on the server side, and a session whose replies keep failing leaves nothing
+half-written and is resumed by the next run."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from memhop.cli.app import app
+from memhop.core.store import open_store
+
+from support.fake_openai import FakeOpenAI, Reply, broken, prompt_name, rule_responder, server_error, user_text
+from support.paths import SAMPLES
+
+SECRET = "sk-test-DO-NOT-STORE-4f9a"
+DIARY = SAMPLES / "maya-diary.md"
+CHAT = SAMPLES / "whatsapp-alice.txt"
+POISON = "Chopin"  # a word of one diary session: its coextract calls fail while poisoned
+COUNTED = ("sources", "sessions", "turns", "entities", "profiles", "residuals")
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI(responder=rule_responder) as fake:
+        yield fake
+
+
+def use_openai(home: Path, server: FakeOpenAI, max_retries: int = 0) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    settings = {
+        "engine": "openai",
+        "openai": {"base_url": server.base_url, "model": "test-model", "api_key": SECRET,
+                   "max_retries": max_retries, "timeout": 10},
+    }
+    (home / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+
+
+def ingest(runner: CliRunner, *paths: Path) -> Any:
+    return runner.invoke(app, ["ingest", *map(str, paths), "--self", "Maya Patel", "--json"])
+
+
+def tasks(server: FakeOpenAI) -> list[str]:
+    return [prompt_name(body) for body in server.requests]
+
+
+def poisoned(body: dict[str, Any]) -> Reply | dict[str, Any]:
+    if prompt_name(body) == "coextract" and POISON in user_text(body):
+        return server_error(500, "the model is overloaded")
+    return rule_responder(body)
+
+
+def test_each_session_costs_one_plus_e_calls_counted_by_the_server(
+    home: Path, runner: CliRunner, server: FakeOpenAI, stats: Any
+) -> None:
+    use_openai(home, server)
+    result = ingest(runner, DIARY, CHAT)
+    assert result.exit_code == 0, result.output
+    write = json.loads(result.stdout)["write"]
+    assert write["engine"] == "openai" and not write["failures"]
+    sent = tasks(server)
+    assert sent.count("identify") == write["sessions"] == stats()["sessions"] == 19
+    assert len(sent) == write["usage"]["calls"] == sent.count("identify") + sent.count("coextract")
+    assert write["usage"]["prompt_tokens"] == 100 * len(sent)  # the server's usage, summed
+    counts = stats()
+    assert counts["entities"] > 3 and counts["residuals"] > 10
+    shown = json.loads(runner.invoke(app, ["show", "Alice", "--json"]).stdout)
+    assert shown["profile"].startswith("Alice is mentioned with") and shown["residuals"][0]["sources"]
+
+
+def test_a_session_whose_replies_fail_is_not_half_written_and_resumes(
+    home: Path, runner: CliRunner, server: FakeOpenAI, stats: Any, tmp_path: Path
+) -> None:
+    use_openai(home, server)
+    server.responder = poisoned
+    failed = ingest(runner, DIARY)
+    assert failed.exit_code == 1
+    (failure,) = json.loads(failed.stdout)["write"]["failures"]
+    assert "500" in failure["error"] and SECRET not in failed.output
+    with open_store(home / "memhop.duckdb", read_only=True) as store:
+        pending = store.con.execute("SELECT id FROM sessions WHERE written_at IS NULL").fetchall()
+        assert len(pending) == 1
+        half = store.con.execute(
+            "SELECT count(*) FROM mentions m JOIN turns t ON t.id = m.turn_id WHERE t.session_id = ?", [pending[0][0]]
+        ).fetchone()
+        facts = store.con.execute(
+            "SELECT count(*) FROM residuals WHERE text LIKE ?", [f"%{POISON}%"]
+        ).fetchone()
+        assert half == (0,) and facts == (0,)  # the failed session wrote nothing at all
+    assert stats()["entities"] > 0  # the other sessions were kept
+
+    server.responder = rule_responder
+    server.reset()
+    resumed = ingest(runner, DIARY)
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout)["files"][0]["status"] == "unchanged"
+    assert tasks(server).count("identify") == 1  # only the pending session was sent again
+    resumed_counts = stats()
+
+    clean_home = tmp_path / "clean"
+    with FakeOpenAI(responder=rule_responder) as clean_server:
+        use_openai(clean_home, clean_server)
+        clean = runner.invoke(app, ["ingest", str(DIARY), "--self", "Maya Patel", "--db", str(clean_home / "m.duckdb")],
+                              env={"MEMHOP_HOME": str(clean_home)})
+        assert clean.exit_code == 0, clean.output
+        clean_counts = json.loads(runner.invoke(app, ["stats", "--json", "--db", str(clean_home / "m.duckdb")]).stdout)
+    assert {k: resumed_counts[k] for k in COUNTED} == {k: clean_counts[k] for k in COUNTED}
+
+
+def test_a_broken_reply_is_retried_and_the_key_is_never_stored_or_shown(
+    home: Path, runner: CliRunner, server: FakeOpenAI
+) -> None:
+    use_openai(home, server, max_retries=1)
+    server.script(broken())  # the first identify reply is cut-off JSON
+    result = ingest(runner, CHAT)
+    assert result.exit_code == 0, result.output
+    write = json.loads(result.stdout)["write"]
+    assert not write["failures"] and write["usage"]["calls"] == server.calls  # retries are paid for too
+    assert tasks(server).count("identify") == write["sessions"] + 1  # the broken one, sent again
+    assert all(h.get("authorization") == f"Bearer {SECRET}" for h in server.headers)
+    assert SECRET not in result.output
+    shown = runner.invoke(app, ["config", "--json"])
+    assert SECRET not in shown.stdout and json.loads(shown.stdout)["settings"]["openai"]["api_key"] == "set"
+    for path in home.iterdir():
+        if path.suffix in (".duckdb", ".wal"):
+            assert SECRET.encode() not in path.read_bytes()
+
+
+def test_ask_sends_the_facts_and_prints_the_model_answer(
+    home: Path, runner: CliRunner, server: FakeOpenAI
+) -> None:
+    use_openai(home, server)
+    assert ingest(runner, DIARY).exit_code == 0
+    server.reset()
+    asked = runner.invoke(app, ["ask", "What instrument does Bob play?", "--json"])
+    assert asked.exit_code == 0, asked.output
+    answer = json.loads(asked.stdout)
+    assert tasks(server) == ["answer"]
+    sent = user_text(server.requests[0])
+    assert "What instrument does Bob play?" in sent
+    assert answer["answer"] != "I don't know" and answer["answer"] in sent  # a fact the server was given
