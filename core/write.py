@@ -88,6 +88,30 @@ def novel_residuals(
     return kept
 
 
+@dataclass(frozen=True)
+class _SessionVectors:
+    profile: np.ndarray | None  # None: the profile did not change, so it is not stored again
+    drafts: np.ndarray  # one row per residual draft
+
+
+def _embed(updates: Sequence[_EntityUpdate], embedder: Embedder) -> list[_SessionVectors]:
+    """One embedding call per session: changed profiles and every residual draft."""
+    texts: list[str] = []
+    for u in updates:
+        if u.extraction.profile != u.profile_before:
+            texts.append(u.extraction.profile)
+        texts += [d.text for d in u.extraction.residuals]
+    matrix, row, out = embedder.embed(texts), 0, []
+    for u in updates:
+        profile = None
+        if u.extraction.profile != u.profile_before:
+            profile, row = matrix[row], row + 1
+        count = len(u.extraction.residuals)
+        out.append(_SessionVectors(profile, matrix[row : row + count]))
+        row += count
+    return out
+
+
 def _apply(
     store: Store,
     session: SessionView,
@@ -96,36 +120,30 @@ def _apply(
     threshold: float,
     report: WriteReport,
 ) -> None:
-    """One embedding call for the whole session (unchanged profiles skipped), then one
-    transaction with one statement per table rather than per entity."""
-    changed = [u for u in updates if u.extraction.profile != u.profile_before]
-    drafts = [d for u in updates for d in u.extraction.residuals]
-    vectors = embedder.embed([u.extraction.profile for u in changed] + [d.text for d in drafts])
-    profile_vectors = vectors[: len(changed)]
-    sizes = np.cumsum([len(u.extraction.residuals) for u in updates])
-    draft_vectors = np.split(vectors[len(changed) :], sizes[:-1]) if len(updates) else []
+    """The session in one transaction, one statement per table rather than per entity."""
+    vectors = _embed(updates, embedder)
     previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
     empty = np.zeros((0, embedder.dim), dtype=np.float32)
     with store.transaction():
-        entity_of = {id(u): _ensure_entity(store, u, report) for u in updates}
-        latest = {entity_of[id(u)]: (u.extraction.profile, v) for u, v in zip(changed, profile_vectors)}
-        memory.put_profiles(store, list(latest), [t for t, _ in latest.values()],
-                            np.array([v for _, v in latest.values()], dtype=np.float32).reshape(-1, embedder.dim))
-        novel: list[tuple[_EntityUpdate, ResidualDraft, np.ndarray]] = []
-        memory.add_mention_pairs(store, [(entity_of[id(u)], t) for u in updates for t in u.found.turn_ids])
-        for update, own in zip(updates, draft_vectors):
-            entity_id = entity_of[id(update)]
-            keep = novel_residuals(update.extraction.residuals, own, previous.get(entity_id, empty), threshold)
-            report.residuals_deduplicated += len(update.extraction.residuals) - len(keep)
-            novel += [(update, update.extraction.residuals[i], own[i]) for i in keep]
-        new_ids = memory.insert_residual_rows(
-            store, [entity_of[id(u)] for u, _, _ in novel], [d for _, d, _ in novel],
-            np.array([v for _, _, v in novel], dtype=np.float32).reshape(-1, embedder.dim),
-        )
-        report.residuals_added += len(new_ids)
-        for update in updates:
-            mine = [(draft, new_id) for (u, draft, _), new_id in zip(novel, new_ids) if u is update]
-            report.residuals_superseded += _supersede(store, update, mine)
+        entity_ids = [_ensure_entity(store, u, report) for u in updates]
+        profiles = {e: (u.extraction.profile, v.profile) for u, v, e in zip(updates, vectors, entity_ids)
+                    if v.profile is not None}  # an entity found twice keeps its last profile
+        memory.put_profiles(store, list(profiles), [text for text, _ in profiles.values()],
+                            np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, embedder.dim))
+        memory.add_mention_pairs(store, [(e, t) for u, e in zip(updates, entity_ids) for t in u.found.turn_ids])
+        kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(e, empty), threshold)
+                for u, v, e in zip(updates, vectors, entity_ids)]
+        report.residuals_deduplicated += sum(len(u.extraction.residuals) - len(k) for u, k in zip(updates, kept))
+        rows = [(e, u.extraction.residuals[i], v.drafts[i])
+                for u, v, e, k in zip(updates, vectors, entity_ids, kept) for i in k]
+        new_ids = iter(memory.insert_residual_rows(
+            store, [e for e, _, _ in rows], [d for _, d, _ in rows],
+            np.array([vec for _, _, vec in rows], dtype=np.float32).reshape(-1, embedder.dim),
+        ))
+        report.residuals_added += len(rows)
+        for update, keep in zip(updates, kept):
+            added = [(update.extraction.residuals[i], next(new_ids)) for i in keep]
+            report.residuals_superseded += _supersede(store, update, added)
         memory.mark_written(store, session.id)
 
 
