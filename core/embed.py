@@ -98,11 +98,17 @@ class MiniLMEmbedder:
         self._session = open_session(path, cache_dir if cache_dir is not None else default_cache_dir())
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """Sort by token count so each batch carries little padding, then restore order."""
+        """Each distinct text once (chats repeat "ok", "haha", "<Media omitted>"), sorted
+        by token count so each batch carries little padding, then back in input order."""
+        stripped = [t.strip() for t in texts]  # ST strips too
+        distinct = list(dict.fromkeys(stripped))
+        if len(distinct) < len(stripped):
+            where = {text: row for row, text in enumerate(distinct)}
+            return self.embed(distinct)[[where[t] for t in stripped]]
         out = np.empty((len(texts), DIM), dtype=F32)
         if len(texts) == 0:
             return out
-        encs = self._tok.encode_batch([t.strip() for t in texts])  # ST strips too
+        encs = self._tok.encode_batch(stripped)
         lens = np.fromiter((len(e.ids) for e in encs), dtype=np.int64, count=len(encs))
         order = np.argsort(lens, kind="stable")
         for idx in _batches(order, lens, self._batch):

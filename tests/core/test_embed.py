@@ -79,6 +79,17 @@ def test_batching_keeps_input_order() -> None:
     np.testing.assert_allclose(together[-1], together[len(TEXTS) - 2], atol=2e-5)
 
 
+def test_repeated_texts_get_the_same_row(minilm: Embedder) -> None:
+    texts = ["ok", "Bob plays the piano", " ok ", "<Media omitted>", "ok", "<Media omitted>"]
+    vecs = minilm.embed(texts)
+    assert vecs.shape == (6, DIM) and vecs.flags.c_contiguous
+    np.testing.assert_array_equal(vecs[0], vecs[2])
+    np.testing.assert_array_equal(vecs[0], vecs[4])
+    np.testing.assert_array_equal(vecs[3], vecs[5])
+    np.testing.assert_allclose(vecs[1], minilm.embed(["Bob plays the piano"])[0], atol=2e-5)
+    assert float(vecs[0] @ vecs[1]) < 0.9
+
+
 def test_semantic_neighbours(minilm: Embedder) -> None:
     bob, question, carol = minilm.embed(
         ["Bob plays the piano", "what instrument does Bob play", "Carol is a vet in Leeds"]
