@@ -8,6 +8,7 @@ as fast as the same arithmetic in NumPy, with identical vectors (cosine 1.0).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -168,5 +169,8 @@ def open_session(model_dir: Path, cache_dir: Path | None) -> onnxruntime.Inferen
     except (InvalidProtobuf, InvalidGraph):
         if isinstance(source, bytes):
             raise
-        Path(source).unlink(missing_ok=True)  # a damaged cache file: build it again
-        return ort.InferenceSession(cached_model(model_dir, cache_dir), options, providers=["CPUExecutionProvider"])
+        damaged = Path(source)
+        with contextlib.suppress(OSError):
+            damaged.unlink()  # build it again; where it cannot be removed, build in memory
+        rebuilt = cached_model(model_dir, None if damaged.exists() else cache_dir)
+        return ort.InferenceSession(rebuilt, options, providers=["CPUExecutionProvider"])

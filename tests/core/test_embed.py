@@ -113,6 +113,16 @@ def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: P
     assert built.stat().st_size > 50_000_000
     assert [p.name for p in cache.iterdir()] == [built.name]  # no partial files left behind
 
+    def refuse(self: Path, missing_ok: bool = False) -> None:  # tests run as root: chmod cannot stop it
+        raise PermissionError(13, "Permission denied", str(self))
+
+    built.write_bytes(b"not a model")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Path, "unlink", refuse)  # a damaged file that cannot be replaced...
+        again = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])  # ...still embeds, from memory
+    np.testing.assert_allclose(again, first, atol=1e-6)
+    assert built.read_bytes() == b"not a model"
+
 
 def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(tmp_path: Path) -> None:
     code = "from memhop.core.embed import get_embedder; print(get_embedder().embed(['hi']).shape)"
