@@ -137,14 +137,18 @@ def cached_model(model_dir: Path, cache_dir: Path | None) -> str | bytes:
     data = build_graph(model_dir).SerializeToString()
     if cache_dir is None:
         return data
+    part: str | None = None
     try:
         cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".part")
+        fd, part = tempfile.mkstemp(dir=cache_dir, suffix=".part")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.replace(tmp, target)  # atomic: a concurrent builder writes the same bytes
-    except OSError:
-        return data  # a read-only cache only costs the rebuild next time
+        os.replace(part, target)  # atomic: a concurrent builder writes the same bytes
+    except OSError:  # read-only or full: only costs the rebuild next time
+        if part is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(part)
+        return data
     return str(target)
 
 
