@@ -19,23 +19,18 @@ from support.paths import SAMPLES
 BOB = "Bob Kowalski"
 
 
-@pytest.fixture
-def db(purge_db: Path) -> Path:
-    return purge_db
-
-
 def run(runner: CliRunner, *args: str, input: str | None = None) -> Any:
     return runner.invoke(app, list(args), input=input)
 
 
-def test_forget_yes_leaves_no_trace_and_ask_does_not_know(db: Path, runner: CliRunner) -> None:
+def test_forget_yes_leaves_no_trace_and_ask_does_not_know(purge_db: Path, runner: CliRunner) -> None:
     result = run(runner, "forget", BOB, "--yes", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["residue"]["text_hits"] == {} and report["residue"]["file_text_hits"] == 0
     assert report["summary"]["entities deleted"] == 1 and report["compacted"]
-    assert not Path(str(db) + ".wal").exists()
-    data = db.read_bytes().lower()
+    assert not Path(str(purge_db) + ".wal").exists()
+    data = purge_db.read_bytes().lower()
     assert b"kowalski" not in data and not re.search(rb"[ -~]{4}bob[ -~]{4}", data)
     answer = run(runner, "ask", "What instrument does Bob Kowalski play?")
     assert answer.exit_code == 0 and "I don't know" in answer.stdout
@@ -43,33 +38,33 @@ def test_forget_yes_leaves_no_trace_and_ask_does_not_know(db: Path, runner: CliR
 
 
 def test_forget_asks_first_and_refuses_without_a_terminal(
-    db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+    purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    digest = purge_world.sha256_file(db)
+    digest = purge_world.sha256_file(purge_db)
     refused = run(runner, "forget", BOB)
     assert refused.exit_code == 2 and "pass --yes" in refused.stderr
     monkeypatch.setattr(edit_cmds, "_interactive", lambda: True)
     declined = run(runner, "forget", BOB, input="n\n")
     assert declined.exit_code == 1 and "not confirmed" in declined.stderr
     assert "entities deleted: 1" in declined.stderr
-    assert purge_world.sha256_file(db) == digest
+    assert purge_world.sha256_file(purge_db) == digest
     accepted = run(runner, "forget", BOB, input="y\n")
     assert accepted.exit_code == 0, accepted.output
     assert "residue scan: 0 matches" in accepted.stdout
 
 
-def test_dry_run_lists_every_change_and_the_file_stays_identical(db: Path, runner: CliRunner) -> None:
-    digest = purge_world.sha256_file(db)
+def test_dry_run_lists_every_change_and_the_file_stays_identical(purge_db: Path, runner: CliRunner) -> None:
+    digest = purge_world.sha256_file(purge_db)
     listed = run(runner, "forget", "Alice Nguyen", "--dry-run")
     assert listed.exit_code == 0, listed.output
     assert "update sources" in listed.stdout and "whatsapp-[forgotten].txt" in listed.stdout
     assert "dry run: nothing was changed." in listed.stdout
     as_json = json.loads(run(runner, "forget", "Alice Nguyen", "--dry-run", "--drop-turns", "--json").stdout)
     assert as_json["dry_run"] and any(c["table"] == "turns" and c["action"] == "delete" for c in as_json["changes"])
-    assert purge_world.sha256_file(db) == digest
+    assert purge_world.sha256_file(purge_db) == digest
 
 
-def test_facts_added_corrected_and_removed(db: Path, runner: CliRunner) -> None:
+def test_facts_added_corrected_and_removed(purge_db: Path, runner: CliRunner) -> None:
     added = run(runner, "fact", "add", "Priya", "Priya is an editor at a publishing house.", "--json")
     assert added.exit_code == 0, added.output
     fact_id = json.loads(added.stdout)["details"]["id"]
@@ -88,7 +83,7 @@ def test_facts_added_corrected_and_removed(db: Path, runner: CliRunner) -> None:
     assert run(runner, "fact", "add", "Priya", "x", "--category", "gossip").exit_code == 1
 
 
-def test_forget_a_source(db: Path, runner: CliRunner, stats: Any) -> None:
+def test_forget_a_source(purge_db: Path, runner: CliRunner, stats: Any) -> None:
     before = stats()
     result = run(runner, "forget", "--source", str(SAMPLES / "notes.jsonl"), "--yes", "--json")
     assert result.exit_code == 0, result.output
@@ -98,7 +93,7 @@ def test_forget_a_source(db: Path, runner: CliRunner, stats: Any) -> None:
 
 
 def test_edit_profile_by_flag_by_stdin_and_in_the_editor(
-    db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+    purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert run(runner, "edit", "Priya", "--set", "Priya loves typography.").exit_code == 0
     assert json.loads(run(runner, "show", "Priya", "--json").stdout)["profile"] == "Priya loves typography."
@@ -114,7 +109,7 @@ def test_edit_profile_by_flag_by_stdin_and_in_the_editor(
     assert unchanged.exit_code == 0 and "nothing to change" in unchanged.stdout
 
 
-def test_merge_rename_and_the_entity_list(db: Path, runner: CliRunner) -> None:
+def test_merge_rename_and_the_entity_list(purge_db: Path, runner: CliRunner) -> None:
     renamed = run(runner, "rename", "Carol", "Carol Kowalski", "--json")
     assert renamed.exit_code == 0, renamed.output
     assert json.loads(renamed.stdout)["details"]["aliases"] == ["Carol"]
@@ -131,7 +126,7 @@ def test_merge_rename_and_the_entity_list(db: Path, runner: CliRunner) -> None:
     assert taken.exit_code == 1 and "merge" in taken.stderr
 
 
-def test_forget_needs_exactly_one_target(db: Path, runner: CliRunner) -> None:
+def test_forget_needs_exactly_one_target(purge_db: Path, runner: CliRunner) -> None:
     for args in ([], [BOB, "--fact", "1"], ["--fact", "1", "--source", "x"]):
         result = run(runner, "forget", *args, "--yes")
         assert result.exit_code == 1 and "exactly one" in result.stderr

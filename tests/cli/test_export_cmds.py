@@ -18,12 +18,7 @@ ROOMMATE = "What instrument does Alice's roommate play?"
 
 
 @pytest.fixture
-def db(purge_db: Path) -> Path:
-    return purge_db
-
-
-@pytest.fixture
-def exported(db: Path, runner: CliRunner, tmp_path: Path) -> Path:
+def exported(purge_db: Path, runner: CliRunner, tmp_path: Path) -> Path:
     target = tmp_path / "backup.json"
     assert run(runner, "export", "-o", str(target)).exit_code == 0
     return target
@@ -34,7 +29,7 @@ def run(runner: CliRunner, *args: str, input: str | None = None) -> Any:
 
 
 def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
-    db: Path, runner: CliRunner, tmp_path: Path, stats: Any
+    purge_db: Path, runner: CliRunner, tmp_path: Path, stats: Any
 ) -> None:
     target = tmp_path / "out" / "memhop.json"
     target.parent.mkdir()
@@ -53,7 +48,7 @@ def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
 
 
 def test_restore_brings_back_the_same_memory(
-    db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
+    purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
 ) -> None:
     fresh = tmp_path / "elsewhere" / "memhop.duckdb"
     result = run(runner, "restore", str(exported), "--db", str(fresh), "--json")
@@ -78,12 +73,12 @@ def test_restore_reads_stdin(exported: Path, runner: CliRunner, tmp_path: Path, 
     assert stats("--db", str(fresh))["turns"] == stats()["turns"] > 0
 
 
-def test_restore_refuses_a_store_that_is_not_empty(db: Path, exported: Path, runner: CliRunner) -> None:
-    digest = purge_world.sha256_file(db)
+def test_restore_refuses_a_store_that_is_not_empty(purge_db: Path, exported: Path, runner: CliRunner) -> None:
+    digest = purge_world.sha256_file(purge_db)
     result = run(runner, "restore", str(exported))
     assert result.exit_code == 1
     assert result.stderr.strip().count("\n") == 0 and "not empty" in result.stderr and str(exported) in result.stderr
-    assert purge_world.sha256_file(db) == digest
+    assert purge_world.sha256_file(purge_db) == digest
 
 
 def test_a_bad_file_is_one_line_and_leaves_the_new_store_empty(
