@@ -124,17 +124,21 @@ def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: P
     assert built.read_bytes() == b"not a model"
 
 
-def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(tmp_path: Path) -> None:
-    code = "from memhop.core.embed import get_embedder; print(get_embedder().embed(['hi']).shape)"
+def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(
+    tmp_path: Path, minilm: Embedder
+) -> None:
+    code = "from memhop.core.embed import get_embedder; print(get_embedder().embed(['hi'])[0].tolist())"
     home = tmp_path / "home"
     env = {**{k: v for k, v in os.environ.items() if k != "MEMHOP_CACHE_DIR"}, "MEMHOP_HOME": str(home)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "(1, 384)"
-    assert len(list((home / "cache").glob("*.onnx"))) == 1
+    expected = minilm.embed(["hi"])[0]
+    np.testing.assert_allclose(json.loads(out.stdout.strip().splitlines()[-1]), expected, atol=1e-6)
+    assert [p.suffix for p in (home / "cache").iterdir()] == [".onnx"]
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("")
     vec = MiniLMEmbedder(cache_dir=blocked / "cache").embed(["hi"])  # cannot create the dir
-    assert vec.shape == (1, DIM)
+    np.testing.assert_allclose(vec[0], expected, atol=1e-6)
+    assert blocked.read_text() == ""
 
 
 def test_thread_setting_is_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
