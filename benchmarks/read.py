@@ -52,6 +52,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def locomo_recall(raw_only: bool, budgets: tuple[int, ...] = (10, 25)) -> dict[str, float]:
+    from memhop.core.bench_metrics import token_f1
     from memhop.core.config import ReadSettings
     from memhop.core.embed import get_embedder
     from memhop.core.engines.offline import OfflineEngine
@@ -92,27 +93,13 @@ def locomo_recall(raw_only: bool, budgets: tuple[int, ...] = (10, 25)) -> dict[s
                     if q.get("category") == 5:
                         abstained.append(said == "I don't know")
                     elif q.get("category") in (1, 2, 3, 4):
-                        f1s.append(_token_f1(said, str(q.get("answer", ""))))
+                        f1s.append(token_f1(said, str(q.get("answer", ""))))
     out = {f"R@{k}": float(np.mean(v)) for k, v in recalls.items()}
     out["offline answer token-F1, cat 1-4"] = float(np.mean(f1s))
     out["offline 'I don't know' on cat 5 (unanswerable)"] = float(np.mean(abstained))
     for (k, cat), values in sorted(by_category.items()):
         out[f"R@{k} cat{cat}"] = float(np.mean(values))
     return out
-
-
-def _token_f1(said: str, gold: str) -> float:
-    """LoCoMo's answer F1: overlap of lower-case word tokens."""
-    a, b = said.lower().split(), gold.lower().replace(",", " ").split()
-    a = [w.strip(".,!?'\"") for w in a]
-    common = sum(min(a.count(w), b.count(w)) for w in set(a))
-    if not a or not b or not common:
-        return 0.0
-    precision, recall = common / len(a), common / len(b)
-    return 2 * precision * recall / (precision + recall)
-
-
-# -- (b) synthetic store ------------------------------------------------------------------
 
 
 def _unit(m: np.ndarray) -> np.ndarray:
