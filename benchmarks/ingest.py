@@ -35,7 +35,7 @@ def spread(turns: int, seconds: list[float]) -> str:
 
 def main() -> None:
     args = locomo_args(__doc__)
-    from memhop.core.engines.offline import OfflineEngine
+    from memhop.core.engines.offline.engine import OfflineEngine
     from memhop.core.ingest import ingest
     from memhop.core.store import open_store
 

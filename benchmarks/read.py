@@ -52,12 +52,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 def locomo_recall(raw_only: bool, budgets: tuple[int, ...] = (10, 25)) -> dict[str, float]:
-    from memhop.core.bench_metrics import token_f1
+    from memhop.core.bench.metrics import token_f1
     from memhop.core.config import ReadSettings
     from memhop.core.embed import get_embedder
-    from memhop.core.engines.offline import OfflineEngine
+    from memhop.core.engines.offline.engine import OfflineEngine
     from memhop.core.ingest import ingest
-    from memhop.core.engines.offline_answer import answer_offline
+    from memhop.core.engines.offline.answer import answer_offline
     from memhop.core.read import ask, read
     from memhop.core.store import open_store
 
@@ -208,7 +208,7 @@ def build_synthetic(path: Path, n_turns: int, n_entities: int = 300, seed: int =
 def warm_latency(path: Path, questions: list[str]) -> dict[str, float]:
     from memhop.core.config import ReadSettings
     from memhop.core.embed import get_embedder
-    from memhop.core.engines.offline_answer import answer_offline
+    from memhop.core.engines.offline.answer import answer_offline
     from memhop.core.read import ask, read
     from memhop.core.store import open_store
 

@@ -27,7 +27,7 @@ LEFT JOIN turns t ON t.session_id = s.id LEFT JOIN mentions m ON m.turn_id = t.i
 
 def main() -> None:
     args = locomo_args(__doc__)
-    from memhop.core.engines.offline import OfflineEngine
+    from memhop.core.engines.offline.engine import OfflineEngine
     from memhop.core.ingest import ingest
     from memhop.core.store import open_store
     from memhop.core.write import write_pending

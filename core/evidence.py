@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from memhop.core import lexical
+from memhop.core.language import lexical
 from memhop.core.store.recall import TurnIndex, TurnRecord
 from memhop.core.trace import EvidencePick
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memhop.core.engines.base import KnownEntity
+from memhop.core.model import KnownEntity
 from memhop.core.errors import EntityNotFound
-from memhop.core.names import match_registry
+from memhop.core.language.names import match_registry
 from memhop.core.store import Store
 from memhop.core.store import memory
 

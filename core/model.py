@@ -1,14 +1,12 @@
-"""The contract between the write/read paths and an engine (offline rules or an LLM).
+"""The data memhop passes between the store, the write and read paths and the engines.
 
-Engines see plain views of the data, never the store: they cannot half-write anything.
+Plain frozen views, never the store: an engine cannot half-write anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Protocol
 
 # The seven residual categories of ProGraph (seed 000 §3.1).
 CATEGORIES: tuple[str, ...] = (
@@ -93,40 +91,9 @@ class EntitySlice:
     facts: tuple[str, ...]
 
 
-@dataclass
-class Usage:
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
-
-
 @dataclass(frozen=True)
 class AnswerRequest:
     question: str
     slices: tuple[EntitySlice, ...]  # in selection order; the chain ends at the last hop
     evidence: tuple[TurnView, ...]
     chain: tuple[str, ...] = field(default_factory=tuple)  # entity names along the hops
-
-
-class Engine(Protocol):
-    name: str
-    usage: Usage
-
-    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
-        """One call per session: the entities it is about, matched to the registry."""
-        ...
-
-    def coextract(
-        self,
-        entity: FoundEntity,
-        profile: str | None,
-        existing: Sequence[ExistingResidual],
-        session: SessionView,
-    ) -> Extraction:
-        """One call per entity: the updated profile AND the residuals it would lose."""
-        ...
-
-    def answer(self, request: AnswerRequest) -> str:
-        """One call per question; verified facts override profiles; "I don't know" if unsupported."""
-        ...

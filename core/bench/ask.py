@@ -1,6 +1,6 @@
 """Asking one benchmark source: every question to every system, scored.
 
-Runs in a worker process (core/bench_jobs.py), so it returns plain data: the records, what
+Runs in a worker process (core/bench/jobs.py), so it returns plain data: the records, what
 could not run, and the source's turns (texts and vectors) for the scale stage's pool.
 """
 
@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from memhop.core.bench_baselines import DenseChunks, EntityGraph, FullContext, load_corpus
-from memhop.core.bench_metrics import Record, recall_at
-from memhop.core.bench_sources import BenchSource, Spec
-from memhop.core.bench_systems import MEMHOP_VARIANTS, MemhopSystem, TurnSystem
+from memhop.core.bench.baselines import DenseChunks, EntityGraph, FullContext, load_corpus
+from memhop.core.bench.metrics import Record, recall_at
+from memhop.core.bench.sources import BenchSource, Spec
+from memhop.core.bench.systems import MEMHOP_VARIANTS, MemhopSystem, TurnSystem
 from memhop.core.config import Settings
 from memhop.core.embed import Embedder
-from memhop.core.engines.base import AnswerRequest, Engine
-from memhop.core.names import match_registry
+from memhop.core.model import AnswerRequest
+from memhop.core.engines.base import Engine
+from memhop.core.language.names import match_registry
 from memhop.core.store import Store, open_store
 from memhop.core.store.memory import registry
 

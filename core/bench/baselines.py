@@ -13,8 +13,8 @@ from datetime import datetime
 
 import numpy as np
 from memhop.core.embed import Embedder
-from memhop.core.engines.base import TurnView
-from memhop.core.names import find_names
+from memhop.core.model import TurnView
+from memhop.core.language.names import find_names
 from memhop.core.store import Store
 from memhop.core.store.memory import registry
 from memhop.core.store.recall import snapshot

@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memhop.core import bench_phrases as ph
-from memhop.core.bench_questions import BenchQuestion, Character, Link, compose, noun_for
+from memhop.core.bench import phrases as ph
+from memhop.core.bench.questions import BenchQuestion, Character, Link, compose, noun_for
 from memhop.core.importers.base import ParsedSource, Session, Turn
 
 QUOTA = (25, 25, 20, 18, 12)  # questions per scenario at K = 1..5, as in MemHop

@@ -12,8 +12,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Self
 
-from memhop.core.bench_ask import AskOutcome
-from memhop.core.bench_sources import BenchSource
+from memhop.core.bench.ask import AskOutcome
+from memhop.core.bench.sources import BenchSource
 from memhop.core.config import Settings
 from memhop.core.write import WriteReport
 
@@ -45,7 +45,7 @@ class WriteOutcome:
 
 def write_store(db: str, settings: Settings, profile_only: bool) -> WriteOutcome:
     """Run the write path over every pending session of one store."""
-    from memhop.core.bench_systems import ProfileOnly
+    from memhop.core.bench.systems import ProfileOnly
     from memhop.core.embed import get_embedder
     from memhop.core.engines.factory import build_engine
     from memhop.core.store import open_store
@@ -62,7 +62,7 @@ def write_store(db: str, settings: Settings, profile_only: bool) -> WriteOutcome
 
 
 def ask_store(source: BenchSource, stores: dict[str, str], settings: Settings, wrote: bool) -> AskOutcome:
-    from memhop.core.bench_ask import ask_source
+    from memhop.core.bench.ask import ask_source
     from memhop.core.embed import get_embedder
 
     paths = {v: Path(p) for v, p in stores.items()}

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memhop.core.bench_metrics import Record, mean
+from memhop.core.bench.metrics import Record, mean
 
 if TYPE_CHECKING:
-    from memhop.core.bench import BenchResult
+    from memhop.core.bench.runner import BenchResult
 
 KS = ("K=1", "K=2", "K=3", "K=4", "K=5")
 
@@ -24,7 +24,7 @@ def draw_all(result: BenchResult, out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from memhop.core.bench_report import METRICS, systems_in
+    from memhop.core.bench.report import METRICS, systems_in
 
     paths: list[Path] = []
     systems = [s for s in systems_in(result) if any(r.system == s and r.dataset == "memhop" for r in result.records)]

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from memhop.core import bench_phrases as ph
+from memhop.core.bench import phrases as ph
 
 
 @dataclass(frozen=True)

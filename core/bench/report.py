@@ -9,8 +9,8 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from memhop.core.bench import BenchResult
-from memhop.core.bench_metrics import Record, mean, percentile
+from memhop.core.bench.runner import BenchResult
+from memhop.core.bench.metrics import Record, mean, percentile
 
 Metric = Callable[[Record], float | bool | None]
 METRICS: dict[str, Metric] = {
@@ -29,7 +29,7 @@ def _pct(value: float | None) -> str:
 
 
 def systems_in(result: BenchResult) -> list[str]:
-    from memhop.core.bench import SYSTEMS
+    from memhop.core.bench.runner import SYSTEMS
 
     return [s for s in SYSTEMS if s in {r.system for r in result.records} or s in result.unavailable]
 
@@ -246,7 +246,7 @@ DEFINITIONS = """## Definitions
 
 def write_outputs(result: BenchResult, out: Path) -> list[Path]:
     """report.md, records.jsonl (every question × system), summary.json and the plots."""
-    from memhop.core.bench_plots import draw_all
+    from memhop.core.bench.plots import draw_all
 
     out.mkdir(parents=True, exist_ok=True)
     plots = draw_all(result, out)

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from memhop.core import bench_scale
-from memhop.core.bench_ask import AskOutcome
-from memhop.core.bench_ingest import IngestedSource, ingest_parsed
-from memhop.core.bench_jobs import Jobs, WriteOutcome, one_blas_thread
-from memhop.core.bench_metrics import Record
-from memhop.core.bench_sources import BenchSource, locomo_sources, memhop_sources
-from memhop.core.bench_systems import MEMHOP_VARIANTS
+from memhop.core.bench import scale as bench_scale
+from memhop.core.bench.ask import AskOutcome
+from memhop.core.bench.ingest import IngestedSource, ingest_parsed
+from memhop.core.bench.jobs import Jobs, WriteOutcome, one_blas_thread
+from memhop.core.bench.metrics import Record
+from memhop.core.bench.sources import BenchSource, locomo_sources, memhop_sources
+from memhop.core.bench.systems import MEMHOP_VARIANTS
 from memhop.core.config import Settings
 from memhop.core.embed import Embedder
 from memhop.core.progress import Progress, SilentProgress
@@ -178,7 +178,7 @@ def _record_writes(source: BenchSource, ingested: IngestedSource, outcomes: dict
 def _scale(config: BenchConfig, first: BenchSource, others: Sequence[AskOutcome], base: Path, settings: Settings,
            work: Path, progress: Progress) -> list[bench_scale.ScalePoint]:
     """Grow the first scenario's store with the other sources' turns (none naming its entities)."""
-    from memhop.core.names import mentions
+    from memhop.core.language.names import mentions
 
     names = sorted({n for q in first.questions for n in q.chain})
     seen: dict[str, np.ndarray] = {}

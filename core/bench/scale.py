@@ -2,7 +2,7 @@
 turns, entities, profiles and facts written in bulk through Arrow, then asked its own
 questions.
 
-Each size takes two fresh processes (`python -m memhop.core.bench_scale build|measure`):
+Each size takes two fresh processes (`python -m memhop.core.bench.scale build|measure`):
 one grows the store, the other asks, so the asking one's peak RSS is its own.
 Synthetic turns reuse real diary sentences and their embeddings (plus a little noise),
 never ones naming the base scenario's entities, so the base questions keep one answer.
@@ -30,7 +30,7 @@ from memhop.core.store.raw import vectors_to_arrow
 if TYPE_CHECKING:
     from memhop.core.config import Settings
     from memhop.core.embed import Embedder
-    from memhop.core.engines.base import AnswerRequest
+    from memhop.core.model import AnswerRequest
 
 CHUNK_TURNS = 50_000
 TURNS_PER_SESSION = 12
@@ -177,8 +177,8 @@ def build(spec: dict[str, object]) -> dict[str, object]:
 def measure(spec: dict[str, object]) -> dict[str, object]:
     """Child process 2: warm asks, then a cold `memhop ask`; its peak RSS is what asking
     this store costs (the build's memory stayed in child 1)."""
-    from memhop.core.bench_jobs import one_blas_thread
-    from memhop.core.bench_metrics import percentile
+    from memhop.core.bench.jobs import one_blas_thread
+    from memhop.core.bench.metrics import percentile
     from memhop.core.config import load_settings
     from memhop.core.embed import get_embedder
     from memhop.core.read import answerer, ask
@@ -205,7 +205,7 @@ def measure(spec: dict[str, object]) -> dict[str, object]:
 def _timed(store: Store, questions: list[dict[str, str]], embedder: Embedder, settings: Settings,
            answer: Callable[[AnswerRequest], str]) -> tuple[list[float], list[bool]]:
     """Milliseconds per `ask` (read + answer) and whether each answer matched exactly."""
-    from memhop.core.bench_metrics import exact_match
+    from memhop.core.bench.metrics import exact_match
     from memhop.core.read import ask
 
     latencies, hits = [], []
@@ -258,7 +258,7 @@ class ScaleFailed(Exception):
 
 
 def _child(step: str, spec: dict[str, object]) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-m", "memhop.core.bench_scale", step, json.dumps(spec)],
+    done = subprocess.run([sys.executable, "-m", "memhop.core.bench.scale", step, json.dumps(spec)],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]

@@ -2,7 +2,7 @@
 budgets 10 and 25, what the answerer was given, and what it answered.
 
 memhop and its read-time ablations go through the public read path (core/read.py) with
-knob overrides; the baselines rank raw turns (core/bench_baselines.py) and hand them to
+knob overrides; the baselines rank raw turns (core/bench/baselines.py) and hand them to
 the same answerer, so answer quality differences come from retrieval alone.
 """
 
@@ -14,18 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
-from memhop.core.bench_baselines import Corpus, tokens
+from memhop.core.bench.baselines import Corpus, tokens
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.engines.base import (
-    AnswerRequest,
-    Engine,
-    ExistingResidual,
-    Extraction,
-    FoundEntity,
-    KnownEntity,
-    SessionView,
-)
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
+from memhop.core.engines.base import Engine
 from memhop.core.store import Store
 
 BUDGETS = (10, 25)

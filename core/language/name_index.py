@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from memhop.core.names import NameMatch, find_names, name_forms
+from memhop.core.language.names import NameMatch, find_names, name_forms
 
 _WORD = re.compile(r"\w+")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memhop.core import lexical
-from memhop.core.engines.relations import RELATION_WORDS, base_word
+from memhop.core.language import lexical
+from memhop.core.language.relations import RELATION_WORDS, base_word
 
 TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 MODIFIERS = frozenset(

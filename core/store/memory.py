@@ -9,7 +9,7 @@ from datetime import date, datetime
 import numpy as np
 import pyarrow as pa
 
-from memhop.core.engines.base import ExistingResidual, KnownEntity, ResidualDraft, SessionView, TurnView
+from memhop.core.model import ExistingResidual, KnownEntity, ResidualDraft, SessionView, TurnView
 from memhop.core.store.db import Store
 from memhop.core.store.raw import vectors_to_arrow
 

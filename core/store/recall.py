@@ -18,8 +18,8 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from memhop.core.name_index import NameIndex
-from memhop.core.names import NameMatch
+from memhop.core.language.name_index import NameIndex
+from memhop.core.language.names import NameMatch
 from memhop.core.store.db import Store
 from memhop.core.store.memory import arrow_vectors
 

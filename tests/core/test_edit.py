@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from memhop.core.edit import EditError, add_fact, edit_fact, edit_profile, merge, rename
-from memhop.core.engines.base import ResidualDraft
+from memhop.core.model import ResidualDraft
 from memhop.core.errors import EntityNotFound
 from memhop.core.inspect import resolve_entity
 from memhop.core.store import memory, open_store

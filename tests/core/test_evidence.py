@@ -12,7 +12,7 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.engines.base import ResidualDraft
+from memhop.core.model import ResidualDraft
 from memhop.core.evidence import NEIGHBOUR_SHARE, backfill
 from memhop.core.ingest import ingest
 from memhop.core.read import Context, read

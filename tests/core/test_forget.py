@@ -17,7 +17,7 @@ from memhop.core.forget import ForgetError, ResidueError, forget, scan_text
 from memhop.core.forget_plans import AmbiguousName
 from memhop.core.ingest import ingest
 from memhop.core.inspect import resolve_entity
-from memhop.core.names import mentions
+from memhop.core.language.names import mentions
 from memhop.core.redact import MARKER, checked_rewrite, names_matcher, redact
 from memhop.core.store import Store, compact, memory, open_store, purge
 

@@ -11,7 +11,7 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.engines.offline_answer import answer_offline
+from memhop.core.engines.offline.answer import answer_offline
 from memhop.core.read import Context, ask, read
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory

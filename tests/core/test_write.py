@@ -10,19 +10,11 @@ from pathlib import Path
 import pytest
 
 from memhop.core.embed import get_embedder
-from memhop.core.engines.base import (
-    AnswerRequest,
-    ExistingResidual,
-    Extraction,
-    FoundEntity,
-    KnownEntity,
-    ResidualDraft,
-    SessionView,
-    Usage,
-)
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
+from memhop.core.engines.base import Usage
 from memhop.core.errors import EngineError
 from memhop.core.importers.base import ParsedSource, Session, Turn
-from memhop.core.names import find_names, match_registry
+from memhop.core.language.names import find_names, match_registry
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory, raw
 from memhop.core.write import rebuild, write_pending

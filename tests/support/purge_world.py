@@ -17,9 +17,9 @@ import duckdb
 import numpy as np
 
 from memhop.core.embed import get_embedder
-from memhop.core.engines.base import ResidualDraft
+from memhop.core.model import ResidualDraft
 from memhop.core.ingest import ingest
-from memhop.core.names import mentions
+from memhop.core.language.names import mentions
 from memhop.core.redact import sentences_of
 from memhop.core.store import memory, open_store
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memhop.core.embed import get_embedder
-from memhop.core.engines.base import ResidualDraft
+from memhop.core.model import ResidualDraft
 from memhop.core.ingest import ingest
 from memhop.core.store import open_store
 from memhop.core.store import memory

@@ -12,18 +12,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.base import (
-    AnswerRequest,
-    ExistingResidual,
-    Extraction,
-    FoundEntity,
-    KnownEntity,
-    SessionView,
-    Usage,
-)
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
+from memhop.core.engines.base import Usage
 
 if TYPE_CHECKING:
-    from memhop.core.engines.offline_model import SessionAnalysis
+    from memhop.core.engines.offline.model import SessionAnalysis
 
 _KEPT_SESSIONS = 4  # analyses cached: the write path works one session at a time
 
@@ -41,7 +34,7 @@ class OfflineEngine:
         self._analyses: dict[tuple[SessionView, tuple[str, ...]], SessionAnalysis] = {}
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
-        from memhop.core.engines.offline_identify import identify
+        from memhop.core.engines.offline.identify import identify
 
         started = time.perf_counter()
         words = {w.lower() for k in known for n in (k.name, *k.aliases) for w in n.split()}
@@ -58,7 +51,7 @@ class OfflineEngine:
         existing: Sequence[ExistingResidual],
         session: SessionView,
     ) -> Extraction:
-        from memhop.core.engines.offline_extract import coextract
+        from memhop.core.engines.offline.extract import coextract
 
         started = time.perf_counter()
         analysis = self.analysis(session, entity)
@@ -67,7 +60,7 @@ class OfflineEngine:
         return extraction
 
     def answer(self, request: AnswerRequest) -> str:
-        from memhop.core.engines.offline_answer import answer_offline
+        from memhop.core.engines.offline.answer import answer_offline
 
         started = time.perf_counter()
         reply = answer_offline(request)
@@ -80,11 +73,11 @@ class OfflineEngine:
         Without a prior identify() (a caller that skipped it), the entities are found
         against an empty registry plus `entity` itself, so its name is kept.
         """
-        from memhop.core.engines.offline_session import analyse
+        from memhop.core.engines.offline.session import analyse
 
         found = self._found.get(session)
         if found is None:
-            from memhop.core.engines.offline_identify import identify
+            from memhop.core.engines.offline.identify import identify
 
             known = [KnownEntity(-1, entity.name, entity.kind, entity.aliases)] if entity else []
             found = self._found[session] = identify(session, known, self._parsed(session))
@@ -97,8 +90,8 @@ class OfflineEngine:
 
     def _parsed(self, session: SessionView, known_words: frozenset[str] = frozenset()) -> list[object]:
         """spaCy docs of the session's turns, parsed once; names already known skip NER."""
-        from memhop.core.engines.nlp import parse
-        from memhop.core.engines.offline_names import is_bot
+        from memhop.core.engines.offline.nlp import parse
+        from memhop.core.engines.offline.names import is_bot
 
         if session not in self._docs:
             # An assistant's replies are not the user's life: not parsed, never mined.

@@ -12,14 +12,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memhop.core.engines import offline_profile as profiles
-from memhop.core.engines.base import ExistingResidual, Extraction, FoundEntity, ResidualDraft
-from memhop.core.engines.dates import format_day
-from memhop.core.engines.offline_facts import Kind, classify, values
-from memhop.core.engines.offline_rewrite import rewrite, split_long
-from memhop.core.engines.offline_model import Sentence, SessionAnalysis
-from memhop.core.engines.relations import SYMMETRIC, base_word
-from memhop.core.names import match_registry
+from memhop.core.engines.offline import profile as profiles
+from memhop.core.model import ExistingResidual, Extraction, FoundEntity, ResidualDraft
+from memhop.core.language.dates import format_day
+from memhop.core.engines.offline.facts import Kind, classify, values
+from memhop.core.engines.offline.rewrite import rewrite, split_long
+from memhop.core.engines.offline.model import Sentence, SessionAnalysis
+from memhop.core.language.relations import SYMMETRIC, base_word
+from memhop.core.language.names import match_registry
 
 MAX_RESIDUALS = 8  # per entity per session: the best, by what they hold
 NEW_FACTS = 2  # per session into the profile

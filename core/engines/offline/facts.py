@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memhop.core.engines.dates import MONTHS, WEEKDAYS
+from memhop.core.language.dates import MONTHS, WEEKDAYS
 
 OCCUPATIONS = (
     "sound engineer|software engineer|engineer|nurse|vet|veterinarian|doctor|gp|surgeon|paramedic|"

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memhop.core.engines import relations
-from memhop.core.engines.base import FoundEntity, KnownEntity, SessionView
-from memhop.core.engines.nlp import is_english_word
-from memhop.core.engines.offline_names import (
+from memhop.core.language import relations
+from memhop.core.model import FoundEntity, KnownEntity, SessionView
+from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.engines.offline.names import (
     clean_name,
     in_quotes,
     is_bot,
@@ -28,7 +28,7 @@ from memhop.core.engines.offline_names import (
     self_name_of,
     sentence_starts,
 )
-from memhop.core.names import find_names, match_registry
+from memhop.core.language.names import find_names, match_registry
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc

@@ -6,9 +6,9 @@ that only one candidate can take; a pronoun two unknown people could take stays 
 
 from __future__ import annotations
 
-from memhop.core.engines import relations
-from memhop.core.engines.base import FoundEntity
-from memhop.core.engines.offline_model import THIRD, Mention, Sentence, marked
+from memhop.core.language import relations
+from memhop.core.model import FoundEntity
+from memhop.core.engines.offline.model import THIRD, Mention, Sentence, marked
 
 WINDOW = 2  # a pronoun looks back this many turns for its person
 

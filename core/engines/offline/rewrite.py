@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from memhop.core.engines.offline_model import GROUP, SECOND, Sentence, SessionAnalysis
-from memhop.core.names import mentions
+from memhop.core.engines.offline.model import GROUP, SECOND, Sentence, SessionAnalysis
+from memhop.core.language.names import mentions
 
 _NOISE = re.compile(
     r"\s*(?:\[shares a photo:[^\]]*\]|<media omitted>|\[(?:photo|sticker[^\]]*|video|image|gif)\]|https?://\S+)",

@@ -11,12 +11,12 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.engines import relations
-from memhop.core.engines.base import FoundEntity, SessionView, TurnView
-from memhop.core.engines.offline_clauses import read_tokens, resolve_dates
-from memhop.core.engines.offline_model import Mention, Sentence, SessionAnalysis, marked
-from memhop.core.engines.offline_pronouns import resolve_pronouns, seed_genders
-from memhop.core.engines.offline_names import (
+from memhop.core.language import relations
+from memhop.core.model import FoundEntity, SessionView, TurnView
+from memhop.core.engines.offline.clauses import read_tokens, resolve_dates
+from memhop.core.engines.offline.model import Mention, Sentence, SessionAnalysis, marked
+from memhop.core.engines.offline.pronouns import resolve_pronouns, seed_genders
+from memhop.core.engines.offline.names import (
     is_bot,
     is_self_speaker,
     is_vocative,
@@ -24,7 +24,7 @@ from memhop.core.engines.offline_names import (
     self_name_of,
     sentence_starts,
 )
-from memhop.core.names import find_names, match_registry
+from memhop.core.language.names import find_names, match_registry
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc

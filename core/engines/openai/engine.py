@@ -15,17 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from memhop.core.config import OpenAISettings
-from memhop.core.engines.base import (
-    AnswerRequest,
-    ExistingResidual,
-    Extraction,
-    FoundEntity,
-    KnownEntity,
-    SessionView,
-    TurnView,
-    Usage,
-)
-from memhop.core.engines.llm_io import (
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
+from memhop.core.engines.base import Usage
+from memhop.core.engines.openai.wire import (
     data_json,
     data_lines,
     day_text,
@@ -36,8 +28,8 @@ from memhop.core.engines.llm_io import (
     turn_data,
 )
 from memhop.core.errors import EngineError, MemhopError
-from memhop.core.names import find_names, mentions
-from memhop.core.prompts import Prompt, ReplyError, load_prompt
+from memhop.core.language.names import find_names, mentions
+from memhop.core.engines.openai.prompts import Prompt, ReplyError, load_prompt
 
 if TYPE_CHECKING:
     from openai import OpenAI

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from memhop.core.engines.base import (
+from memhop.core.model import (
     Extraction,
     FoundEntity,
     KnownEntity,
@@ -20,8 +20,8 @@ from memhop.core.engines.base import (
     SessionView,
     TurnView,
 )
-from memhop.core.names import find_names, match_registry, mentions
-from memhop.core.prompts import Prompt, ReplyError
+from memhop.core.language.names import find_names, match_registry, mentions
+from memhop.core.engines.openai.prompts import Prompt, ReplyError
 
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ].*)?")
 _THINKING = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)

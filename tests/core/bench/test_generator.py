@@ -7,10 +7,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from memhop.core.bench_ingest import ingest_parsed
-from memhop.core.benchgen import Scenario, generate, generate_scenario
+from memhop.core.bench.ingest import ingest_parsed
+from memhop.core.bench.generator import Scenario, generate, generate_scenario
 from memhop.core.embed import get_embedder
-from memhop.core.names import mentions
+from memhop.core.language.names import mentions
 from memhop.core.store import open_store
 
 

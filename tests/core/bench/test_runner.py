@@ -10,24 +10,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from memhop.core.bench_baselines import Corpus, EntityGraph
-from memhop.core.bench_ingest import ingest_parsed
-from memhop.core.bench_metrics import exact_match, is_idk, recall_at, split_evidence, token_f1
-from memhop.core.bench_scale import grow
-from memhop.core.bench_sources import locomo_sources
-from memhop.core.bench_systems import ProfileOnly
-from memhop.core.benchgen import generate_scenario
+from memhop.core.bench.baselines import Corpus, EntityGraph
+from memhop.core.bench.ingest import ingest_parsed
+from memhop.core.bench.metrics import exact_match, is_idk, recall_at, split_evidence, token_f1
+from memhop.core.bench.scale import grow
+from memhop.core.bench.sources import locomo_sources
+from memhop.core.bench.systems import ProfileOnly
+from memhop.core.bench.generator import generate_scenario
 from memhop.core.embed import get_embedder
-from memhop.core.engines.base import (
-    AnswerRequest,
-    ExistingResidual,
-    Extraction,
-    FoundEntity,
-    KnownEntity,
-    ResidualDraft,
-    SessionView,
-    Usage,
-)
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
+from memhop.core.engines.base import Usage
 from memhop.core.store import open_store
 from memhop.core.write import write_pending
 from typer.testing import CliRunner

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memhop.core.engines.dates import find_dates
+from memhop.core.language.dates import find_dates
 
 MONDAY = date(2023, 5, 8)
 

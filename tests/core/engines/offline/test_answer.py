@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
-from memhop.core.engines.base import AnswerRequest, EntitySlice, TurnView
-from memhop.core.engines.offline_answer import DONT_KNOW, answer_offline, explain
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
+from memhop.core.engines.offline.answer import DONT_KNOW, answer_offline, explain
 
 MAYA = EntitySlice(
     "Maya Patel",

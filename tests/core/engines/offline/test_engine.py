@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memhop.core.engines.base import (
+from memhop.core.model import (
     CATEGORIES,
     ENTITY_KINDS,
     ExistingResidual,
@@ -22,11 +22,11 @@ from memhop.core.engines.base import (
     SessionView,
     TurnView,
 )
-from memhop.core.engines.offline import OfflineEngine
+from memhop.core.engines.offline.engine import OfflineEngine
 from memhop.core.importers import parse_source
-from memhop.core.names import mentions
+from memhop.core.language.names import mentions
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 SAMPLES = REPO / "sample_diaries"
 LOCOMO_26 = REPO.parent / "shared" / "data" / "locomo" / "26.json"
 BAD_NAMES = re.compile(

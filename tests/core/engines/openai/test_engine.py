@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import traceback
 from collections.abc import Iterator
 from datetime import date, datetime
@@ -17,7 +16,7 @@ from typing import Any
 
 import pytest
 from memhop.core.config import OpenAISettings, Settings
-from memhop.core.engines.base import (
+from memhop.core.model import (
     CATEGORIES,
     AnswerRequest,
     EntitySlice,
@@ -28,11 +27,10 @@ from memhop.core.engines.base import (
     TurnView,
 )
 from memhop.core.engines.factory import build_engine
-from memhop.core.engines.openai_engine import OpenAIEngine
+from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.errors import ConfigError, EngineError
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
-from fake_openai import (  # noqa: E402
+from support.fake_openai import (
     FakeOpenAI,
     Reply,
     block_lines,
@@ -295,5 +293,5 @@ def test_factory_builds_the_configured_engine(fake: FakeOpenAI, tmp_path: Path) 
         build_engine(settings("openai"))
     with pytest.raises(ConfigError, match="unknown engine"):
         build_engine(settings("gpt-9"))
-    pytest.importorskip("memhop.core.engines.offline")
+    pytest.importorskip("memhop.core.engines.offline.engine")
     assert build_engine(settings("offline")).name == "offline"

@@ -7,8 +7,8 @@ import re
 import textwrap
 
 import pytest
-from memhop.core.engines.base import CATEGORIES, ENTITY_KINDS
-from memhop.core.prompts import PromptError, ReplyError, load_prompt, parse_prompt, shipped_prompts
+from memhop.core.model import CATEGORIES, ENTITY_KINDS
+from memhop.core.engines.openai.prompts import PromptError, ReplyError, load_prompt, parse_prompt, shipped_prompts
 
 # Placeholders the engine fills with its own short values, not with user data blocks.
 INLINE = {"session_date", "self_name"}
