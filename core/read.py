@@ -223,8 +223,8 @@ def _facts(
     lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity_id, entity_id + 1]))
     superseded = residuals.superseded.get(entity_id, 0)
     if not options.residuals or hi <= lo:
-        cut = hi - lo if not options.residuals else 0
-        trace.facts.append(EntityFacts(profiles.names[row], (), (), cut, superseded))
+        left_out = hi - lo if not options.residuals else 0
+        trace.facts.append(EntityFacts(profiles.names[row], (), (), left_out, superseded))
         return (), []
     scores = residuals.matrix[lo:hi] @ query
     cap = max(options.facts_per_entity, 0)

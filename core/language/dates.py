@@ -160,13 +160,13 @@ def _resolve(kind: str, m: re.Match[str], ref: date, past: bool) -> tuple[date |
         day = _weekday(ref, _weekday_index(g[1]), mode, past)
         return day, f"on {format_day(day)}", False
     if kind == "month":
-        mode, mon, year = (g[0] or "").lower(), g[1], g[2]
-        if not mon[0].isupper() or (not mode and not year):
+        mode, mon, year_text = (g[0] or "").lower(), g[1], g[2]
+        if not mon[0].isupper() or (not mode and not year_text):
             return None  # "may", "march on": a month needs "in", "last", "since"... or a year
         month = _month_index(mon)
-        if year:
-            day = date(int(year), month, 1)
-            return day, f"in {calendar.month_name[month]} {year}", True
+        if year_text:
+            day = date(int(year_text), month, 1)
+            return day, f"in {calendar.month_name[month]} {year_text}", True
         if mode == "last":
             y = ref.year if month < ref.month else ref.year - 1
         elif mode == "next":
@@ -179,8 +179,8 @@ def _resolve(kind: str, m: re.Match[str], ref: date, past: bool) -> tuple[date |
         n = int(g[0])
         if not 1 <= n <= 31:
             return None
-        day = _day_of_month(ref, n, past)
-        return (day, f"on {format_day(day)}", False) if day else None
+        of_month = _day_of_month(ref, n, past)
+        return (of_month, f"on {format_day(of_month)}", False) if of_month else None
     if kind == "year":
         day = date(int(g[0]), 1, 1)
         return day, f"in {g[0]}", True
@@ -241,5 +241,5 @@ def parse_loose(text: str, ref: date) -> date | None:
     from datetime import datetime
 
     settings = {"RELATIVE_BASE": datetime.combine(ref, datetime.min.time()), "PREFER_DATES_FROM": "past"}
-    parsed = dateparser.parse(text, languages=["en"], settings=settings)  # type: ignore[arg-type]
+    parsed = dateparser.parse(text, languages=["en"], settings=settings)
     return parsed.date() if parsed else None

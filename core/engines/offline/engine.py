@@ -16,6 +16,8 @@ from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, Found
 from memhop.core.engines.base import Usage
 
 if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
     from memhop.core.engines.offline.model import SessionAnalysis
 
 _KEPT_SESSIONS = 4  # analyses cached: the write path works one session at a time
@@ -29,7 +31,7 @@ class OfflineEngine:
 
     def __init__(self) -> None:
         self.usage = Usage()
-        self._docs: OrderedDict[SessionView, list[object]] = OrderedDict()
+        self._docs: OrderedDict[SessionView, list[Doc]] = OrderedDict()
         self._found: dict[SessionView, list[FoundEntity]] = {}
         self._analyses: dict[tuple[SessionView, tuple[str, ...]], SessionAnalysis] = {}
 
@@ -88,7 +90,7 @@ class OfflineEngine:
             self._analyses[key] = analyse(session, found, self._parsed(session))
         return self._analyses[key]
 
-    def _parsed(self, session: SessionView, known_words: frozenset[str] = frozenset()) -> list[object]:
+    def _parsed(self, session: SessionView, known_words: frozenset[str] = frozenset()) -> list[Doc]:
         """spaCy docs of the session's turns, parsed once; names already known skip NER."""
         from memhop.core.engines.offline.nlp import parse
         from memhop.core.engines.offline.names import is_bot

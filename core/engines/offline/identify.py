@@ -126,9 +126,9 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
     for cand, kind in kinded:
         if not _keep(cand, kind) or _names_people(cand.surface, registry, kinds):
             continue
-        nick = _nickname_of(cand.surface, registry, kinds, list(present) if cand.vocative_only else [])
-        if nick is not None:
-            aliases[nick].add(cand.surface)
+        owner = _nickname_of(cand.surface, registry, kinds, list(present) if cand.vocative_only else [])
+        if owner is not None:
+            aliases[owner].add(cand.surface)
             continue
         canonical(cand.surface, kind)
 

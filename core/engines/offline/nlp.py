@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -57,7 +57,8 @@ def parse(texts: Sequence[str], known_words: frozenset[str] = frozenset()) -> li
     docs = list(nlp.pipe(texts, batch_size=BATCH_SIZE, disable=["ner"]))
     named = [doc for doc in docs if _may_name(doc, known_words)]
     if named:
-        for _ in nlp.get_pipe("ner").pipe(named, batch_size=BATCH_SIZE):  # annotates in place
+        ner: Any = nlp.get_pipe("ner")  # a spaCy pipe; typed as a bare callable
+        for _ in ner.pipe(named, batch_size=BATCH_SIZE):  # annotates in place
             pass
     return docs
 

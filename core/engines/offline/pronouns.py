@@ -6,9 +6,14 @@ that only one candidate can take; a pronoun two unknown people could take stays 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memhop.core.language import relations
 from memhop.core.model import FoundEntity
 from memhop.core.engines.offline.model import THIRD, Mention, Sentence, marked
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 WINDOW = 2  # a pronoun looks back this many turns for its person
 
@@ -34,22 +39,22 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
         for s in sentences:
             if s.span is None:
                 continue
-            events: list[tuple[int, int | None, object]] = [(m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative]
+            events: list[tuple[int, int | None, Token | None]] = [(m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative]
             lead = s.span.start_char + (len(s.span.text) - len(s.span.text.lstrip()))
             for tok in s.span:
                 if tok.lower_ in THIRD and tok.tag_ in ("PRP", "PRP$"):
                     events.append((tok.idx - lead, None, tok))
-            for offset, entity, tok in sorted(events, key=lambda e: e[0]):
+            for offset, entity, pronoun in sorted(events, key=lambda e: e[0]):
                 if entity is not None:
                     recent.append((entity, s.turn_pos))
                     continue
-                assert tok is not None
-                want = THIRD[tok.lower_]  # type: ignore[attr-defined]
+                assert pronoun is not None
+                want = THIRD[pronoun.lower_]
                 fits = []
                 for ent, at in reversed(recent):
                     if ent in animate and s.turn_pos - at <= WINDOW and genders.get(ent, want) == want and ent not in fits:
                         fits.append(ent)
-                if _calls_it_an_animal(tok):  # "she's a greyhound": the pet, not its owner
+                if _calls_it_an_animal(pronoun):  # "she's a greyhound": the pet, not its owner
                     fits = [f for f in fits if ents[f].kind == "pet"] or fits
                 if learning:
                     if len(fits) == 1 and fits[0] not in genders:
@@ -60,15 +65,15 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                 # unknowns the pronoun stays unresolved (a wrong name is worse than none).
                 fits = known or (fits if len(fits) == 1 else [])
                 if fits:
-                    length = len(tok.text)  # type: ignore[attr-defined]
-                    poss = tok.tag_ == "PRP$" or tok.lower_ == "his"  # type: ignore[attr-defined]
+                    length = len(pronoun.text)
+                    poss = pronoun.tag_ == "PRP$" or pronoun.lower_ == "his"
                     s.mentions.append(Mention(fits[0], offset, offset + length, "pronoun", possessive=poss))
                     recent.append((fits[0], s.turn_pos))
     for s in sentences:
         s.mentions.sort(key=lambda m: m.start)
 
 
-def _calls_it_an_animal(tok: object) -> bool:
+def _calls_it_an_animal(tok: Token) -> bool:
     """The pronoun is the subject of "is a <dog word>"."""
-    children = tok.head.children  # type: ignore[attr-defined]
-    return tok.dep_ == "nsubj" and any(c.dep_ == "attr" and c.lower_ in relations.ANIMALS for c in children)  # type: ignore[attr-defined]
+    children = tok.head.children
+    return tok.dep_ == "nsubj" and any(c.dep_ == "attr" and c.lower_ in relations.ANIMALS for c in children)

@@ -107,10 +107,12 @@ def _sentences(
             if span.start_char <= m.start < span.end_char and m.entity in index:
                 s.mentions.append(Mention(index[m.entity], m.start - lead, m.end - lead, "name"))
         read_tokens(s, span, lead, speaker)
-        for m in s.mentions:
-            token = next((t for t in span if t.idx - lead == m.start), None)
-            addressable = kinds.get(m.entity) in ("person", "self", "pet")  # nobody says "Thanks, Leeds!"
-            m.vocative = m.how == "name" and addressable and is_vocative(text, m.start, m.end, token.dep_ if token else "")
+        for mention in s.mentions:
+            token = next((t for t in span if t.idx - lead == mention.start), None)
+            addressable = kinds.get(mention.entity) in ("person", "self", "pet")  # nobody says "Thanks, Leeds!"
+            mention.vocative = mention.how == "name" and addressable and is_vocative(
+                text, mention.start, mention.end, token.dep_ if token else ""
+            )
         s.dates = resolve_dates(s, span, lead)
         out.append(s)
     return out
@@ -118,7 +120,7 @@ def _sentences(
 
 def _kin_relations(s: Sentence, ents: list[FoundEntity]) -> list[relations.Relation]:
     """"Mum" said by someone makes that entity the speaker's mum."""
-    out = []
+    out: list[relations.Relation] = []
     if s.speaker is None:
         return out
     for m in s.mentions:
