@@ -36,8 +36,9 @@ def bench(
 ) -> None:
     """Measure memhop against its ablations and baselines: recall, chain reach, answers, speed."""
     from memhop.cli.progress import progress_for
-    from memhop.core.bench.runner import BenchConfig, run_bench
     from memhop.core.bench.report import headline, summary, write_outputs
+    from memhop.core.bench.result import BenchConfig
+    from memhop.core.bench.runner import run_bench
     from memhop.core.embed import get_embedder
 
     if locomo is None and DEFAULT_LOCOMO.is_dir():
