@@ -37,7 +37,8 @@ def bench_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict, 
     root = tmp_path_factory.mktemp("bench")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MEMHOP_HOME", str(root / "home"))
-        mp.chdir(root)  # no ../shared/data/locomo from here: LoCoMo is skipped
+        mp.setenv("MEMHOP_LOCOMO_DIR", str(root / "no-locomo"))  # no default LoCoMo folder: LoCoMo is skipped
+        mp.chdir(root)
         result = CliRunner().invoke(app, ["bench", "--scenarios", "1", "--questions", str(QUESTIONS),
                                           "--sessions", "4", "--no-scale", "--out", "out", "--json", "-q"])
     assert result.exit_code == 0, result.output
