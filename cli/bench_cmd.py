@@ -42,12 +42,11 @@ def bench(
     from memhop.core.bench.result import BenchConfig
     from memhop.core.bench.runner import run_bench
     from memhop.core.bench.sources import locomo_dir
-    from memhop.core.embed import get_embedder
 
     conf = settings(engine=engine)
     config = BenchConfig(out_dir, quick, scenarios, questions, locomo_dir(locomo), seed, scale, sessions)
     with progress_for(quiet) as progress:
-        result = run_bench(config, conf, get_embedder(conf.embedder), progress)
+        result = run_bench(config, conf, progress=progress)
     written = write_outputs(result, out_dir)
     if json:
         print_json(summary(result))

@@ -17,19 +17,26 @@ from pathlib import Path
 import numpy as np
 from memhop.core.bench import scale as bench_scale
 from memhop.core.bench.ask import AskOutcome
+from memhop.core.bench.extra import require_bench_extra
 from memhop.core.bench.ingest import IngestedSource, ingest_parsed
 from memhop.core.bench.jobs import Jobs, WriteOutcome, one_blas_thread
 from memhop.core.bench.result import BenchConfig, BenchResult, IngestStat
 from memhop.core.bench.sources import BenchSource, locomo_sources, memhop_sources
 from memhop.core.bench.systems import MEMHOP_VARIANTS
 from memhop.core.config import Settings
-from memhop.core.embed import Embedder
+from memhop.core.embed import Embedder, get_embedder
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import open_store
 
 
-def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder, progress: Progress | None = None) -> BenchResult:
-    """Raw ingest here (embedding), the writes and the questions in worker processes."""
+def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder | None = None,
+              progress: Progress | None = None) -> BenchResult:
+    """Raw ingest here (embedding), the writes and the questions in worker processes.
+
+    Checks the `bench` extra first, so a missing plot library fails before the run, not after."""
+    require_bench_extra()
+    if embedder is None:
+        embedder = get_embedder(settings.embedder)
     progress = progress or SilentProgress()
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     result = BenchResult(config, settings.engine)

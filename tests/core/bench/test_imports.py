@@ -1,13 +1,16 @@
-"""The bench package's shape: its modules import each other one way only."""
+"""The bench package's shape: its modules import each other one way only, and nothing
+outside it needs the `bench` extra (memhop installs and runs without matplotlib)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+from memhop.core.bench.extra import BENCH_MODULES
 from support.paths import REPO
 
-BENCH = REPO / "core" / "bench"
+CORE = REPO / "core"
+BENCH = CORE / "bench"
 
 
 def imported(path: Path) -> set[str]:
@@ -20,6 +23,15 @@ def imported(path: Path) -> set[str]:
             names.add(node.module)
             names |= {f"{node.module}.{alias.name}" for alias in node.names}
     return names
+
+
+def test_no_module_outside_bench_imports_the_bench_extra() -> None:
+    offenders = {
+        str(path.relative_to(REPO)): sorted(n for n in imported(path) if n.split(".")[0] in BENCH_MODULES)
+        for path in [*CORE.rglob("*.py"), *(REPO / "cli").rglob("*.py")]
+        if BENCH not in path.parents
+    }
+    assert {p: names for p, names in offenders.items() if names} == {}
 
 
 def test_bench_modules_import_each_other_without_cycles() -> None:
