@@ -18,11 +18,12 @@ from memhop.core.bench.sources import locomo_sources
 from memhop.core.bench.systems import ProfileOnly
 from memhop.core.bench.generator import generate_scenario
 from memhop.core.embed import get_embedder
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
-from memhop.core.engines.base import Usage
+from memhop.core.model import ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
 from memhop.core.store import open_store
 from memhop.core.write import write_pending
 from typer.testing import CliRunner
+
+from support.fake_engine import FakeEngine
 
 QUESTIONS = 5
 SYSTEMS = ("memhop", "no-expansion", "1-hop", "no-residuals-read", "profile-only-write",
@@ -110,32 +111,24 @@ def test_entity_graph_gates_by_name_and_recovers_neighbours() -> None:
     assert graph.rank("What is played?", query, 1) == [4]  # no entity named: dense ranking
 
 
-class _ScriptedEngine:
-    """Every session: one entity, a fixed profile and one residual."""
+def scripted_engine() -> FakeEngine:
+    """Every session: one entity, Bob, with a fixed profile and one residual."""
 
-    name = "scripted"
-
-    def __init__(self) -> None:
-        self.usage = Usage()
-
-    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
-        self.usage.calls += 1
+    def identify(session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
         return [FoundEntity("Bob", "person", (), tuple(t.id for t in session.turns))]
 
-    def coextract(self, entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
+    def coextract(entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
                   session: SessionView) -> Extraction:
-        self.usage.calls += 1
         return Extraction("Bob lives with Alice.", (ResidualDraft("Bob plays the piano.", "identity", (session.turns[0].id,)),))
 
-    def answer(self, request: AnswerRequest) -> str:
-        return "I don't know"
+    return FakeEngine(identify, coextract, name="scripted")
 
 
 def test_profile_only_write_keeps_profiles_and_drops_facts(tmp_path: Path) -> None:
     scenario = generate_scenario(0, questions=5, sessions=3)
     embedder = get_embedder("minilm")
     counts = {}
-    for variant, engine in (("full", _ScriptedEngine()), ("profile", ProfileOnly(_ScriptedEngine()))):
+    for variant, engine in (("full", scripted_engine()), ("profile", ProfileOnly(scripted_engine()))):
         with open_store(tmp_path / f"{variant}.duckdb") as store:
             ingest_parsed(store, scenario.parsed, "s0", embedder)
             report = write_pending(store, engine, embedder)
