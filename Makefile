@@ -1,11 +1,12 @@
-# Two commands for a newcomer: `make demo` and `make test`. Both set up .venv first.
+# Two commands for a newcomer: `make demo` and `make test` (`make test-fast` skips the slow
+# tests, under a minute). All of them set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 MEMHOP := $(VENV)/bin/memhop
 STAMP := $(VENV)/.memhop-installed
 
-.PHONY: install test demo clean
+.PHONY: install test test-fast demo clean
 
 install: $(STAMP)
 
@@ -19,6 +20,10 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The tests not marked slow (no crash runs, subprocess CLIs, model comparisons, benchmark run).
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow"
 
 # One shell for the whole demo, so every step uses the same temporary store.
 demo: $(STAMP)

@@ -46,6 +46,7 @@ def bench_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict, 
     yield json.loads(result.stdout), root / "out"
 
 
+@pytest.mark.slow
 def test_every_system_is_measured_or_said_not_available(bench_run: tuple[dict, Path]) -> None:
     summary, _ = bench_run
     memhop = summary["headline"]["memhop"]
@@ -61,6 +62,7 @@ def test_every_system_is_measured_or_said_not_available(bench_run: tuple[dict, P
     assert summary["headline"]["locomo"] == {s: None for s in SYSTEMS}
 
 
+@pytest.mark.slow
 def test_report_records_and_plots_are_written(bench_run: tuple[dict, Path]) -> None:
     summary, out = bench_run
     report = (out / "report.md").read_text(encoding="utf-8")
@@ -74,6 +76,7 @@ def test_report_records_and_plots_are_written(bench_run: tuple[dict, Path]) -> N
     assert plots and all(p.read_bytes()[:4] == b"\x89PNG" for p in plots)
 
 
+@pytest.mark.slow
 def test_write_path_costs_are_reported(bench_run: tuple[dict, Path]) -> None:
     summary, _ = bench_run
     if "memhop" in summary["unavailable"]:
