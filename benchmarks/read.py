@@ -121,8 +121,8 @@ def base_store(path: Path) -> list[str]:
         names = [e.name for e in registry(store) if e.name != SELF]
     templates = ["What does {a}'s friend like?", "Where does {a} work?", "What did {a} buy?",
                  "When did I talk about the {w} with {f}?", "What {w} does {a}'s colleague play?"]
-    return [pyrng.choice(templates).format(a=pyrng.choice(names), f=pyrng.choice(names).split()[0], w=pyrng.choice(WORDS))
-            for _ in range(60)]
+    return [pyrng.choice(templates).format(a=pyrng.choice(names), f=pyrng.choice(names).split()[0],
+                                           w=pyrng.choice(WORDS)) for _ in range(60)]
 
 
 def sentence_pool(size: int = 400, seed: int = 7) -> tuple[list[str], np.ndarray]:

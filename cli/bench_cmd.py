@@ -25,7 +25,8 @@ def bench(
         Path | None,
         typer.Option(
             "--locomo",
-            help="LoCoMo folder (default: shared/data/locomo beside the checkout, or $MEMHOP_LOCOMO_DIR, when it exists).",
+            help="LoCoMo folder (default: shared/data/locomo beside the checkout, or $MEMHOP_LOCOMO_DIR, "
+            "when it exists).",
             show_default=False,
         ),
     ] = None,

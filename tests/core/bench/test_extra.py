@@ -17,8 +17,8 @@ WITHOUT = "import sys; sys.modules[{name!r}] = None; sys.argv[0] = 'memhop'; fro
 @pytest.mark.parametrize("module", BENCH_MODULES)
 def test_bench_without_its_extra_is_one_line_naming_the_extra(module: str, home: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, "-c", WITHOUT.format(name=module), "bench", "--quick", "-q", "--out", str(out)],
-                          capture_output=True, text=True, timeout=120, check=False)
+    command = [sys.executable, "-c", WITHOUT.format(name=module), "bench", "--quick", "-q", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         f"Error: memhop bench needs {module}, not installed: pip install 'memhop[bench]'"

@@ -122,7 +122,8 @@ def scripted_engine() -> FakeEngine:
 
     def coextract(entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
                   session: SessionView) -> Extraction:
-        return Extraction("Bob lives with Alice.", (ResidualDraft("Bob plays the piano.", "identity", (session.turns[0].id,)),))
+        fact = ResidualDraft("Bob plays the piano.", "identity", (session.turns[0].id,))
+        return Extraction("Bob lives with Alice.", (fact,))
 
     return FakeEngine(identify, coextract, name="scripted")
 
