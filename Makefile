@@ -1,11 +1,12 @@
-# Two commands for a newcomer: `make demo` and `make test`. Both set up .venv first.
+# Two commands for a newcomer: `make demo` and `make test` (`make test-fast` skips the slow
+# tests, under a minute). All of them set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 MEMHOP := $(VENV)/bin/memhop
 STAMP := $(VENV)/.memhop-installed
 
-.PHONY: install test demo clean
+.PHONY: install lint test test-fast demo clean
 
 install: $(STAMP)
 
@@ -14,11 +15,20 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,bench,lint]'
 	touch $(STAMP)
+
+# ruff and mypy over the installed package (settings in pyproject.toml).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check cli core memhop
+	$(VENV)/bin/mypy
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# The tests not marked slow (no crash runs, subprocess CLIs, model comparisons, benchmark run).
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow"
 
 # One shell for the whole demo, so every step uses the same temporary store.
 demo: $(STAMP)

@@ -7,15 +7,15 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memhop.core.bench.sources import default_locomo_dir
+
 if TYPE_CHECKING:
     from memhop.core.embed import Embedder
-
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "26.json"
 
 
 def locomo_args(doc: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("source", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("source", nargs="?", type=Path, default=default_locomo_dir() / "26.json")
     parser.add_argument("--repeats", type=int, default=3)
     return parser.parse_args()
 

@@ -3,7 +3,8 @@
 Run: python benchmarks/embed_coldstart.py [--texts 1000] [--repeats 3]
 Cold start is what a one-shot CLI command pays before its first vector (the graph is
 built once into the cache dir before timing); throughput is
-what ingest pays per turn. LoCoMo turns are read from ../shared/data at run time only.
+what ingest pays per turn. LoCoMo turns are read at run time from the benchmark's LoCoMo
+folder (shared/data/locomo beside the checkout, or $MEMHOP_LOCOMO_DIR).
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
+from memhop.core.bench.sources import default_locomo_dir
 from memhop.core.embed import Embedder, MiniLMEmbedder, SentenceTransformerEmbedder
 
-LOCOMO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "locomo"
 CHILD = """
 import time
 from memhop.core.embed import get_embedder
@@ -42,7 +42,7 @@ def cold_start(name: str) -> float:
 def chat_texts(n: int) -> tuple[list[str], str]:
     """Real chat turns when the shared LoCoMo sample is there, else synthetic ones."""
     turns: list[str] = []
-    for path in sorted(LOCOMO.glob("*.json")):
+    for path in sorted(default_locomo_dir().glob("*.json")):
         convo = json.loads(path.read_text())
         for key, value in convo.items():
             if key.startswith("session_") and isinstance(value, list):

@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 from memhop.cli.common import EngineOption, JsonOption, err, out, print_json, reports_errors, settings
 
-DEFAULT_LOCOMO = Path("../shared/data/locomo")
-
 
 @reports_errors
 def bench(
@@ -25,7 +23,12 @@ def bench(
     ] = None,
     locomo: Annotated[
         Path | None,
-        typer.Option("--locomo", help="LoCoMo folder (default ../shared/data/locomo when it exists).", show_default=False),
+        typer.Option(
+            "--locomo",
+            help="LoCoMo folder (default: shared/data/locomo beside the checkout, or $MEMHOP_LOCOMO_DIR, "
+            "when it exists).",
+            show_default=False,
+        ),
     ] = None,
     sessions: Annotated[int, typer.Option("--sessions", min=2, help="Diary sessions per scenario.")] = 20,
     scale: Annotated[bool, typer.Option("--scale/--no-scale", help="Time synthetic stores of 10k-1M turns.")] = True,
@@ -36,16 +39,15 @@ def bench(
 ) -> None:
     """Measure memhop against its ablations and baselines: recall, chain reach, answers, speed."""
     from memhop.cli.progress import progress_for
-    from memhop.core.bench.runner import BenchConfig, run_bench
     from memhop.core.bench.report import headline, summary, write_outputs
-    from memhop.core.embed import get_embedder
+    from memhop.core.bench.result import BenchConfig
+    from memhop.core.bench.runner import run_bench
+    from memhop.core.bench.sources import locomo_dir
 
-    if locomo is None and DEFAULT_LOCOMO.is_dir():
-        locomo = DEFAULT_LOCOMO
     conf = settings(engine=engine)
-    config = BenchConfig(out_dir, quick, scenarios, questions, locomo, seed, scale, sessions)
+    config = BenchConfig(out_dir, quick, scenarios, questions, locomo_dir(locomo), seed, scale, sessions)
     with progress_for(quiet) as progress:
-        result = run_bench(config, conf, get_embedder(conf.embedder), progress)
+        result = run_bench(config, conf, progress=progress)
     written = write_outputs(result, out_dir)
     if json:
         print_json(summary(result))

@@ -34,6 +34,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def reports_errors(func: F) -> F:
     """Core raises MemhopError; here it becomes one line on stderr and an exit code."""
+    from rich.markup import escape
+
     from memhop.core.errors import MemhopError  # cheap: no heavy imports in errors
 
     @functools.wraps(func)
@@ -41,7 +43,7 @@ def reports_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MemhopError as exc:
-            err.print(f"[red]Error:[/red] {exc}", markup=True)
+            err.print(f"[red]Error:[/red] {escape(str(exc))}", markup=True)  # "memhop[bench]" is text
             raise typer.Exit(code=exc.exit_code) from None
 
     return wrapper  # type: ignore[return-value]

@@ -23,11 +23,10 @@ _LIMITS: list[object] = []  # keeps a worker's BLAS limit alive
 
 def one_blas_thread() -> contextlib.AbstractContextManager[object]:
     """BLAS on one thread while processes share the cores: with OpenBLAS's own threads
-    competing, a two-sentence embedding took 13x longer (420 vs 33 ms) on 2 busy cores."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # a transitive dependency (via sentence-transformers); only a speed-up
-        return contextlib.nullcontext()
+    competing, a two-sentence embedding took 13x longer (420 vs 33 ms) on 2 busy cores.
+    threadpoolctl comes with the `bench` extra (checked before a run: core/bench/extra.py)."""
+    from threadpoolctl import threadpool_limits
+
     return threadpool_limits(limits=1)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
@@ -108,3 +108,15 @@ class Record:
 def mean(values: Iterable[float | bool | None]) -> float | None:
     kept = [float(v) for v in values if v is not None]
     return sum(kept) / len(kept) if kept else None
+
+
+Metric = Callable[[Record], float | bool | None]
+# The per-question numbers the report averages; None = not applicable (no answer, no gold).
+METRICS: dict[str, Metric] = {
+    "R@10": lambda r: r.recall10,
+    "R@25": lambda r: r.recall25,
+    "chain reach": lambda r: r.reached,
+    "EM": lambda r: None if r.answer is None else r.em,
+    "F1": lambda r: None if r.answer is None else r.f1,
+    "IDK": lambda r: None if r.answer is None else r.idk,
+}

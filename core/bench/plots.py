@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from memhop.core.bench.metrics import Record, mean
-
-if TYPE_CHECKING:
-    from memhop.core.bench.runner import BenchResult
+from memhop.core.bench.metrics import METRICS, Metric, mean
+from memhop.core.bench.result import BenchResult, systems_in
 
 KS = ("K=1", "K=2", "K=3", "K=4", "K=5")
 
 
-def _by_k(result: BenchResult, system: str, metric: Callable[[Record], float | bool | None]) -> list[float | None]:
+def _by_k(result: BenchResult, system: str, metric: Metric) -> list[float | None]:
     recs = [r for r in result.records if r.dataset == "memhop" and r.system == system]
     return [mean(metric(r) for r in recs if r.group == k) for k in KS]
 
@@ -24,7 +20,6 @@ def draw_all(result: BenchResult, out: Path) -> list[Path]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from memhop.core.bench.report import METRICS, systems_in
 
     paths: list[Path] = []
     systems = [s for s in systems_in(result) if any(r.system == s and r.dataset == "memhop" for r in result.records)]

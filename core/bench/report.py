@@ -4,34 +4,20 @@ K and LoCoMo category, the write path's cost, speed at scale, and what could not
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from memhop.core.bench.runner import BenchResult
-from memhop.core.bench.metrics import Record, mean, percentile
+from memhop.core.bench.metrics import METRICS, mean, percentile
+from memhop.core.bench.plots import draw_all
+from memhop.core.bench.result import BenchResult, systems_in
 
-Metric = Callable[[Record], float | bool | None]
-METRICS: dict[str, Metric] = {
-    "R@10": lambda r: r.recall10,
-    "R@25": lambda r: r.recall25,
-    "chain reach": lambda r: r.reached,
-    "EM": lambda r: None if r.answer is None else r.em,
-    "F1": lambda r: None if r.answer is None else r.f1,
-    "IDK": lambda r: None if r.answer is None else r.idk,
-}
 LOCOMO_HEADLINE = ("multi-hop", "temporal", "open-domain", "single-hop")
 
 
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}"
-
-
-def systems_in(result: BenchResult) -> list[str]:
-    from memhop.core.bench.runner import SYSTEMS
-
-    return [s for s in SYSTEMS if s in {r.system for r in result.records} or s in result.unavailable]
 
 
 def _markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -246,8 +232,6 @@ DEFINITIONS = """## Definitions
 
 def write_outputs(result: BenchResult, out: Path) -> list[Path]:
     """report.md, records.jsonl (every question × system), summary.json and the plots."""
-    from memhop.core.bench.plots import draw_all
-
     out.mkdir(parents=True, exist_ok=True)
     plots = draw_all(result, out)
     report = out / "report.md"

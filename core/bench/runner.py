@@ -12,94 +12,31 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from memhop.core.bench import scale as bench_scale
 from memhop.core.bench.ask import AskOutcome
+from memhop.core.bench.extra import require_bench_extra
 from memhop.core.bench.ingest import IngestedSource, ingest_parsed
 from memhop.core.bench.jobs import Jobs, WriteOutcome, one_blas_thread
-from memhop.core.bench.metrics import Record
+from memhop.core.bench.result import BenchConfig, BenchResult, IngestStat
 from memhop.core.bench.sources import BenchSource, locomo_sources, memhop_sources
 from memhop.core.bench.systems import MEMHOP_VARIANTS
 from memhop.core.config import Settings
-from memhop.core.embed import Embedder
+from memhop.core.embed import Embedder, get_embedder
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import open_store
 
-BASELINES = ("dense-chunks", "em-graph", "full-context")
-SYSTEMS = (*MEMHOP_VARIANTS, *BASELINES)
 
+def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder | None = None,
+              progress: Progress | None = None) -> BenchResult:
+    """Raw ingest here (embedding), the writes and the questions in worker processes.
 
-@dataclass(frozen=True)
-class BenchConfig:
-    out: Path
-    quick: bool = False
-    scenarios: int | None = None  # default: 3 quick, 10 full
-    questions: int | None = None  # per scenario; default: 40 quick, 100 full
-    locomo: Path | None = None
-    seed: int = 0
-    scale: bool = True  # the speed-at-scale stage (minutes); off for smoke runs
-    sessions: int = 20  # diary sessions per scenario, as in MemHop
-
-    @property
-    def n_scenarios(self) -> int:
-        return self.scenarios if self.scenarios is not None else (3 if self.quick else 10)
-
-    @property
-    def n_questions(self) -> int:
-        return self.questions if self.questions is not None else (40 if self.quick else 100)
-
-    @property
-    def locomo_files(self) -> tuple[str, ...] | None:
-        """Quick mode reads conversation 26 only; the full run every file in the folder."""
-        return ("26.json",) if self.quick else None
-
-    @property
-    def scales(self) -> tuple[int, ...]:
-        if not self.scale:
-            return ()
-        return (10_000, 100_000) if self.quick else (10_000, 100_000, 1_000_000)
-
-
-@dataclass
-class IngestStat:
-    dataset: str
-    source: str
-    sessions: int
-    turns: int
-    embed_seconds: float
-    write_seconds: float
-    engine_calls: int
-    entities: int
-    residuals: int
-    failures: int
-
-    @property
-    def calls_per_session(self) -> float:
-        return self.engine_calls / self.sessions if self.sessions else 0.0
-
-    @property
-    def turns_per_second(self) -> float:
-        spent = self.embed_seconds + self.write_seconds
-        return self.turns / spent if spent else 0.0
-
-
-@dataclass
-class BenchResult:
-    config: BenchConfig
-    engine: str
-    records: list[Record] = field(default_factory=list)
-    ingest: list[IngestStat] = field(default_factory=list)
-    scale: list[bench_scale.ScalePoint] = field(default_factory=list)
-    unavailable: dict[str, str] = field(default_factory=dict)  # system -> why
-    seconds: float = 0.0
-    machine: str = ""  # cores and load: timings mean little on a busy machine
-
-
-def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder, progress: Progress | None = None) -> BenchResult:
-    """Raw ingest here (embedding), the writes and the questions in worker processes."""
+    Checks the `bench` extra first, so a missing plot library fails before the run, not after."""
+    require_bench_extra()
+    if embedder is None:
+        embedder = get_embedder(settings.embedder)
     progress = progress or SilentProgress()
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     result = BenchResult(config, settings.engine)

@@ -4,6 +4,7 @@ parsed sources plus questions with gold answers and gold evidence turn ids."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,26 @@ from memhop.core.importers import get as get_importer
 from memhop.core.importers.base import ParsedSource
 
 LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+LOCOMO_DIR_ENV = "MEMHOP_LOCOMO_DIR"
+
+
+def default_locomo_dir() -> Path:
+    """Where the shared LoCoMo conversations sit: `shared/data/locomo` beside the checkout,
+    unless MEMHOP_LOCOMO_DIR says otherwise. Found from this file, never from the current
+    directory: the repo is the folder holding the real core/ (memhop/core links to it)."""
+    override = os.environ.get(LOCOMO_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    repo = Path(__file__).resolve().parents[2]
+    return repo.parent / "shared" / "data" / "locomo"
+
+
+def locomo_dir(given: Path | None) -> Path | None:
+    """The folder the user named, else the default one if it is there (else no LoCoMo part)."""
+    if given is not None:
+        return given
+    default = default_locomo_dir()
+    return default if default.is_dir() else None
 
 
 class BenchInputError(MemhopError):

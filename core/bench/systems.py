@@ -32,6 +32,8 @@ MEMHOP_VARIANTS: dict[str, dict[str, object]] = {
     "no-residuals-read": {"residuals": False},
     "profile-only-write": {},
 }
+BASELINES = ("dense-chunks", "em-graph", "full-context")
+SYSTEMS = (*MEMHOP_VARIANTS, *BASELINES)  # every system, in the report's order
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,7 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_end_to_end_on_the_sample_diaries(invoke, samples: Path) -> None:
     data = json.loads(invoke(ROOMMATE, "--json", db=samples).stdout)
     assert data["answer"] == "piano"
@@ -122,6 +123,7 @@ def test_end_to_end_on_the_sample_diaries(invoke, samples: Path) -> None:
     assert flat["trace"]["hops"] == [] and "Bob Kowalski" not in flat["selected"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("question", "answer"),
     [

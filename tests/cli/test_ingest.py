@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from memhop.cli.app import app
@@ -16,6 +17,7 @@ def ingest(runner: CliRunner, *args: str, input: str | None = None):  # noqa: AN
     return runner.invoke(app, ["ingest", *args], input=input)
 
 
+@pytest.mark.slow
 def test_locomo_counts_and_reingest_adds_nothing(home: Path, runner: CliRunner, locomo26: Path, stats) -> None:
     first = ingest(runner, str(locomo26), "--json")
     assert first.exit_code == 0, first.output
@@ -61,6 +63,7 @@ def test_one_bad_file_does_not_stop_the_others(home: Path, runner: CliRunner, tm
     assert stats()["turns"] == files["notes.jsonl"]["turns"] > 0
 
 
+@pytest.mark.slow
 def test_every_sample_is_recognised_without_format(home: Path, runner: CliRunner) -> None:
     result = ingest(runner, str(SAMPLES), "--self", "Maya Patel", "--json")
     assert result.exit_code == 0, result.output

@@ -62,6 +62,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, inputs: list[str]) -> tu
     return counts(home), time.monotonic() - started
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fraction", [0.2, 0.5, 0.85])
 def test_kill_9_then_rerun_gives_the_uninterrupted_counts(
     tmp_path: Path, inputs: list[str], reference: tuple[dict[str, int], float], fraction: float

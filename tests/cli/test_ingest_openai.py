@@ -57,6 +57,7 @@ def poisoned(body: dict[str, Any]) -> Reply | dict[str, Any]:
     return rule_responder(body)
 
 
+@pytest.mark.slow
 def test_each_session_costs_one_plus_e_calls_counted_by_the_server(
     home: Path, runner: CliRunner, server: FakeOpenAI, stats: Any
 ) -> None:
@@ -75,6 +76,7 @@ def test_each_session_costs_one_plus_e_calls_counted_by_the_server(
     assert shown["profile"].startswith("Alice is mentioned with") and shown["residuals"][0]["sources"]
 
 
+@pytest.mark.slow
 def test_a_session_whose_replies_fail_is_not_half_written_and_resumes(
     home: Path, runner: CliRunner, server: FakeOpenAI, stats: Any, tmp_path: Path
 ) -> None:
@@ -114,6 +116,7 @@ def test_a_session_whose_replies_fail_is_not_half_written_and_resumes(
     assert {k: resumed_counts[k] for k in COUNTED} == {k: clean_counts[k] for k in COUNTED}
 
 
+@pytest.mark.slow
 def test_a_broken_reply_is_retried_and_the_key_is_never_stored_or_shown(
     home: Path, runner: CliRunner, server: FakeOpenAI
 ) -> None:
@@ -133,6 +136,7 @@ def test_a_broken_reply_is_retried_and_the_key_is_never_stored_or_shown(
             assert SECRET.encode() not in path.read_bytes()
 
 
+@pytest.mark.slow
 def test_ask_sends_the_facts_and_prints_the_model_answer(
     home: Path, runner: CliRunner, server: FakeOpenAI
 ) -> None:

@@ -99,6 +99,7 @@ def test_semantic_neighbours(minilm: Embedder) -> None:
     assert float(dog @ puppy) > float(dog @ tax) + 0.2
 
 
+@pytest.mark.slow
 def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
@@ -124,6 +125,7 @@ def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: P
     assert built.read_bytes() == b"not a model"
 
 
+@pytest.mark.slow
 def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(
     tmp_path: Path, minilm: Embedder
 ) -> None:
@@ -189,6 +191,7 @@ print(json.dumps({
 
 
 # Last, so torch's spinning OpenMP threads cannot slow the tests above.
+@pytest.mark.slow
 def test_matches_sentence_transformers(minilm: Embedder, reference: Embedder) -> None:
     ours, ref = minilm.embed(TEXTS), reference.embed(TEXTS)
     assert ours.shape == ref.shape == (len(TEXTS), DIM)

@@ -22,6 +22,7 @@ from memhop.core.redact import MARKER, checked_rewrite, names_matcher, redact
 from memhop.core.store import Store, compact, memory, open_store, purge
 
 from support import purge_world
+from support.fake_engine import FakeEngine, raises
 from support.paths import SAMPLES
 
 EMBED = purge_world.EMBEDDER
@@ -302,26 +303,15 @@ def test_redaction_marks_sentences_and_carries_a_pronoun_into_the_next_turn() ->
     )
 
 
-class _Engine:
-    name = "fake"
-
-    def __init__(self, reply: str | None) -> None:
-        self.reply = reply
-
-    def rewrite(self, text: str, name: str, aliases: Any = ()) -> str:
-        if self.reply is None:
-            raise EngineError("retries exhausted")
-        return self.reply
-
-
 def test_an_engine_rewrite_is_checked_by_string_match() -> None:
     text = "Alice lives with Bob. She is a nurse."
     forms = ["Bob Kowalski", "Bob"]
-    assert checked_rewrite(_Engine("Alice lives with a flatmate. She is a nurse."), text, forms) == (
+    assert checked_rewrite(FakeEngine(rewrite="Alice lives with a flatmate. She is a nurse."), text, forms) == (
         "Alice lives with a flatmate. She is a nurse."
     )
-    assert checked_rewrite(_Engine("Alice lives with Bob K."), text, forms) == ""
-    assert checked_rewrite(_Engine(None), text, forms) == "She is a nurse."
+    assert checked_rewrite(FakeEngine(rewrite="Alice lives with Bob K."), text, forms) == ""
+    failing = FakeEngine(rewrite=raises(EngineError("retries exhausted")))
+    assert checked_rewrite(failing, text, forms) == "She is a nurse."
 
 
 def test_byte_scan_tells_text_from_chance_bytes(tmp_path: Path) -> None:

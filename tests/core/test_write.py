@@ -1,5 +1,5 @@
-"""The write path's own rules, with a small rule-based engine whose behaviour is honest:
-it really finds names in the turns and really returns what they say."""
+"""The write path's own rules, with the shared fake engine scripted by small honest rules:
+they really find names in the turns and really return what they say."""
 
 from __future__ import annotations
 
@@ -10,33 +10,25 @@ from pathlib import Path
 import pytest
 
 from memhop.core.embed import get_embedder
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
-from memhop.core.engines.base import Usage
+from memhop.core.model import ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
 from memhop.core.errors import EngineError
 from memhop.core.importers.base import ParsedSource, Session, Turn
 from memhop.core.language.names import find_names, match_registry
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory, raw
 from memhop.core.write import rebuild, write_pending
+from support.fake_engine import FakeEngine
 
 PEOPLE = ("Bob Kowalski", "Alice Nguyen")
 
 
-class RuleEngine:
-    """Finds the PEOPLE by name; one residual per sentence naming them; 'works at' sets the job slot."""
+def rule_engine(fail_on: str | None = None, supersede: bool = True) -> FakeEngine:
+    """Finds the PEOPLE by name; one residual per sentence naming them; 'works at' sets the job
+    slot. fail_on: identify fails for good on a session containing that text; supersede=False:
+    an engine that never says a fact was replaced."""
 
-    name = "rules"
-
-    def __init__(self, fail_on: str | None = None, supersede: bool = True) -> None:
-        self.usage = Usage()
-        self.fail_on = fail_on
-        self.supersede = supersede  # False: an engine that never says a fact was replaced
-        self.calls: list[str] = []
-
-    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
-        self.usage.calls += 1
-        self.calls.append("identify")
-        if self.fail_on and any(self.fail_on in t.text for t in session.turns):
+    def identify(session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        if fail_on and any(fail_on in t.text for t in session.turns):
             raise EngineError("the model replied with invalid JSON three times")
         registry = [(k.name, k.aliases) for k in known]
         found = []
@@ -47,10 +39,8 @@ class RuleEngine:
         return found
 
     def coextract(
-        self, entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual], session: SessionView
+        entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual], session: SessionView
     ) -> Extraction:
-        self.usage.calls += 1
-        self.calls.append(f"coextract {entity.name}")
         turns = [t for t in session.turns if t.id in entity.turn_ids]
         drafts = tuple(
             ResidualDraft(
@@ -63,12 +53,11 @@ class RuleEngine:
         )
         summary = " ".join(t.text for t in turns)
         employers = {_employer(d.text) for d in drafts if d.slot == "job"}  # a restated employer replaces nothing
-        replaced = tuple(r.id for r in existing if self.supersede and r.slot == "job" and employers
+        replaced = tuple(r.id for r in existing if supersede and r.slot == "job" and employers
                          and _employer(r.text) not in employers)
         return Extraction(profile=f"{profile or ''} {summary}".strip(), residuals=drafts, supersedes=replaced)
 
-    def answer(self, request: AnswerRequest) -> str:
-        return "I don't know"
+    return FakeEngine(identify, coextract, name="rules")
 
 
 def _employer(text: str) -> str:
@@ -106,7 +95,7 @@ DAYS = [
 
 def test_one_identify_plus_one_call_per_entity_per_session(store: Store) -> None:
     add_source(store, "a", DAYS)
-    engine = RuleEngine()
+    engine = rule_engine()
     report = write_pending(store, engine, get_embedder())
     # session 1: Bob + Alice; session 2: Bob; session 3: Alice + Bob (named as "Bob's")
     assert report.sessions == 3
@@ -117,15 +106,15 @@ def test_one_identify_plus_one_call_per_entity_per_session(store: Store) -> None
 
 def test_written_sessions_are_not_written_again(store: Store) -> None:
     add_source(store, "a", DAYS)
-    write_pending(store, RuleEngine(), get_embedder())
-    second = RuleEngine()
+    write_pending(store, rule_engine(), get_embedder())
+    second = rule_engine()
     report = write_pending(store, second, get_embedder())
     assert report.sessions == 0 and second.calls == []
 
 
 def test_a_repeated_fact_is_stored_once(store: Store) -> None:
     add_source(store, "a", DAYS)
-    report = write_pending(store, RuleEngine(), get_embedder())
+    report = write_pending(store, rule_engine(), get_embedder())
     alice = memory.entity_by_name(store, "Alice Nguyen")
     assert alice is not None
     texts = [r.text for r in memory.residuals_of(store, alice.id)]
@@ -135,7 +124,7 @@ def test_a_repeated_fact_is_stored_once(store: Store) -> None:
 
 def test_a_new_job_supersedes_the_old_one_which_is_kept(store: Store) -> None:
     add_source(store, "a", DAYS)
-    write_pending(store, RuleEngine(), get_embedder())
+    write_pending(store, rule_engine(), get_embedder())
     bob = memory.entity_by_name(store, "Bob Kowalski")
     assert bob is not None
     current = [r.text for r in memory.residuals_of(store, bob.id)]
@@ -149,7 +138,7 @@ def test_a_new_job_supersedes_the_old_one_which_is_kept(store: Store) -> None:
 def test_a_restated_job_retires_nothing_and_a_bogus_supersede_is_ignored(store: Store) -> None:
     restated = [*DAYS, ("2024-05-01", ["Bob works at Northlight Studios, as a colourist."])]
     add_source(store, "a", restated)
-    report = write_pending(store, RuleEngine(), get_embedder())
+    report = write_pending(store, rule_engine(), get_embedder())
     bob = memory.entity_by_name(store, "Bob Kowalski")
     assert bob is not None
     current = [r.text for r in memory.residuals_of(store, bob.id)]
@@ -160,7 +149,7 @@ def test_a_restated_job_retires_nothing_and_a_bogus_supersede_is_ignored(store: 
 
 def test_the_engine_alone_decides_what_is_replaced(store: Store) -> None:
     add_source(store, "a", DAYS)
-    report = write_pending(store, RuleEngine(supersede=False), get_embedder())
+    report = write_pending(store, rule_engine(supersede=False), get_embedder())
     bob = memory.entity_by_name(store, "Bob Kowalski")
     assert bob is not None
     current = [r.text for r in memory.residuals_of(store, bob.id)]
@@ -170,7 +159,7 @@ def test_the_engine_alone_decides_what_is_replaced(store: Store) -> None:
 
 def test_a_failing_session_is_rolled_back_and_resumed_later(store: Store) -> None:
     add_source(store, "a", DAYS)
-    failing = write_pending(store, RuleEngine(fail_on="Northlight"), get_embedder())
+    failing = write_pending(store, rule_engine(fail_on="Northlight"), get_embedder())
     assert len(failing.failures) == 1 and "invalid JSON" in failing.failures[0].error
     assert failing.sessions == 2
     assert len(memory.pending_sessions(store)) == 1
@@ -178,26 +167,26 @@ def test_a_failing_session_is_rolled_back_and_resumed_later(store: Store) -> Non
     assert bob is not None
     assert not any("Northlight" in r.text for r in memory.residuals_of(store, bob.id, include_superseded=True))
 
-    resumed = write_pending(store, RuleEngine(), get_embedder())
+    resumed = write_pending(store, rule_engine(), get_embedder())
     assert resumed.sessions == 1 and not resumed.failures
     assert memory.pending_sessions(store) == []
 
 
 def test_rebuild_reproduces_the_same_memory(store: Store) -> None:
     add_source(store, "a", DAYS)
-    write_pending(store, RuleEngine(), get_embedder())
+    write_pending(store, rule_engine(), get_embedder())
     before = store.counts()
-    report = rebuild(store, RuleEngine(), get_embedder())
+    report = rebuild(store, rule_engine(), get_embedder())
     assert report.sessions == 3
     assert store.counts() == before
 
 
 def test_an_interrupted_rebuild_resumes_instead_of_starting_over(store: Store) -> None:
     add_source(store, "a", DAYS)
-    write_pending(store, RuleEngine(), get_embedder())
-    interrupted = rebuild(store, RuleEngine(fail_on="Northlight"), get_embedder())
+    write_pending(store, rule_engine(), get_embedder())
+    interrupted = rebuild(store, rule_engine(fail_on="Northlight"), get_embedder())
     assert len(interrupted.failures) == 1
-    resumed_engine = RuleEngine()
+    resumed_engine = rule_engine()
     resumed = rebuild(store, resumed_engine, get_embedder())
     assert resumed.sessions == 1  # only the session that was left, not all three again
     assert resumed_engine.calls.count("identify") == 1

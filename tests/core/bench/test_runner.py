@@ -18,11 +18,12 @@ from memhop.core.bench.sources import locomo_sources
 from memhop.core.bench.systems import ProfileOnly
 from memhop.core.bench.generator import generate_scenario
 from memhop.core.embed import get_embedder
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
-from memhop.core.engines.base import Usage
+from memhop.core.model import ExistingResidual, Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
 from memhop.core.store import open_store
 from memhop.core.write import write_pending
 from typer.testing import CliRunner
+
+from support.fake_engine import FakeEngine
 
 QUESTIONS = 5
 SYSTEMS = ("memhop", "no-expansion", "1-hop", "no-residuals-read", "profile-only-write",
@@ -37,13 +38,15 @@ def bench_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict, 
     root = tmp_path_factory.mktemp("bench")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MEMHOP_HOME", str(root / "home"))
-        mp.chdir(root)  # no ../shared/data/locomo from here: LoCoMo is skipped
+        mp.setenv("MEMHOP_LOCOMO_DIR", str(root / "no-locomo"))  # no default LoCoMo folder: LoCoMo is skipped
+        mp.chdir(root)
         result = CliRunner().invoke(app, ["bench", "--scenarios", "1", "--questions", str(QUESTIONS),
                                           "--sessions", "4", "--no-scale", "--out", "out", "--json", "-q"])
     assert result.exit_code == 0, result.output
     yield json.loads(result.stdout), root / "out"
 
 
+@pytest.mark.slow
 def test_every_system_is_measured_or_said_not_available(bench_run: tuple[dict, Path]) -> None:
     summary, _ = bench_run
     memhop = summary["headline"]["memhop"]
@@ -59,6 +62,7 @@ def test_every_system_is_measured_or_said_not_available(bench_run: tuple[dict, P
     assert summary["headline"]["locomo"] == {s: None for s in SYSTEMS}
 
 
+@pytest.mark.slow
 def test_report_records_and_plots_are_written(bench_run: tuple[dict, Path]) -> None:
     summary, out = bench_run
     report = (out / "report.md").read_text(encoding="utf-8")
@@ -72,6 +76,7 @@ def test_report_records_and_plots_are_written(bench_run: tuple[dict, Path]) -> N
     assert plots and all(p.read_bytes()[:4] == b"\x89PNG" for p in plots)
 
 
+@pytest.mark.slow
 def test_write_path_costs_are_reported(bench_run: tuple[dict, Path]) -> None:
     summary, _ = bench_run
     if "memhop" in summary["unavailable"]:
@@ -109,32 +114,25 @@ def test_entity_graph_gates_by_name_and_recovers_neighbours() -> None:
     assert graph.rank("What is played?", query, 1) == [4]  # no entity named: dense ranking
 
 
-class _ScriptedEngine:
-    """Every session: one entity, a fixed profile and one residual."""
+def scripted_engine() -> FakeEngine:
+    """Every session: one entity, Bob, with a fixed profile and one residual."""
 
-    name = "scripted"
-
-    def __init__(self) -> None:
-        self.usage = Usage()
-
-    def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
-        self.usage.calls += 1
+    def identify(session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
         return [FoundEntity("Bob", "person", (), tuple(t.id for t in session.turns))]
 
-    def coextract(self, entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
+    def coextract(entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
                   session: SessionView) -> Extraction:
-        self.usage.calls += 1
-        return Extraction("Bob lives with Alice.", (ResidualDraft("Bob plays the piano.", "identity", (session.turns[0].id,)),))
+        fact = ResidualDraft("Bob plays the piano.", "identity", (session.turns[0].id,))
+        return Extraction("Bob lives with Alice.", (fact,))
 
-    def answer(self, request: AnswerRequest) -> str:
-        return "I don't know"
+    return FakeEngine(identify, coextract, name="scripted")
 
 
 def test_profile_only_write_keeps_profiles_and_drops_facts(tmp_path: Path) -> None:
     scenario = generate_scenario(0, questions=5, sessions=3)
     embedder = get_embedder("minilm")
     counts = {}
-    for variant, engine in (("full", _ScriptedEngine()), ("profile", ProfileOnly(_ScriptedEngine()))):
+    for variant, engine in (("full", scripted_engine()), ("profile", ProfileOnly(scripted_engine()))):
         with open_store(tmp_path / f"{variant}.duckdb") as store:
             ingest_parsed(store, scenario.parsed, "s0", embedder)
             report = write_pending(store, engine, embedder)

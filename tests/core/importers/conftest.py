@@ -6,9 +6,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[3]
-SAMPLES = REPO / "sample_diaries"
-LOCOMO = REPO.parent / "shared/data/locomo"
+from support.paths import LOCOMO, SAMPLES
 
 
 @pytest.fixture
@@ -19,5 +17,5 @@ def samples() -> Path:
 @pytest.fixture
 def locomo_dir() -> Path:
     if not (LOCOMO / "26.json").is_file():
-        pytest.skip(f"LoCoMo data not found at {LOCOMO} (it lives in ../shared/data, outside the repo)")
+        pytest.skip(f"LoCoMo data not found at {LOCOMO} (shared/data beside the checkout, or $MEMHOP_LOCOMO_DIR)")
     return LOCOMO

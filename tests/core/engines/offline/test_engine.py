@@ -25,10 +25,9 @@ from memhop.core.model import (
 from memhop.core.engines.offline.engine import OfflineEngine
 from memhop.core.importers import parse_source
 from memhop.core.language.names import mentions
+from support.paths import LOCOMO, SAMPLES
 
-REPO = Path(__file__).resolve().parents[4]
-SAMPLES = REPO / "sample_diaries"
-LOCOMO_26 = REPO.parent / "shared" / "data" / "locomo" / "26.json"
+LOCOMO_26 = LOCOMO / "26.json"
 BAD_NAMES = re.compile(
     r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
     r"july|august|september|october|november|december|hey|hi|hello|thanks|bye|congrats|wow|mum|mom|dad)$",
