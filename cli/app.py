@@ -40,7 +40,7 @@ def ingest(
     from memhop.cli.progress import progress_for
     from memhop.cli.render import render_ingest
     from memhop.core.embed import get_embedder
-    from memhop.core.engines.factory import build_engine
+    from memhop.core.engines import build_engine
     from memhop.core.ingest import ingest as run_ingest
 
     conf = settings(db, engine)
@@ -72,7 +72,7 @@ def rebuild(
     from memhop.cli.progress import progress_for
     from memhop.cli.render import render_write
     from memhop.core.embed import get_embedder
-    from memhop.core.engines.factory import build_engine
+    from memhop.core.engines import build_engine
     from memhop.core.write import rebuild as run_rebuild
 
     conf = settings(db, engine)

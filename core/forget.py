@@ -39,7 +39,7 @@ def redactor_for(settings: Settings) -> rd.Redactor:
     """Offline sentence removal, or the configured engine's rewrite call when it has one."""
     if settings.engine == "offline":
         return rd.SentenceRedactor()
-    from memhop.core.engines.factory import build_engine
+    from memhop.core.engines import build_engine
 
     engine = build_engine(settings)
     return engine if callable(getattr(engine, "rewrite", None)) else rd.SentenceRedactor()  # type: ignore[return-value]

@@ -91,7 +91,7 @@ class Answer:
 
 def answerer(settings: Settings) -> Callable[[AnswerRequest], str]:
     """The configured engine's answer call, built once so a batch of questions reuses it."""
-    from memhop.core.engines.factory import build_engine
+    from memhop.core.engines import build_engine
 
     return build_engine(settings).answer
 
