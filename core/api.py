@@ -12,7 +12,8 @@ the `facts` key of `stats()`. The store's table names stay as they are.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -82,10 +83,9 @@ class Memory:
         if self._store is not None:
             self._store.close()
             self._store = None
-        close_engine = getattr(self._engine, "close", None)
-        if callable(close_engine):
-            close_engine()
-        self._engine = None
+        if self._engine is not None:
+            _close_engine(self._engine)
+            self._engine = None
 
     # What is opened on first use.
 
@@ -111,12 +111,24 @@ class Memory:
 
     @property
     def engine(self) -> Engine:
-        """The configured engine, built on first use and kept, so its usage adds up."""
+        """The configured engine for answering and rewriting, built on first use and kept."""
         if self._engine is None:
             from memhop.core.engines import build_engine
 
             self._engine = build_engine(self.settings)
         return self._engine
+
+    @contextmanager
+    def _write_engine(self) -> Iterator[Engine]:
+        """A new engine per write run, so a report's usage and the engine's caches are
+        that run's alone."""
+        from memhop.core.engines import build_engine
+
+        engine = build_engine(self.settings)
+        try:
+            yield engine
+        finally:
+            _close_engine(engine)
 
     def _writable(self, what: str) -> Store:
         if self.read_only:
@@ -141,24 +153,27 @@ class Memory:
 
         names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
         store = self._writable("ingest")
-        engine = self.engine if write else None  # a misconfigured engine fails before any import
-        return ingest(
-            store,
-            names,
-            self.embedder,
-            format=format,
-            self_name=self_name,
-            progress=progress,
-            engine=engine,
-            dedup_threshold=self.settings.dedup_threshold,
-        )
+        with ExitStack() as stack:
+            # built before any file is read: a misconfigured engine fails before any import
+            engine = stack.enter_context(self._write_engine()) if write else None
+            return ingest(
+                store,
+                names,
+                self.embedder,
+                format=format,
+                self_name=self_name,
+                progress=progress,
+                engine=engine,
+                dedup_threshold=self.settings.dedup_threshold,
+            )
 
     def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
         """Re-derive profiles and facts from the raw turns (after switching engine); resumable."""
         from memhop.core.write import rebuild
 
         store = self._writable("rebuild")
-        return rebuild(store, self.engine, self.embedder, self.settings.dedup_threshold, progress)
+        with self._write_engine() as engine:
+            return rebuild(store, engine, self.embedder, self.settings.dedup_threshold, progress)
 
     # Asking.
 
@@ -339,6 +354,12 @@ class Memory:
         source = read_input(str(path))  # before the store: a missing file creates nothing
         counts = restore(self._writable("restore"), source.name, source.data, self.embedder)
         return user_counts(counts)
+
+
+def _close_engine(engine: Engine) -> None:
+    close = getattr(engine, "close", None)  # the openai engine holds an HTTP connection pool
+    if callable(close):
+        close()
 
 
 def _write_private(path: str | Path, text: str) -> None:

@@ -40,13 +40,16 @@ def copy(diary_db: Path, home: Path) -> Path:
     return target
 
 
-def test_the_readme_example(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_example(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(REPO)
     with memhop.open() as mem:
         mem.ingest(["sample_diaries/maya-diary.md"], self_name="Maya Patel")
-        answer = mem.ask(ROOMMATE).text
-    assert answer == "piano"
+        print(mem.ask(ROOMMATE).text)
+        again = mem.ingest("sample_diaries/maya-diary.md")  # nothing new: no engine calls reported
+    assert capsys.readouterr().out == "piano\n"
     assert (home / "memhop.duckdb").exists()
+    assert [f.status for f in again.files] == ["unchanged"]
+    assert again.write is not None and again.write.sessions == 0 and again.write.usage["calls"] == 0
 
 
 def test_opening_touches_nothing_until_it_is_used(home: Path, tmp_path: Path) -> None:
