@@ -1,24 +1,51 @@
-"""The memhop command line: parse, call one core function, render. Nothing else lives here."""
+"""The memhop command line: parse, make one call on a memhop.open() memory, render.
+
+Command modules import only typer and memhop's light top package at load time, so
+`memhop --help` stays fast; the library and the renderers load inside each command.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
+import memhop
 from memhop.cli import ask as ask_cmd
 from memhop.cli import bench_cmd, edit_cmds, export_cmds
-from memhop.cli.common import DbOption, EngineOption, JsonOption, opened_store
-from memhop.cli.common import reports_errors, settings
+from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
 
 app = typer.Typer(
     name="memhop",
     help="A multi-hop memory for your diaries and chats, in one DuckDB file.",
+    epilog=(
+        "\b\nExample:\n"
+        '  memhop ingest diary.md chat.txt --self "Maya Patel"\n'
+        "  memhop ask \"What instrument does Alice's roommate play?\" --trace"
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings=HELP_OPTIONS,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from memhop.cli.render.views import render_version
+
+        render_version(memhop.__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Options that come before the command."""
 
 
 @app.command()
@@ -26,35 +53,29 @@ app = typer.Typer(
 def ingest(
     paths: Annotated[list[str], typer.Argument(help="Export files or folders; - reads stdin.")],
     format: Annotated[
-        Optional[str], typer.Option("--format", "-f", help="Force a format instead of detecting it.")
+        str | None, typer.Option("--format", "-f", help="Force a format instead of detecting it.")
     ] = None,
     self_name: Annotated[
-        Optional[str], typer.Option("--self", help="Who 'I' am in these files (the diarist).")
+        str | None, typer.Option("--self", help="Who 'I' am in these files (the diarist).")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     json: JsonOption = False,
     db: DbOption = None,
     engine: EngineOption = None,
 ) -> None:
-    """Import diary and chat exports into the store."""
-    from memhop.cli.progress import progress_for
-    from memhop.cli.render import render_ingest
-    from memhop.core.embed import get_embedder
-    from memhop.core.engines.factory import build_engine
-    from memhop.core.ingest import ingest as run_ingest
+    """Import diary and chat exports into the store.
 
-    conf = settings(db, engine)
-    with opened_store(conf) as store, progress_for(quiet) as progress:
-        report = run_ingest(
-            store,
-            paths,
-            get_embedder(conf.embedder),
-            format=format,
-            self_name=self_name,
-            progress=progress,
-            engine=build_engine(conf),
-            dedup_threshold=conf.dedup_threshold,
-        )
+    Each new session is then written as profiles and facts (by the configured engine).
+
+    \b
+    Example:
+      memhop ingest ~/exports/WhatsApp-Alice.txt diary.md --self "Maya Patel"
+    """
+    from memhop.cli.progress import progress_for
+    from memhop.cli.render.reports import render_ingest
+
+    with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
+        report = mem.ingest(paths, format=format, self_name=self_name, progress=progress)
     render_ingest(report, as_json=json)
     if report.failed or (report.write and report.write.failures):
         raise typer.Exit(code=1)
@@ -68,18 +89,17 @@ def rebuild(
     db: DbOption = None,
     engine: EngineOption = None,
 ) -> None:
-    """Re-derive profiles and facts from the raw turns (after switching engine); resumable."""
-    from memhop.cli.progress import progress_for
-    from memhop.cli.render import render_write
-    from memhop.core.embed import get_embedder
-    from memhop.core.engines.factory import build_engine
-    from memhop.core.write import rebuild as run_rebuild
+    """Re-derive profiles and facts from the raw turns (after switching engine); resumable.
 
-    conf = settings(db, engine)
-    with opened_store(conf) as store, progress_for(quiet) as progress:
-        report = run_rebuild(
-            store, build_engine(conf), get_embedder(conf.embedder), conf.dedup_threshold, progress
-        )
+    \b
+    Example:
+      memhop rebuild --engine openai
+    """
+    from memhop.cli.progress import progress_for
+    from memhop.cli.render.reports import render_write
+
+    with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
+        report = mem.rebuild(progress=progress)
     render_write(report, as_json=json)
     if report.failures:
         raise typer.Exit(code=1)
@@ -93,43 +113,48 @@ def show(
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """An entity's profile and its facts, with their sources."""
-    from memhop.cli.render import render_entity
-    from memhop.core.inspect import describe_entity
+    """An entity's profile and its facts, with their sources.
 
-    with opened_store(settings(db), read_only=True) as store:
-        view = describe_entity(store, name, include_superseded=all)
+    \b
+    Example:
+      memhop show Bob --all
+    """
+    from memhop.cli.render.views import render_entity
+
+    with memhop.open(db, read_only=True) as mem:
+        view = mem.show(name, include_superseded=all)
     render_entity(view, as_json=json)
 
 
 @app.command()
 @reports_errors
 def stats(json: JsonOption = False, db: DbOption = None) -> None:
-    """Counts of what the store holds."""
-    from memhop.cli.render import render_stats
+    """Counts of what the store holds.
 
-    conf = settings(db)
-    with opened_store(conf) as store:
-        counts = store.counts()
-    render_stats({**counts, "db": str(conf.db)}, as_json=json)
+    \b
+    Example:
+      memhop stats --json
+    """
+    from memhop.cli.render.views import render_stats
+
+    with memhop.open(db) as mem:
+        counts = mem.stats()
+    render_stats({**counts, "db": str(mem.db)}, as_json=json)
 
 
 @app.command()
 @reports_errors
 def config(json: JsonOption = False, db: DbOption = None, engine: EngineOption = None) -> None:
-    """Where memhop keeps things and the active settings (secrets shown as set / not set)."""
-    from memhop.cli.render import render_config
-    from memhop.core.config import Paths
+    """Where memhop keeps things and the active settings (secrets shown as set / not set).
 
-    paths = Paths.from_env()
-    conf = settings(db, engine)
-    data = {
-        "config_file": str(paths.config_file),
-        "config_file_exists": paths.config_file.exists(),
-        "data_dir": str(paths.data_dir),
-        "cache_dir": str(paths.cache_dir),
-        "settings": conf.redacted(),
-    }
+    \b
+    Example:
+      memhop config --json
+    """
+    from memhop.cli.render.views import render_config
+
+    with memhop.open(db, engine) as mem:
+        data = mem.config()
     render_config(data, as_json=json)
 
 

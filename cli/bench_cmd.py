@@ -37,7 +37,12 @@ def bench(
     json: JsonOption = False,
     engine: EngineOption = None,
 ) -> None:
-    """Measure memhop against its ablations and baselines: recall, chain reach, answers, speed."""
+    """Measure memhop against its ablations and baselines: recall, chain reach, answers, speed.
+
+    \b
+    Example:
+      memhop bench --quick --out bench-out/
+    """
     from memhop.cli.progress import progress_for
     from memhop.core.bench.report import headline, summary, write_outputs
     from memhop.core.bench.result import BenchConfig

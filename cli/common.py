@@ -1,32 +1,32 @@
-"""What every command shares: the --db option, settings, the store, errors -> exit codes."""
+"""What every command shares: the options, the consoles, errors -> exit codes."""
 
 from __future__ import annotations
 
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
     from memhop.core.config import Settings
-    from memhop.core.store import Store
+
+HELP_OPTIONS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}  # for every command
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 
 DbOption = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option("--db", help="The store file (default: from settings / MEMHOP_HOME).", show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
 EngineOption = Annotated[
-    Optional[str], typer.Option("--engine", help="offline (default) or openai.", show_default=False)
+    str | None, typer.Option("--engine", help="offline (default) or openai.", show_default=False)
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -49,21 +49,11 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def settings(db: Path | None = None, engine: str | None = None) -> "Settings":
+def settings(db: Path | None = None, engine: str | None = None) -> Settings:
+    """For `memhop bench`, which builds stores of its own; other commands use memhop.open."""
     from memhop.core.config import load_settings
 
     return load_settings(db=db, engine=engine)
-
-
-@contextmanager
-def opened_store(settings: "Settings", read_only: bool = False) -> Iterator["Store"]:
-    from memhop.core.store import open_store
-
-    store = open_store(settings.db, read_only=read_only)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def print_json(data: Any) -> None:

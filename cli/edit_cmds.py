@@ -1,46 +1,37 @@
-"""memhop forget, edit, fact, merge, rename, entities: parse, call one core function, render."""
+"""memhop forget, edit, fact, merge, rename, entities: parse, one call on the memory, render."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import Annotated
 
 import typer
 
-from memhop.cli.common import (
-    DbOption,
-    EngineOption,
-    JsonOption,
-    err,
-    opened_store,
-    out,
-    print_json,
-    reports_errors,
-    settings,
-)
-
-if TYPE_CHECKING:
-    from memhop.core.edit import EditReport
-    from memhop.core.forget import ForgetReport
+import memhop
+from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
+from memhop.core.model import CATEGORIES  # plain constants: cheap at `memhop --help`
 
 NameArg = Annotated[str, typer.Argument(help="An entity: full name, first name or alias.")]
-PREVIEW = 100  # characters of a rewritten value shown in a listing
+FactIdArg = Annotated[int, typer.Argument(help="The fact's id (see `memhop show`).")]
 
-fact_app = typer.Typer(help="Add, correct or remove one fact of an entity.", no_args_is_help=True)
+fact_app = typer.Typer(
+    help="Add, correct or remove one fact of an entity.",
+    epilog='\b\nExample:\n  memhop fact add Bob "Bob Kowalski plays the piano."\n  memhop fact rm 12',
+    no_args_is_help=True,
+    context_settings=HELP_OPTIONS,
+)
 
 
 @reports_errors
 def forget(
     name: Annotated[
-        Optional[str], typer.Argument(help="The entity to forget (name or alias).", show_default=False)
+        str | None, typer.Argument(help="The entity to forget (name or alias).", show_default=False)
     ] = None,
     fact: Annotated[
-        Optional[int], typer.Option("--fact", help="Forget one fact by its id (see `memhop show`).")
+        int | None, typer.Option("--fact", help="Forget one fact by its id (see `memhop show`).")
     ] = None,
     source: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--source", help="Forget an imported file and what came only from it; - reads stdin."),
     ] = None,
     drop_turns: Annotated[
@@ -54,107 +45,49 @@ def forget(
     db: DbOption = None,
     engine: EngineOption = None,
 ) -> None:
-    """Remove an entity, a fact or a source everywhere, then prove it is gone."""
-    from memhop.core.embed import get_embedder
-    from memhop.core.forget import forget as run_forget
-    from memhop.core.forget import redactor_for
+    """Remove an entity, a fact or a source everywhere, then prove it is gone.
 
-    conf = settings(db, engine)
-    with opened_store(conf, read_only=dry_run) as store:
-        report = run_forget(
-            store,
-            None if dry_run else get_embedder(conf.embedder),
-            name=name,
+    \b
+    Example:
+      memhop forget Carol --dry-run
+      memhop forget --fact 12 --yes
+    """
+    from memhop.cli.render.forget import confirm_forget, render_forget
+
+    with memhop.open(db, engine, read_only=dry_run) as mem:
+        report = mem.forget(
+            name,
             fact=fact,
             source=source,
             drop_turns=drop_turns,
             dry_run=dry_run,
-            confirm=None if yes else _ask,
-            redactor=redactor_for(conf) if name is not None else None,
+            confirm=None if yes else confirm_forget,
         )
     render_forget(report, as_json=json)
-
-
-def _interactive() -> bool:
-    return sys.stdin.isatty()
-
-
-def _ask(report: ForgetReport) -> bool:
-    if not _interactive():
-        err.print(
-            "[red]Error:[/red] forget needs confirmation and there is no terminal to ask on; "
-            "pass --yes to go ahead (or --dry-run to see the plan). Nothing was changed.",
-            markup=True,
-        )
-        raise typer.Exit(code=2)
-    _summary(report, err)
-    return typer.confirm(f"Forget {report.target} {report.label!r}? This cannot be undone", default=False, err=True)
-
-
-def render_forget(report: ForgetReport, as_json: bool) -> None:
-    if as_json:
-        print_json(report.to_json())
-        return
-    _summary(report, out)
-    if report.dry_run:
-        for change in report.changes:
-            out.print(_describe(change), markup=False, highlight=False)
-        out.print("dry run: nothing was changed.")
-        return
-    residue = report.residue or {}
-    where = "every text column" if report.target == "entity" else f"what referred to the {report.target}"
-    files = ", ".join(map(str, residue.get("files_scanned", [])))
-    out.print(
-        f"re-embedded {report.reembedded} rows; file compacted; residue scan: 0 matches in {where} "
-        f"and in {residue.get('bytes_scanned', 0)} bytes of {files}",
-        markup=False,
-    )
-
-
-def _summary(report: ForgetReport, console: Any) -> None:
-    verb = "Would forget" if report.dry_run else "Forgot" if report.residue is not None else "Forgetting"
-    console.print(f"{verb} {report.target} {report.label!r} ({report.redactor} redaction):", markup=False)
-    for key, count in report.summary.items():
-        console.print(f"  {key}: {count}", markup=False)
-    if report.skipped_forms:
-        console.print(f"  left alone (also names another entity): {', '.join(report.skipped_forms)}", markup=False)
-    if report.note:
-        console.print(f"  note: {report.note}", markup=False)
-
-
-def _describe(change: dict[str, Any]) -> str:
-    if change["action"] == "delete":
-        return f"delete {change['table']} where {change['where']} in {change['values']}"
-    sets = "; ".join(f"{col} -> {_preview(val)}" for col, val in change["set"].items())
-    return f"update {change['table']} {change['key']}: {sets}"
-
-
-def _preview(value: Any) -> str:
-    text = " ".join(str(value).split())
-    return repr(text if len(text) <= PREVIEW else text[:PREVIEW] + "…")
 
 
 @reports_errors
 def edit(
     name: NameArg,
     set_text: Annotated[
-        Optional[str], typer.Option("--set", help="The new profile text (- reads stdin) instead of $EDITOR.")
+        str | None, typer.Option("--set", help="The new profile text (- reads stdin) instead of $EDITOR.")
     ] = None,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Correct an entity's profile in $EDITOR, or set it with --set."""
+    """Correct an entity's profile in $EDITOR, or set it with --set.
+
+    \b
+    Example:
+      memhop edit Priya --set "Priya Shah is an editor at a publishing house."
+    """
     import click
 
-    from memhop.core.edit import edit_profile
-    from memhop.core.embed import get_embedder
+    from memhop.cli.render.reports import render_edit
 
     text = sys.stdin.read() if set_text == "-" else set_text
-    conf = settings(db)
-    with opened_store(conf) as store:
-        report = edit_profile(
-            store, name, get_embedder(conf.embedder), text=text, editor=None if text is not None else click.edit
-        )
+    with memhop.open(db) as mem:
+        report = mem.edit(name, text, editor=None if text is not None else click.edit)
     render_edit(report, as_json=json)
 
 
@@ -164,46 +97,60 @@ def fact_add(
     name: NameArg,
     text: Annotated[str, typer.Argument(help="The fact, self-contained (it should name the entity).")],
     category: Annotated[
-        Optional[str], typer.Option("--category", "-c", help="One of the seven residual categories.")
+        str | None,
+        typer.Option("--category", "-c", help=f"One of: {', '.join(CATEGORIES)} (default identity)."),
     ] = None,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Add a fact to an entity."""
-    from memhop.core.edit import add_fact
+    """Add a fact to an entity.
 
-    _run_edit(lambda store, embedder: add_fact(store, name, text, embedder, category), db, json)
+    \b
+    Example:
+      memhop fact add Priya "Priya is an editor at a publishing house." -c identity
+    """
+    from memhop.cli.render.reports import render_edit
+
+    with memhop.open(db) as mem:
+        report = mem.add_fact(name, text, category)
+    render_edit(report, as_json=json)
 
 
 @fact_app.command("edit")
 @reports_errors
 def fact_edit(
-    fact_id: Annotated[int, typer.Argument(help="The fact's id (see `memhop show`).")],
+    fact_id: FactIdArg,
     text: Annotated[str, typer.Argument(help="The corrected fact.")],
-    category: Annotated[Optional[str], typer.Option("--category", "-c", help="Change its category too.")] = None,
+    category: Annotated[str | None, typer.Option("--category", "-c", help="Change its category too.")] = None,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Correct a fact's text (and category)."""
-    from memhop.core.edit import edit_fact
+    """Correct a fact's text (and category).
 
-    _run_edit(lambda store, embedder: edit_fact(store, fact_id, text, embedder, category), db, json)
+    \b
+    Example:
+      memhop fact edit 12 "Priya is a senior editor." -c state_change
+    """
+    from memhop.cli.render.reports import render_edit
+
+    with memhop.open(db) as mem:
+        report = mem.edit_fact(fact_id, text, category)
+    render_edit(report, as_json=json)
 
 
 @fact_app.command("rm")
 @reports_errors
-def fact_rm(
-    fact_id: Annotated[int, typer.Argument(help="The fact's id (see `memhop show`).")],
-    json: JsonOption = False,
-    db: DbOption = None,
-) -> None:
-    """Remove a fact for good (the same as `memhop forget --fact ID --yes`)."""
-    from memhop.core.embed import get_embedder
-    from memhop.core.forget import forget as run_forget
+def fact_rm(fact_id: FactIdArg, json: JsonOption = False, db: DbOption = None) -> None:
+    """Remove a fact for good (the same as `memhop forget --fact ID --yes`).
 
-    conf = settings(db)
-    with opened_store(conf) as store:
-        report = run_forget(store, get_embedder(conf.embedder), fact=fact_id)
+    \b
+    Example:
+      memhop fact rm 12
+    """
+    from memhop.cli.render.forget import render_forget
+
+    with memhop.open(db) as mem:
+        report = mem.remove_fact(fact_id)
     render_forget(report, as_json=json)
 
 
@@ -214,10 +161,17 @@ def merge(
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """One person under two names: fold B into A."""
-    from memhop.core.edit import merge as run_merge
+    """One person under two names: fold B into A.
 
-    _run_edit(lambda store, embedder: run_merge(store, keep, fold, embedder), db, json)
+    \b
+    Example:
+      memhop merge "Carol Kowalski" Caz
+    """
+    from memhop.cli.render.reports import render_edit
+
+    with memhop.open(db) as mem:
+        report = mem.merge(keep, fold)
+    render_edit(report, as_json=json)
 
 
 @reports_errors
@@ -228,45 +182,29 @@ def rename(
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Give an entity a new name, in every profile and fact too."""
-    from memhop.core.edit import rename as run_rename
+    """Give an entity a new name, in every profile and fact too.
 
-    _run_edit(lambda store, embedder: run_rename(store, old, new, embedder, keep_alias=not no_alias), db, json)
+    \b
+    Example:
+      memhop rename Carol "Carol Kowalski"
+    """
+    from memhop.cli.render.reports import render_edit
 
-
-def _run_edit(call: Callable[[Any, Any], EditReport], db: Optional[Path], as_json: bool) -> None:
-    from memhop.core.embed import get_embedder
-
-    conf = settings(db)
-    with opened_store(conf) as store:
-        report = call(store, get_embedder(conf.embedder))
-    render_edit(report, as_json=as_json)
-
-
-def render_edit(report: EditReport, as_json: bool) -> None:
-    if as_json:
-        print_json(report.to_json())
-        return
-    if not report.changed:
-        out.print(f"{report.op}: {report.entity}: nothing to change", markup=False)
-        return
-    details = ", ".join(f"{k}: {v}" for k, v in report.details.items())
-    out.print(f"{report.op}: {report.entity}" + (f" ({details})" if details else ""), markup=False)
+    with memhop.open(db) as mem:
+        report = mem.rename(old, new, keep_alias=not no_alias)
+    render_edit(report, as_json=json)
 
 
 @reports_errors
 def entities(json: JsonOption = False, db: DbOption = None) -> None:
-    """Every entity memhop knows: kind, aliases, facts and mentions."""
-    from rich.table import Table
+    """Every entity memhop knows: kind, aliases, facts and mentions.
 
-    from memhop.core.export import list_entities
+    \b
+    Example:
+      memhop entities --json
+    """
+    from memhop.cli.render.views import render_entities
 
-    with opened_store(settings(db), read_only=True) as store:
-        rows = list_entities(store)
-    if json:
-        print_json([r.to_json() for r in rows])
-        return
-    table = Table("name", "kind", "aliases", "facts", "mentions", box=None)
-    for r in rows:
-        table.add_row(r.name, r.kind, ", ".join(r.aliases), str(r.facts), str(r.mentions))
-    out.print(table)
+    with memhop.open(db, read_only=True) as mem:
+        rows = mem.entities()
+    render_entities(rows, as_json=json)

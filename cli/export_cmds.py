@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import Annotated
 
 import typer
 
-from memhop.cli.common import DbOption, JsonOption, err, opened_store, reports_errors, settings
+import memhop
+from memhop.cli.common import DbOption, JsonOption, reports_errors
+
 
 @reports_errors
 def export(
@@ -18,22 +18,17 @@ def export(
     output: Annotated[str, typer.Option("--output", "-o", help="File to write; - (the default) is stdout.")] = "-",
     db: DbOption = None,
 ) -> None:
-    """Everything memhop holds (profiles, facts with their sources, raw turns), to take away."""
-    from memhop.core.export import export_text
+    """Everything memhop holds (profiles, facts with their sources, raw turns), to take away.
 
-    with opened_store(settings(db), read_only=True) as store:
-        text = export_text(store, format)
-    if output == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it is private data
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        err.print(f"[red]Error:[/red] cannot write {output}: {exc.strerror}", markup=True)
-        raise typer.Exit(code=1) from None
-    err.print(f"exported to {output}", markup=False)
+    \b
+    Example:
+      memhop export --format json -o my-memory.json
+    """
+    from memhop.cli.render.reports import render_export
+
+    with memhop.open(db, read_only=True) as mem:
+        text = mem.export(format, None if output == "-" else output)
+    render_export(text, output)
 
 
 @reports_errors
@@ -43,14 +38,14 @@ def restore(
     db: DbOption = None,
 ) -> None:
     """Load a JSON export into a new, empty store: a backup brought back, or your memory
-    moved to another machine. Embeddings are recomputed; nothing else changes."""
-    from memhop.cli.render import render_stats
-    from memhop.core.embed import get_embedder
-    from memhop.core.export import restore as restore_export
-    from memhop.core.ingest import read_input
+    moved to another machine. Embeddings are recomputed; nothing else changes.
 
-    conf = settings(db)
-    source = read_input(path)
-    with opened_store(conf) as store:
-        counts = restore_export(store, source.name, source.data, get_embedder(conf.embedder))
-    render_stats({**counts, "db": str(conf.db)}, as_json=json)
+    \b
+    Example:
+      memhop restore my-memory.json --db ~/new-machine.duckdb
+    """
+    from memhop.cli.render.views import render_stats
+
+    with memhop.open(db) as mem:
+        counts = mem.restore(path)
+    render_stats({**counts, "db": str(mem.db)}, as_json=json)

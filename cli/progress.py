@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from memhop.cli.common import err
 
@@ -15,7 +15,7 @@ MIN_TOTAL = 50  # short inputs finish before a bar is worth drawing
 class RichProgress:
     def __init__(self, progress: Progress) -> None:
         self._progress = progress
-        self._task: int | None = None
+        self._task: TaskID | None = None
 
     def start(self, label: str, total: int) -> None:
         if self._task is not None:

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 import yaml
 
+from memhop.core.engines import check_name as check_engine_name
 from memhop.core.errors import ConfigError
 
 DB_FILENAME = "memhop.duckdb"
@@ -180,6 +181,5 @@ def load_settings(
         settings = replace(settings, db=db)
     if engine is not None:
         settings = replace(settings, engine=engine)
-    if settings.engine not in ("offline", "openai"):
-        raise ConfigError(f"unknown engine {settings.engine!r} (expected offline or openai)")
+    check_engine_name(settings.engine)
     return settings

@@ -8,6 +8,7 @@ tested against.
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -145,20 +146,29 @@ class SentenceTransformerEmbedder:
         return out
 
 
-_FACTORIES: dict[str, Callable[[], Embedder]] = {
-    MiniLMEmbedder.name: MiniLMEmbedder,
-    SentenceTransformerEmbedder.name: SentenceTransformerEmbedder,
+# name -> "module:Class", the shape of the importers' and engines' registries: a backend
+# in a module of its own is imported only when asked for. The two built-in ones live
+# here and import their heavy libraries in __init__, so naming them costs nothing.
+_REGISTRY: dict[str, str] = {
+    "minilm": "memhop.core.embed:MiniLMEmbedder",
+    "sentence-transformers": "memhop.core.embed:SentenceTransformerEmbedder",
 }
 _CACHE: dict[str, Embedder] = {}
 _LOCK = threading.Lock()
 
 
+def available_embedders() -> list[str]:
+    """Embedder names, the default first."""
+    return list(_REGISTRY)
+
+
 def get_embedder(name: str = "minilm") -> Embedder:
     """One instance per name per process, so the model is loaded at most once."""
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise ConfigError(f"unknown embedder {name!r} (choose from: {', '.join(sorted(_FACTORIES))})")
+    if name not in _REGISTRY:
+        raise ConfigError(f"unknown embedder {name!r} (choose from: {', '.join(sorted(_REGISTRY))})")
     with _LOCK:
         if name not in _CACHE:
+            module_name, class_name = _REGISTRY[name].split(":")
+            factory: Callable[[], Embedder] = getattr(importlib.import_module(module_name), class_name)
             _CACHE[name] = factory()
         return _CACHE[name]

@@ -12,7 +12,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from memhop.core import redact as rd
-from memhop.core.config import Settings
 from memhop.core.embed import Embedder
 from memhop.core.errors import MemhopError
 from memhop.core.forget_plans import (
@@ -24,7 +23,7 @@ from memhop.core.forget_plans import (
 )
 from memhop.core.store import Store, compact, purge
 
-__all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget", "redactor_for"]
+__all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget"]
 
 LOG_LINES = {"entity": "an entity was forgotten", "fact": "a fact was forgotten", "source": "a source was forgotten"}
 
@@ -33,16 +32,6 @@ class ResidueError(MemhopError):
     """The residue scan found forgotten content after the change was committed."""
 
     exit_code = 3
-
-
-def redactor_for(settings: Settings) -> rd.Redactor:
-    """Offline sentence removal, or the configured engine's rewrite call when it has one."""
-    if settings.engine == "offline":
-        return rd.SentenceRedactor()
-    from memhop.core.engines.factory import build_engine
-
-    engine = build_engine(settings)
-    return engine if callable(getattr(engine, "rewrite", None)) else rd.SentenceRedactor()  # type: ignore[return-value]
 
 
 @dataclass

@@ -24,7 +24,7 @@ class EntityView:
             "kind": self.entity.kind,
             "aliases": list(self.entity.aliases),
             "profile": self.profile,
-            "residuals": [
+            "facts": [
                 {
                     "id": r.id,
                     "text": r.text,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from memhop.core.config import ReadSettings, Settings
+from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
@@ -87,13 +87,6 @@ class Answer:
             ],
             "trace": ctx.trace.to_dict(),
         }
-
-
-def answerer(settings: Settings) -> Callable[[AnswerRequest], str]:
-    """The configured engine's answer call, built once so a batch of questions reuses it."""
-    from memhop.core.engines.factory import build_engine
-
-    return build_engine(settings).answer
 
 
 def ask(

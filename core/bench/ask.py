@@ -51,7 +51,7 @@ class Answers:
 
 
 def _answer_engine(settings: Settings) -> Engine | None:
-    from memhop.core.engines.factory import build_engine
+    from memhop.core.engines import build_engine
 
     try:
         return build_engine(settings)

@@ -46,7 +46,7 @@ def write_store(db: str, settings: Settings, profile_only: bool) -> WriteOutcome
     """Run the write path over every pending session of one store."""
     from memhop.core.bench.systems import ProfileOnly
     from memhop.core.embed import get_embedder
-    from memhop.core.engines.factory import build_engine
+    from memhop.core.engines import build_engine
     from memhop.core.store import open_store
     from memhop.core.write import write_pending
 

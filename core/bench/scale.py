@@ -181,11 +181,12 @@ def measure(spec: dict[str, object]) -> dict[str, object]:
     from memhop.core.bench.metrics import percentile
     from memhop.core.config import load_settings
     from memhop.core.embed import get_embedder
-    from memhop.core.read import answerer, ask
+    from memhop.core.engines import build_engine
+    from memhop.core.read import ask
 
     db = Path(str(spec["db"]))
     settings = load_settings(db=db, engine=str(spec["engine"]))
-    embedder, answer = get_embedder(settings.embedder), answerer(settings)
+    embedder, answer = get_embedder(settings.embedder), build_engine(settings).answer
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
     with open_store(db, read_only=True) as store:
         ask(store, questions[0]["text"], embedder, settings.read, answer)  # warm: load the matrices once

@@ -70,9 +70,11 @@ def test_unrelated_question_says_i_dont_know(invoke) -> None:
     assert data["answer"] == "I don't know" and "gate" in data["trace"]["stopped"]
 
 
-def test_no_residuals_flag_drops_facts(invoke) -> None:
-    data = json.loads(invoke(ROOMMATE, "--json", "--no-residuals").stdout)
-    assert all(facts == [] for facts in data["facts"].values())
+def test_no_facts_flag_drops_facts(invoke) -> None:
+    data = json.loads(invoke(ROOMMATE, "--json", "--no-facts").stdout)
+    assert data["facts"] and all(facts == [] for facts in data["facts"].values())
+    tree = invoke(ROOMMATE, "--trace", "--no-facts").stdout
+    assert "facts disabled (--no-facts)" in tree
 
 
 def test_questions_from_stdin_give_one_json_line_each(invoke) -> None:

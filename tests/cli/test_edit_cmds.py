@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from memhop.cli import edit_cmds
+from memhop.cli.render import forget as forget_render
 from memhop.cli.app import app
 
 from support import purge_world
@@ -43,7 +43,7 @@ def test_forget_asks_first_and_refuses_without_a_terminal(
     digest = purge_world.sha256_file(purge_db)
     refused = run(runner, "forget", BOB)
     assert refused.exit_code == 2 and "pass --yes" in refused.stderr
-    monkeypatch.setattr(edit_cmds, "_interactive", lambda: True)
+    monkeypatch.setattr(forget_render, "interactive", lambda: True)
     declined = run(runner, "forget", BOB, input="n\n")
     assert declined.exit_code == 1 and "not confirmed" in declined.stderr
     assert "entities deleted: 1" in declined.stderr
@@ -72,12 +72,12 @@ def test_facts_added_corrected_and_removed(purge_db: Path, runner: CliRunner) ->
     assert fixed.exit_code == 0, fixed.output
     shown = json.loads(run(runner, "show", "Priya", "--json").stdout)
     assert {"id": fact_id, "text": "Priya is a senior editor."}.items() <= next(
-        r for r in shown["residuals"] if r["id"] == fact_id
+        r for r in shown["facts"] if r["id"] == fact_id
     ).items()
     removed = run(runner, "fact", "rm", str(fact_id))
     assert removed.exit_code == 0, removed.output
     shown = json.loads(run(runner, "show", "Priya", "--json").stdout)
-    assert fact_id not in [r["id"] for r in shown["residuals"]]
+    assert fact_id not in [r["id"] for r in shown["facts"]]
     again = run(runner, "forget", "--fact", str(fact_id), "--yes")
     assert again.exit_code == 1 and "no fact with id" in again.stderr
     assert run(runner, "fact", "add", "Priya", "x", "--category", "gossip").exit_code == 1

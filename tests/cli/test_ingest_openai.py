@@ -24,7 +24,7 @@ SECRET = "sk-test-DO-NOT-STORE-4f9a"
 DIARY = SAMPLES / "maya-diary.md"
 CHAT = SAMPLES / "whatsapp-alice.txt"
 POISON = "Chopin"  # a word of one diary session: its coextract calls fail while poisoned
-COUNTED = ("sources", "sessions", "turns", "entities", "profiles", "residuals")
+COUNTED = ("sources", "sessions", "turns", "entities", "profiles", "facts")
 
 
 @pytest.fixture
@@ -71,9 +71,9 @@ def test_each_session_costs_one_plus_e_calls_counted_by_the_server(
     assert len(sent) == write["usage"]["calls"] == sent.count("identify") + sent.count("coextract")
     assert write["usage"]["prompt_tokens"] == 100 * len(sent)  # the server's usage, summed
     counts = stats()
-    assert counts["entities"] > 3 and counts["residuals"] > 10
+    assert counts["entities"] > 3 and counts["facts"] > 10
     shown = json.loads(runner.invoke(app, ["show", "Alice", "--json"]).stdout)
-    assert shown["profile"].startswith("Alice is mentioned with") and shown["residuals"][0]["sources"]
+    assert shown["profile"].startswith("Alice is mentioned with") and shown["facts"][0]["sources"]
 
 
 @pytest.mark.slow

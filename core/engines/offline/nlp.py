@@ -1,6 +1,6 @@
 """The spaCy pipeline of the offline engine, loaded once per process and only when needed.
 
-Nothing heavy happens at import time: `memhop --help` imports the engine factory, not this.
+Nothing heavy happens at import time: `memhop --help` imports the engine registry, not this.
 """
 
 from __future__ import annotations

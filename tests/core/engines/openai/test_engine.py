@@ -26,7 +26,7 @@ from memhop.core.model import (
     SessionView,
     TurnView,
 )
-from memhop.core.engines.factory import build_engine
+from memhop.core.engines import build_engine
 from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.errors import ConfigError, EngineError
 
@@ -282,7 +282,7 @@ def test_a_session_costs_one_plus_e_calls_against_a_responder() -> None:
     assert extractions["Carol Smith"].residuals[0].source_turns == (12,)
 
 
-def test_factory_builds_the_configured_engine(fake: FakeOpenAI, tmp_path: Path) -> None:
+def test_the_registry_builds_the_configured_engine(fake: FakeOpenAI, tmp_path: Path) -> None:
     def settings(engine: str, **openai: Any) -> Settings:
         return Settings(db=tmp_path / "m.duckdb", engine=engine, openai=OpenAISettings(**openai))
 

@@ -1,0 +1,79 @@
+"""What a command that changed something did: ingest, rebuild, an edit, an export."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from memhop.cli.common import err, out, print_json
+
+if TYPE_CHECKING:
+    from memhop.core.edit import EditReport
+    from memhop.core.ingest import IngestReport
+    from memhop.core.write import WriteReport
+
+WRITE_KEYS = {  # WriteReport fields -> the words users see
+    "residuals_added": "facts_added",
+    "residuals_deduplicated": "facts_deduplicated",
+    "residuals_superseded": "facts_superseded",
+}
+
+
+def write_json(report: WriteReport) -> dict[str, Any]:
+    return {WRITE_KEYS.get(key, key): value for key, value in asdict(report).items()}
+
+
+def render_ingest(report: IngestReport, as_json: bool) -> None:
+    if as_json:
+        write = write_json(report.write) if report.write else None
+        print_json({"files": [asdict(f) for f in report.files], "write": write})
+        return
+    for f in report.files:
+        if f.status == "imported":
+            out.print(f"{f.path}: imported {f.sessions} sessions, {f.turns} turns ({f.format}, {f.seconds:.1f}s)")
+        elif f.status == "unchanged":
+            out.print(f"{f.path}: unchanged (already imported)")
+    for f in report.failed:
+        err.print(f"[red]Error:[/red] {f.error}")
+    if report.failed:
+        done = len(report.files) - len(report.failed)
+        err.print(f"{len(report.failed)} file(s) failed; {done} imported or unchanged.")
+    if report.write is not None:
+        render_write(report.write, as_json=False)
+
+
+def render_write(report: WriteReport, as_json: bool) -> None:
+    if as_json:
+        print_json(write_json(report))
+        return
+    usage = report.usage
+    out.print(
+        f"memories ({report.engine}): {report.sessions} sessions, {report.entities_added} new entities, "
+        f"{report.residuals_added} facts (+{report.residuals_deduplicated} duplicates dropped, "
+        f"{report.residuals_superseded} superseded); {int(usage.get('calls', 0))} engine calls, "
+        f"{report.seconds:.1f}s"
+    )
+    for failure in report.failures:
+        err.print(f"[red]Error:[/red] session {failure.session_id}: {failure.error}")
+    if report.failures:
+        err.print(f"{len(report.failures)} session(s) not written; run the same command again to resume.")
+
+
+def render_edit(report: EditReport, as_json: bool) -> None:
+    if as_json:
+        print_json(report.to_json())
+        return
+    if not report.changed:
+        out.print(f"{report.op}: {report.entity}: nothing to change", markup=False)
+        return
+    details = ", ".join(f"{k}: {v}" for k, v in report.details.items())
+    out.print(f"{report.op}: {report.entity}" + (f" ({details})" if details else ""), markup=False)
+
+
+def render_export(text: str, output: str) -> None:
+    """The export itself on stdout, or one line on stderr saying where it went."""
+    if output == "-":
+        sys.stdout.write(text)
+        return
+    err.print(f"exported to {output}", markup=False)

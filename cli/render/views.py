@@ -1,0 +1,74 @@
+"""What memhop holds, looked at: one entity, the entity list, counts, settings, version."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+
+from memhop.cli.common import out, print_json
+
+if TYPE_CHECKING:
+    from memhop.core.export import EntitySummary
+    from memhop.core.inspect import EntityView
+
+
+def render_entity(view: EntityView, as_json: bool) -> None:
+    if as_json:
+        print_json(view.to_json())
+        return
+    entity = view.entity
+    aliases = f" (also: {', '.join(entity.aliases)})" if entity.aliases else ""
+    out.print(f"[bold]{entity.name}[/bold] [{entity.kind}]{aliases}", markup=True)
+    out.print(view.profile or "(no profile yet)", markup=False)
+    if view.residuals:
+        table = Table("id", "fact", "category", "date", "sources", box=None)
+        for r in view.residuals:
+            text = r.text + (" (superseded)" if r.superseded_by is not None else "")
+            table.add_row(str(r.id), text, r.category, r.date.isoformat() if r.date else "", ",".join(map(str, r.source_turns)))
+        out.print(table)
+
+
+def render_entities(rows: list[EntitySummary], as_json: bool) -> None:
+    if as_json:
+        print_json([r.to_json() for r in rows])
+        return
+    table = Table("name", "kind", "aliases", "facts", "mentions", box=None)
+    for r in rows:
+        table.add_row(r.name, r.kind, ", ".join(r.aliases), str(r.facts), str(r.mentions))
+    out.print(table)
+
+
+def render_stats(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(data)
+        return
+    table = Table(show_header=False, box=None)
+    for key, value in data.items():
+        table.add_row(key, str(value))
+    out.print(table)
+
+
+def render_config(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(data)
+        return
+    out.print(f"config file: {data['config_file']}" + ("" if data["config_file_exists"] else " (not created)"))
+    out.print(f"data dir:    {data['data_dir']}")
+    out.print(f"cache dir:   {data['cache_dir']}")
+    for key, value in _flatten(data["settings"]):
+        out.print(f"{key}: {value}")
+
+
+def render_version(version: str) -> None:
+    out.print(f"memhop {version}", markup=False, highlight=False)
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    rows: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            rows.extend(_flatten(value, f"{prefix}{key}."))
+        else:
+            rows.append((f"{prefix}{key}", value))
+    return rows

@@ -1,0 +1,373 @@
+"""memhop as a library: one object that owns the wiring every command needs.
+
+`open_memory` (exposed as `memhop.open`) only loads the settings. The store file, the
+embedding model and the engine are opened on first use, so each call pays for what it
+touches: `config()` opens nothing, `show()` never loads the model, `read()` never builds
+an engine. Core modules are imported inside the methods for the same reason.
+
+Users see one word, "fact", for what the code calls a residual: `ask(facts=False)`,
+the `facts` key of `stats()`. The store's table names stay as they are.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
+
+from memhop.core.config import Paths, ReadSettings, Settings, load_settings
+from memhop.core.errors import StoreError
+
+if TYPE_CHECKING:
+    from memhop.core.edit import EditReport
+    from memhop.core.embed import Embedder
+    from memhop.core.engines.base import Engine
+    from memhop.core.export import EntitySummary
+    from memhop.core.forget import ForgetReport
+    from memhop.core.ingest import IngestReport
+    from memhop.core.inspect import EntityView
+    from memhop.core.model import AnswerRequest
+    from memhop.core.progress import Progress
+    from memhop.core.read import Answer, Context
+    from memhop.core.redact import Redactor
+    from memhop.core.store import Store
+    from memhop.core.write import WriteReport
+
+__all__ = ["Memory", "open_memory", "user_counts"]
+
+USER_WORDS = {"residuals": "facts"}  # table name -> the word users see
+
+
+def user_counts(counts: dict[str, int]) -> dict[str, int]:
+    """Row counts per table, keyed by the words users see ("facts", not "residuals")."""
+    return {USER_WORDS.get(table, table): count for table, count in counts.items()}
+
+
+def open_memory(
+    db: str | Path | None = None, engine: str | None = None, *, read_only: bool = False
+) -> Memory:
+    """Settings from the config file and MEMHOP_* variables, `db` and `engine` winning."""
+    paths = Paths.from_env()
+    settings = load_settings(paths, db=None if db is None else Path(db), engine=engine)
+    return Memory(settings, paths, read_only=read_only)
+
+
+class Memory:
+    """One memhop store with its settings; use it as a context manager to close the file."""
+
+    def __init__(self, settings: Settings, paths: Paths | None = None, *, read_only: bool = False) -> None:
+        self.settings = settings
+        self.paths = paths or Paths.from_env()
+        self.read_only = read_only
+        self._store: Store | None = None
+        self._engine: Engine | None = None
+
+    def __repr__(self) -> str:
+        mode = "read-only" if self.read_only else "read-write"
+        return f"Memory(db={str(self.db)!r}, engine={self.settings.engine!r}, {mode})"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the store file (and the engine's connection, if it keeps one)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+        if self._engine is not None:
+            _close_engine(self._engine)
+            self._engine = None
+
+    # What is opened on first use.
+
+    @property
+    def db(self) -> Path:
+        return self.settings.db
+
+    @property
+    def store(self) -> Store:
+        """The DuckDB store, opened (and created, unless read-only) on first use."""
+        if self._store is None:
+            from memhop.core.store import open_store
+
+            self._store = open_store(self.settings.db, read_only=self.read_only)
+        return self._store
+
+    @property
+    def embedder(self) -> Embedder:
+        """The configured embedder; the model loads once per process."""
+        from memhop.core.embed import get_embedder
+
+        return get_embedder(self.settings.embedder)
+
+    @property
+    def engine(self) -> Engine:
+        """The configured engine for answering and rewriting, built on first use and kept."""
+        if self._engine is None:
+            from memhop.core.engines import build_engine
+
+            self._engine = build_engine(self.settings)
+        return self._engine
+
+    @contextmanager
+    def _write_engine(self) -> Iterator[Engine]:
+        """A new engine per write run, so a report's usage and the engine's caches are
+        that run's alone."""
+        from memhop.core.engines import build_engine
+
+        engine = build_engine(self.settings)
+        try:
+            yield engine
+        finally:
+            _close_engine(engine)
+
+    def _writable(self, what: str) -> Store:
+        if self.read_only:
+            raise StoreError(f"{self.db}: opened read-only; {what} needs memhop.open(read_only=False)")
+        return self.store
+
+    # Importing and writing.
+
+    def ingest(
+        self,
+        paths: str | Path | Iterable[str | Path],
+        *,
+        format: str | None = None,
+        self_name: str | None = None,
+        progress: Progress | None = None,
+        write: bool = True,
+    ) -> IngestReport:
+        """Import export files or folders ("-" is stdin), then write profiles and facts
+        for every pending session (`write=False`: the raw turns only). A bad file is
+        reported in the result and skipped; the others still import."""
+        from memhop.core.ingest import ingest
+
+        names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
+        store = self._writable("ingest")
+        with ExitStack() as stack:
+            # built before any file is read: a misconfigured engine fails before any import
+            engine = stack.enter_context(self._write_engine()) if write else None
+            return ingest(
+                store,
+                names,
+                self.embedder,
+                format=format,
+                self_name=self_name,
+                progress=progress,
+                engine=engine,
+                dedup_threshold=self.settings.dedup_threshold,
+            )
+
+    def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
+        """Re-derive profiles and facts from the raw turns (after switching engine); resumable."""
+        from memhop.core.write import rebuild
+
+        store = self._writable("rebuild")
+        with self._write_engine() as engine:
+            return rebuild(store, engine, self.embedder, self.settings.dedup_threshold, progress)
+
+    # Asking.
+
+    def read(
+        self,
+        question: str,
+        *,
+        top: int | None = None,
+        hops: int | None = None,
+        gate: float | None = None,
+        evidence: int | None = None,
+        expand: bool | None = None,
+        facts: bool | None = None,
+    ) -> Context:
+        """What an answer would be built from (profiles, facts, raw turns, the trace),
+        without calling the engine. Unset options come from the settings."""
+        from memhop.core.read import read
+
+        options = self.read_options(top=top, hops=hops, gate=gate, evidence=evidence, expand=expand, facts=facts)
+        return read(self.store, question, self.embedder, options)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        top: int | None = None,
+        hops: int | None = None,
+        gate: float | None = None,
+        evidence: int | None = None,
+        expand: bool | None = None,
+        facts: bool | None = None,
+    ) -> Answer:
+        """Answer from memory ("I don't know" when nothing supports an answer); `.text` is
+        the answer, `.context` what it was built from, `.to_dict()` the `--json` shape."""
+        from memhop.core.read import ask
+
+        options = self.read_options(top=top, hops=hops, gate=gate, evidence=evidence, expand=expand, facts=facts)
+        return ask(self.store, question, self.embedder, options, self._answer)
+
+    def _answer(self, request: AnswerRequest) -> str:
+        answer: str = self.engine.answer(request)  # the engine is built only when a question reaches it
+        return answer
+
+    def read_options(
+        self,
+        *,
+        top: int | None = None,
+        hops: int | None = None,
+        gate: float | None = None,
+        evidence: int | None = None,
+        expand: bool | None = None,
+        facts: bool | None = None,
+    ) -> ReadSettings:
+        """The settings' read knobs with the given ones replaced."""
+        given: dict[str, Any] = {"top": top, "hops": hops, "gate": gate, "evidence": evidence,
+                                 "expand": expand, "residuals": facts}
+        return replace(self.settings.read, **{k: v for k, v in given.items() if v is not None})
+
+    # Looking.
+
+    def show(self, name: str, *, include_superseded: bool = False) -> EntityView:
+        """One entity by full name, first name or alias: its profile and facts with sources."""
+        from memhop.core.inspect import describe_entity
+
+        return describe_entity(self.store, name, include_superseded=include_superseded)
+
+    def entities(self) -> list[EntitySummary]:
+        """Every entity: the diarist first, then by name."""
+        from memhop.core.export import list_entities
+
+        return list_entities(self.store)
+
+    def stats(self) -> dict[str, int]:
+        """How many sources, sessions, turns, entities, profiles and facts the store holds."""
+        return user_counts(self.store.counts())
+
+    def config(self) -> dict[str, Any]:
+        """Where memhop keeps things and the active settings, secrets as "set" / "not set"."""
+        return {
+            "config_file": str(self.paths.config_file),
+            "config_file_exists": self.paths.config_file.exists(),
+            "data_dir": str(self.paths.data_dir),
+            "cache_dir": str(self.paths.cache_dir),
+            "settings": self.settings.redacted(),
+        }
+
+    # Correcting and forgetting.
+
+    def forget(
+        self,
+        name: str | None = None,
+        *,
+        fact: int | None = None,
+        source: str | None = None,
+        drop_turns: bool = False,
+        dry_run: bool = False,
+        confirm: Callable[[ForgetReport], bool] | None = None,
+    ) -> ForgetReport:
+        """Remove exactly one of an entity (by name), a fact (by id) or an imported source
+        everywhere, then prove it is gone. `dry_run` plans and changes nothing; `confirm`
+        sees the plan first and may refuse."""
+        from memhop.core.forget import forget
+
+        store = self.store if dry_run else self._writable("forget")
+        return forget(
+            store,
+            None if dry_run else self.embedder,
+            name=name,
+            fact=fact,
+            source=source,
+            drop_turns=drop_turns,
+            dry_run=dry_run,
+            confirm=confirm,
+            redactor=self._redactor() if name is not None else None,
+        )
+
+    def _redactor(self) -> Redactor:
+        """Offline sentence removal, or the configured engine's rewrite call when it has one."""
+        from memhop.core.redact import SentenceRedactor
+
+        if self.settings.engine == "offline":
+            return SentenceRedactor()
+        engine = self.engine
+        return engine if callable(getattr(engine, "rewrite", None)) else SentenceRedactor()  # type: ignore[return-value]
+
+    def edit(self, name: str, text: str | None = None, *, editor: Callable[[str], str | None] | None = None) -> EditReport:
+        """Replace an entity's profile with `text`, or with what `editor` makes of it."""
+        from memhop.core.edit import edit_profile
+
+        return edit_profile(self._writable("edit"), name, self.embedder, text=text, editor=editor)
+
+    def add_fact(self, name: str, text: str, category: str | None = None) -> EditReport:
+        """A new fact about an entity; `category` is one of core.model.CATEGORIES."""
+        from memhop.core.edit import add_fact
+
+        return add_fact(self._writable("adding a fact"), name, text, self.embedder, category)
+
+    def edit_fact(self, fact_id: int, text: str, category: str | None = None) -> EditReport:
+        """Correct a fact's text (and category)."""
+        from memhop.core.edit import edit_fact
+
+        return edit_fact(self._writable("editing a fact"), fact_id, text, self.embedder, category)
+
+    def remove_fact(self, fact_id: int) -> ForgetReport:
+        """Remove one fact for good, without asking: `forget(fact=fact_id)`."""
+        return self.forget(fact=fact_id)
+
+    def merge(self, keep: str, fold: str) -> EditReport:
+        """One person under two names: `fold` becomes part of `keep`, its name an alias."""
+        from memhop.core.edit import merge
+
+        return merge(self._writable("merge"), keep, fold, self.embedder)
+
+    def rename(self, old: str, new: str, *, keep_alias: bool = True) -> EditReport:
+        """A new canonical name, written into every profile and fact that used the old one."""
+        from memhop.core.edit import rename
+
+        return rename(self._writable("rename"), old, new, self.embedder, keep_alias=keep_alias)
+
+    # Taking it away and bringing it back.
+
+    def export(self, format: str = "json", path: str | Path | None = None) -> str:
+        """Everything memhop holds as JSON (complete, reloadable) or Markdown (readable);
+        written to `path` too when given, readable by you only, since it is private data."""
+        from memhop.core.export import export_text
+
+        text = export_text(self.store, format)
+        if path is not None:
+            _write_private(path, text)
+        return text
+
+    def restore(self, path: str | Path) -> dict[str, int]:
+        """Load a JSON export ("-" is stdin) into this store, which must be empty; the
+        counts of what it now holds. A damaged file leaves the store empty."""
+        from memhop.core.export import restore
+        from memhop.core.ingest import read_input
+
+        source = read_input(str(path))  # before the store: a missing file creates nothing
+        counts = restore(self._writable("restore"), source.name, source.data, self.embedder)
+        return user_counts(counts)
+
+
+def _close_engine(engine: Engine) -> None:
+    close = getattr(engine, "close", None)  # the openai engine holds an HTTP connection pool
+    if callable(close):
+        close()
+
+
+def _write_private(path: str | Path, text: str) -> None:
+    from memhop.core.export import ExportError
+
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror}") from None
