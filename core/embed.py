@@ -12,21 +12,21 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memhop.core.errors import ConfigError
 
-DIM = 384
+if TYPE_CHECKING:  # numpy is imported where vectors are made: the store reads DIM without it
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Array = NDArray[Any]
+    Vectors = NDArray[np.float32]
+
+DIM = 384  # all-MiniLM-L6-v2's: the one home of the number (the store's columns use it)
 MAX_SEQ_LEN = 256  # sentence_bert_config.json; tokenizer.json says 128, ST overrides it
 BATCH_SIZE = 32  # measured on 2 cores: 32 beat 16, 64 and 128 (cache-sized activations)
 _PAD_RATIO, _PAD_SLACK = 1.25, 64  # padded tokens allowed per batch: 1.25 * real + 64
-
-F32 = np.float32
-Array = NDArray[Any]
-Vectors = NDArray[np.float32]
 
 
 class Embedder(Protocol):
@@ -100,12 +100,14 @@ class MiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Each distinct text once (chats repeat "ok", "haha", "<Media omitted>"), sorted
         by token count so each batch carries little padding, then back in input order."""
+        import numpy as np
+
         stripped = [t.strip() for t in texts]  # ST strips too
         distinct = list(dict.fromkeys(stripped))
         if len(distinct) < len(stripped):
             where = {text: row for row, text in enumerate(distinct)}
             return self.embed(distinct)[[where[t] for t in stripped]]
-        out = np.empty((len(texts), DIM), dtype=F32)
+        out = np.empty((len(texts), DIM), dtype=np.float32)
         if len(texts) == 0:
             return out
         encs = self._tok.encode_batch(stripped)
@@ -138,10 +140,12 @@ class SentenceTransformerEmbedder:
         self._model = SentenceTransformer(str(model_dir or _model_dir()), device="cpu")
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        import numpy as np
+
         if len(texts) == 0:
-            return np.empty((0, DIM), dtype=F32)
+            return np.empty((0, DIM), dtype=np.float32)
         vecs = self._model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True)
-        out: Vectors = np.asarray(vecs, dtype=F32)
+        out: Vectors = np.asarray(vecs, dtype=np.float32)
         return out
 
 

@@ -9,6 +9,7 @@ from datetime import date, datetime
 import numpy as np
 import pyarrow as pa
 
+from memhop.core.embed import DIM
 from memhop.core.model import ExistingResidual, KnownEntity, ResidualDraft, SessionView, TurnView
 from memhop.core.store.db import Store
 from memhop.core.store.raw import vectors_to_arrow
@@ -136,7 +137,7 @@ def as_existing(residuals: Sequence[StoredResidual]) -> list[ExistingResidual]:
 
 def residual_vectors(store: Store, entity_ids: Sequence[int]) -> dict[int, np.ndarray]:
     """Embeddings of every residual of each entity (superseded too: a repeat is still a
-    repeat); an entity without residuals gets a (0, 384) matrix."""
+    repeat); an entity without residuals gets a (0, DIM) matrix."""
     if not entity_ids:
         return {}
     table = store.con.execute(
@@ -240,9 +241,9 @@ def reset_written(store: Store) -> None:
 
 
 def arrow_vectors(column: pa.ChunkedArray) -> np.ndarray:
-    """A FLOAT[384] column as an (n, 384) float32 matrix without a Python loop."""
+    """A FLOAT[DIM] column as an (n, DIM) float32 matrix without a Python loop."""
     if column.num_chunks == 0 or len(column) == 0:
-        return np.zeros((0, 384), dtype=np.float32)
+        return np.zeros((0, DIM), dtype=np.float32)
     combined = column.combine_chunks()
     flat = combined.flatten().to_numpy(zero_copy_only=False)
     return np.asarray(flat, dtype=np.float32).reshape(len(combined), -1)

@@ -96,7 +96,7 @@ def count_where(store: Store, table: str, column: str, values: Iterable[Any]) ->
 
 def update_rows(store: Store, table: str, rows: Sequence[tuple[Key, Mapping[str, Any]]]) -> None:
     """Set some columns of many rows, one UPDATE per set of columns, through Arrow: binding
-    a 384-float list as a Python parameter costs DuckDB a module lookup per float."""
+    a vector as a Python parameter costs DuckDB a module lookup per float."""
     groups: dict[tuple[str, ...], list[tuple[Key, Mapping[str, Any]]]] = {}
     for key, values in rows:
         if values:

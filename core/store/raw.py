@@ -10,9 +10,9 @@ from datetime import datetime
 import numpy as np
 import pyarrow as pa
 
+from memhop.core.embed import DIM
 from memhop.core.importers.base import ParsedSource, Session, Turn
 from memhop.core.store.db import Store
-from memhop.core.store.schema import EMBEDDING_DIM
 
 
 @dataclass(frozen=True)
@@ -142,4 +142,4 @@ def insert_source(
 
 def vectors_to_arrow(vectors: np.ndarray) -> pa.FixedSizeListArray:
     flat = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1)
-    return pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), EMBEDDING_DIM)
+    return pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), DIM)

@@ -45,7 +45,7 @@ class ProfileIndex:
     kinds: list[str]
     aliases: list[tuple[str, ...]]
     texts: list[str]
-    matrix: np.ndarray  # (n, 384), unit rows
+    matrix: np.ndarray  # (n, DIM), unit rows
 
 
 @dataclass(frozen=True)

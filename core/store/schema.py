@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-EMBEDDING_DIM = 384
+from memhop.core.embed import DIM
 
 # No secondary indexes: after a kill -9, DuckDB 1.5.5 replays the WAL into an ART index
 # on turns(session_id) that then answers `WHERE session_id = ?` with no rows while the
@@ -41,7 +41,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             text TEXT NOT NULL,
             external_id TEXT,
             fingerprint TEXT NOT NULL UNIQUE,
-            embedding FLOAT[{EMBEDDING_DIM}] NOT NULL
+            embedding FLOAT[{DIM}] NOT NULL
         );
         CREATE TABLE oplog (
             id INTEGER PRIMARY KEY,
@@ -65,7 +65,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE TABLE profiles (
             entity_id INTEGER PRIMARY KEY,
             text TEXT NOT NULL,
-            embedding FLOAT[{EMBEDDING_DIM}] NOT NULL,
+            embedding FLOAT[{DIM}] NOT NULL,
             version INTEGER NOT NULL,
             updated_at TIMESTAMP NOT NULL
         );
@@ -74,7 +74,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             entity_id INTEGER NOT NULL,
             text TEXT NOT NULL,
             category TEXT NOT NULL,
-            embedding FLOAT[{EMBEDDING_DIM}] NOT NULL,
+            embedding FLOAT[{DIM}] NOT NULL,
             source_turns INTEGER[] NOT NULL,
             date DATE,
             slot TEXT,
