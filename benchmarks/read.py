@@ -110,7 +110,7 @@ def build_synthetic(path: Path, n_turns: int, n_entities: int = 300, seed: int =
     """A store of n_turns turns written through Arrow; returns questions that fit it."""
     from memhop.core.embed import get_embedder
     from memhop.core.store import open_store
-    from memhop.core.store.raw import vectors_to_arrow
+    from memhop.core.store.bulk import vectors_to_arrow
 
     rng = np.random.default_rng(seed)
     pyrng = random.Random(seed)

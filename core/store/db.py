@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,9 +41,20 @@ class Store:
     def log(self, op: str, detail: str) -> None:
         """Append to the operation log. Callers never pass forgotten content here."""
         self.con.execute(
-            "INSERT INTO oplog VALUES (?, ?, ?, ?)",
+            "INSERT INTO oplog (id, happened_at, op, detail) VALUES (?, ?, ?, ?)",
             [self.next_id("oplog"), datetime.now(), op, detail],
         )
+
+    def last_op(self, ops: Sequence[str]) -> str | None:
+        """Which of these operations was logged last, if any."""
+        found = self.scalar(
+            "SELECT op FROM oplog WHERE list_contains(?, op) ORDER BY id DESC LIMIT 1", [list(ops)]
+        )
+        return None if found is None else str(found)
+
+    def checkpoint(self) -> None:
+        """Write the WAL into the file now rather than at some later commit."""
+        self.con.execute("CHECKPOINT")
 
     def scalar(self, sql: str, params: list[Any] | None = None) -> Any:
         row = self.con.execute(sql, params or []).fetchone()
@@ -95,9 +106,9 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     try:
         con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
-        raise StoreError(f"{path}: cannot open the store ({_first_line(exc)})") from None
+        raise StoreError(f"{path}: cannot open the store ({first_line(exc)})") from None
     except duckdb.Error as exc:
-        raise StoreError(f"{path}: not a memhop store ({_first_line(exc)})") from None
+        raise StoreError(f"{path}: not a memhop store ({first_line(exc)})") from None
     finally:
         os.umask(old_umask)
     os.chmod(path, 0o600)
@@ -107,7 +118,7 @@ def open_store(path: Path, read_only: bool = False) -> Store:
             _migrate(con)
         except duckdb.Error as exc:
             con.close()
-            raise StoreError(f"{path}: migration failed ({_first_line(exc)})") from None
+            raise StoreError(f"{path}: migration failed ({first_line(exc)})") from None
     elif not _has_table(con, "migrations"):
         con.close()
         raise StoreError(f"{path}: not a memhop store (no migrations table)")
@@ -121,5 +132,11 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(row and row[0])
 
 
-def _first_line(exc: BaseException) -> str:
+def quote(identifier: str) -> str:
+    """An identifier for SQL text (table and column names come from the schema, never a user)."""
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def first_line(exc: BaseException) -> str:
+    """A DuckDB error's first line: the rest is a stack trace or a hint meant for SQL users."""
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

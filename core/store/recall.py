@@ -20,8 +20,8 @@ import pyarrow as pa
 
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
+from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
-from memhop.core.store.memory import arrow_vectors
 
 _STAMP_SQL = """
 SELECT 1, count(*), coalesce(max(id), 0), 0 FROM turns
