@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # numpy is imported where vectors are made: the store reads D
     Array = NDArray[Any]
     Vectors = NDArray[np.float32]
 
-DIM = 384  # all-MiniLM-L6-v2's: the one home of the number (the store's columns use it)
+MODEL = "all-MiniLM-L6-v2"  # the model every embedder here computes
+DIM = 384  # its vectors' dimension: the one home of the number (the store's columns use it)
 MAX_SEQ_LEN = 256  # sentence_bert_config.json; tokenizer.json says 128, ST overrides it
 BATCH_SIZE = 32  # measured on 2 cores: 32 beat 16, 64 and 128 (cache-sized activations)
 _PAD_RATIO, _PAD_SLACK = 1.25, 64  # padded tokens allowed per batch: 1.25 * real + 64
@@ -79,6 +80,7 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 on ONNX Runtime, matching sentence-transformers' vectors."""
 
     name = "minilm"
+    model = MODEL
     dim = DIM
 
     def __init__(
@@ -131,6 +133,7 @@ class SentenceTransformerEmbedder:
     """The reference implementation; slow to import, so only for tests and benchmarks."""
 
     name = "sentence-transformers"
+    model = MODEL
     dim = DIM
 
     def __init__(self, model_dir: Path | None = None) -> None:
@@ -149,20 +152,33 @@ class SentenceTransformerEmbedder:
         return out
 
 
-_FACTORIES: dict[str, Callable[[], Embedder]] = {
+_FACTORIES: dict[str, type[MiniLMEmbedder | SentenceTransformerEmbedder]] = {
     MiniLMEmbedder.name: MiniLMEmbedder,
     SentenceTransformerEmbedder.name: SentenceTransformerEmbedder,
 }
 _CACHE: dict[str, Embedder] = {}
 _LOCK = threading.Lock()
+DEFAULT_EMBEDDER = MiniLMEmbedder.name
 
 
-def get_embedder(name: str = "minilm") -> Embedder:
-    """One instance per name per process, so the model is loaded at most once."""
+def _factory(name: str) -> type[MiniLMEmbedder | SentenceTransformerEmbedder]:
     factory = _FACTORIES.get(name)
     if factory is None:
         raise ConfigError(f"unknown embedder {name!r} (choose from: {', '.join(sorted(_FACTORIES))})")
+    return factory
+
+
+def get_embedder(name: str = DEFAULT_EMBEDDER) -> Embedder:
+    """One instance per name per process, so the model is loaded at most once."""
+    factory = _factory(name)
     with _LOCK:
         if name not in _CACHE:
             _CACHE[name] = factory()
         return _CACHE[name]
+
+
+def vector_space(name: str) -> tuple[str, int]:
+    """The model and dimension of the vectors an embedder writes, known without loading it:
+    a store records them when it is created and refuses an embedder whose vectors differ."""
+    factory = _factory(name)
+    return factory.model, factory.dim

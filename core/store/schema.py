@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from memhop.core.embed import DIM
 
-VECTOR = f"FLOAT[{DIM}]"  # an embedding column
+VECTOR = f"FLOAT[{DIM}]"  # an embedding column; the store's meta record names the embedder
 
 # No secondary indexes: after a kill -9, DuckDB 1.5.5 replays the WAL into an ART index
 # on turns(session_id) that then answers `WHERE session_id = ?` with no rows while the
@@ -93,8 +93,19 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        3,
+        "meta: the embedder whose vectors the store holds",
+        """
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+    ),
 ]
-
+LATEST = MIGRATIONS[-1][0]
+META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
 
 # Every table's columns as the migrations leave them, in table order, typed with DuckDB's
 # names: bulk inserts and row rewrites build their Arrow tables from this (core/store/bulk.py),
@@ -166,4 +177,5 @@ COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
         ("entity_id", "INTEGER"),
         ("turn_id", "INTEGER"),
     ),
+    "meta": (("key", "VARCHAR"), ("value", "VARCHAR")),
 }

@@ -52,12 +52,14 @@ def key_column(store: Store, table: str) -> str:
 
 
 def text_columns(store: Store) -> list[TextColumn]:
-    """Every VARCHAR and VARCHAR[] column of every table: where words can hide."""
+    """Every VARCHAR and VARCHAR[] column of every table where words can hide. The meta
+    record is left out: it names the embedder, never a person, and rewriting it would
+    make the store unopenable."""
     found = rows(
         store,
         "SELECT table_name, column_name, data_type FROM information_schema.columns "
         "WHERE table_catalog = current_database() AND table_schema = 'main' AND data_type IN (?, ?) "
-        "ORDER BY table_name, ordinal_position",
+        "AND table_name <> 'meta' ORDER BY table_name, ordinal_position",
         list(TEXT_TYPES),
     )
     return [TextColumn(r[0], r[1], r[2].endswith("[]")) for r in found]
