@@ -99,7 +99,7 @@ class Memory:
         if self._store is None:
             from memhop.core.store import open_store
 
-            self._store = open_store(self.settings.db, read_only=self.read_only)
+            self._store = open_store(self.settings.db, read_only=self.read_only, embedder=self.settings.embedder)
         return self._store
 
     @property

@@ -17,7 +17,7 @@ from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft
 from memhop.core.errors import MemhopError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
-from memhop.core.store import Store, memory, purge
+from memhop.core.store import Store, edits, memory, tables
 
 DEFAULT_CATEGORY = "identity"
 
@@ -71,7 +71,7 @@ def add_fact(store: Store, name: str, text: str, embedder: Embedder, category: s
 
 
 def edit_fact(store: Store, fact_id: int, text: str, embedder: Embedder, category: str | None = None) -> EditReport:
-    found = purge.fact_owner(store, fact_id)
+    found = edits.fact_owner(store, fact_id)
     if found is None:
         raise EditError(f"no fact with id {fact_id} (see `memhop show NAME` for ids)")
     values: dict[str, Any] = {"text": _fact_text(text)}
@@ -79,7 +79,7 @@ def edit_fact(store: Store, fact_id: int, text: str, embedder: Embedder, categor
         values["category"] = _category(category)
     values["embedding"] = embedder.embed([values["text"]])[0]
     with store.transaction():
-        purge.update_rows(store, "residuals", [(fact_id, values)])
+        tables.update_rows(store, "residuals", [(fact_id, values)])
         store.log("fact edit", f"fact {fact_id} edited")
     return EditReport("fact edit", found[1], details={"id": fact_id})
 
@@ -94,15 +94,15 @@ def merge(store: Store, keep: str, fold: str, embedder: Embedder) -> EditReport:
     profile = merge_texts(old_profile or "", memory.profile_of(store, b.id) or "")
     seen = {rd.normalize(r.text) for r in memory.residuals_of(store, a.id, include_superseded=True)}
     duplicates = [r.id for r in memory.residuals_of(store, b.id, True) if rd.normalize(r.text) in seen]
-    turns = purge.mentioned_turns(store, b.id)
+    turns = edits.mentioned_turns(store, b.id)
     vector = embedder.embed([profile])[0] if profile and profile != old_profile else None
     with store.transaction():
-        purge.delete_where(store, "residuals", "id", duplicates)
-        purge.move_residuals(store, b.id, a.id)
+        tables.delete_where(store, "residuals", "id", duplicates)
+        edits.move_residuals(store, b.id, a.id)
         memory.add_mentions(store, a.id, turns)
         for table, column in (("mentions", "entity_id"), ("profiles", "entity_id"), ("entities", "id")):
-            purge.delete_where(store, table, column, [b.id])
-        purge.update_rows(
+            tables.delete_where(store, table, column, [b.id])
+        tables.update_rows(
             store, "entities", [(a.id, {"aliases": aliases, "kind": "self" if b.kind == "self" else a.kind})]
         )
         if vector is not None:
@@ -129,11 +129,11 @@ def rename(store: Store, old: str, new: str, embedder: Embedder, keep_alias: boo
     pending = [(table, key, text) for (table, key), text in rewrites.items()]
     vectors = embedder.embed([text for _, _, text in pending])
     with store.transaction():
-        purge.update_rows(store, "entities", [(entity.id, {"name": new, "aliases": aliases})])
+        tables.update_rows(store, "entities", [(entity.id, {"name": new, "aliases": aliases})])
         for table in ("profiles", "residuals"):
             rows = [(key, {"text": text, "embedding": v}) for (t, key, text), v in zip(pending, vectors) if t == table]
-            purge.update_rows(store, table, rows)
-        purge.bump_profiles(store, [key for table, key, _ in pending if table == "profiles"])
+            tables.update_rows(store, table, rows)
+        edits.bump_profiles(store, [key for table, key, _ in pending if table == "profiles"])
         store.log("rename", f"{entity.name} renamed to {new}")
     counts = {t: sum(1 for p in pending if p[0] == t) for t in ("profiles", "residuals")}
     return EditReport("rename", new, details={"old": entity.name, "aliases": aliases, "rewritten": counts})
@@ -164,7 +164,7 @@ def _renamed_texts(store: Store, entity: KnownEntity, new: str) -> dict[tuple[st
     matcher = rd.names_matcher([*forms, *entity.aliases])
     out: dict[tuple[str, int], str] = {}
     for table in ("profiles", "residuals"):
-        for key, text in purge.rows_containing(store, purge.TextColumn(table, "text", False), forms):
+        for key, text in tables.rows_containing(store, tables.TextColumn(table, "text", False), forms):
             changed = matcher.sub(swap, text)
             if changed != text:
                 out[(table, key)] = changed

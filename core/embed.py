@@ -11,23 +11,24 @@ from __future__ import annotations
 import importlib
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memhop.core.errors import ConfigError
 
-DIM = 384
+if TYPE_CHECKING:  # numpy is imported where vectors are made: the store reads DIM without it
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Array = NDArray[Any]
+    Vectors = NDArray[np.float32]
+
+MODEL = "all-MiniLM-L6-v2"  # the model every embedder here computes
+DIM = 384  # its vectors' dimension: the one home of the number (the store's columns use it)
 MAX_SEQ_LEN = 256  # sentence_bert_config.json; tokenizer.json says 128, ST overrides it
 BATCH_SIZE = 32  # measured on 2 cores: 32 beat 16, 64 and 128 (cache-sized activations)
 _PAD_RATIO, _PAD_SLACK = 1.25, 64  # padded tokens allowed per batch: 1.25 * real + 64
-
-F32 = np.float32
-Array = NDArray[Any]
-Vectors = NDArray[np.float32]
 
 
 class Embedder(Protocol):
@@ -80,6 +81,7 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 on ONNX Runtime, matching sentence-transformers' vectors."""
 
     name = "minilm"
+    model = MODEL
     dim = DIM
 
     def __init__(
@@ -101,12 +103,14 @@ class MiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Each distinct text once (chats repeat "ok", "haha", "<Media omitted>"), sorted
         by token count so each batch carries little padding, then back in input order."""
+        import numpy as np
+
         stripped = [t.strip() for t in texts]  # ST strips too
         distinct = list(dict.fromkeys(stripped))
         if len(distinct) < len(stripped):
             where = {text: row for row, text in enumerate(distinct)}
             return self.embed(distinct)[[where[t] for t in stripped]]
-        out = np.empty((len(texts), DIM), dtype=F32)
+        out = np.empty((len(texts), DIM), dtype=np.float32)
         if len(texts) == 0:
             return out
         encs = self._tok.encode_batch(stripped)
@@ -130,6 +134,7 @@ class SentenceTransformerEmbedder:
     """The reference implementation; slow to import, so only for tests and benchmarks."""
 
     name = "sentence-transformers"
+    model = MODEL
     dim = DIM
 
     def __init__(self, model_dir: Path | None = None) -> None:
@@ -139,10 +144,12 @@ class SentenceTransformerEmbedder:
         self._model = SentenceTransformer(str(model_dir or _model_dir()), device="cpu")
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        import numpy as np
+
         if len(texts) == 0:
-            return np.empty((0, DIM), dtype=F32)
+            return np.empty((0, DIM), dtype=np.float32)
         vecs = self._model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True)
-        out: Vectors = np.asarray(vecs, dtype=F32)
+        out: Vectors = np.asarray(vecs, dtype=np.float32)
         return out
 
 
@@ -155,6 +162,7 @@ _REGISTRY: dict[str, str] = {
 }
 _CACHE: dict[str, Embedder] = {}
 _LOCK = threading.Lock()
+DEFAULT_EMBEDDER = MiniLMEmbedder.name
 
 
 def available_embedders() -> list[str]:
@@ -162,13 +170,25 @@ def available_embedders() -> list[str]:
     return list(_REGISTRY)
 
 
-def get_embedder(name: str = "minilm") -> Embedder:
-    """One instance per name per process, so the model is loaded at most once."""
+def _embedder_class(name: str) -> Any:
+    """The class registered under `name`, imported on first use."""
     if name not in _REGISTRY:
         raise ConfigError(f"unknown embedder {name!r} (choose from: {', '.join(sorted(_REGISTRY))})")
+    module_name, class_name = _REGISTRY[name].split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def get_embedder(name: str = DEFAULT_EMBEDDER) -> Embedder:
+    """One instance per name per process, so the model is loaded at most once."""
+    factory = _embedder_class(name)
     with _LOCK:
         if name not in _CACHE:
-            module_name, class_name = _REGISTRY[name].split(":")
-            factory: Callable[[], Embedder] = getattr(importlib.import_module(module_name), class_name)
             _CACHE[name] = factory()
         return _CACHE[name]
+
+
+def vector_space(name: str) -> tuple[str, int]:
+    """The model and dimension of the vectors an embedder writes, known without loading it:
+    a store records them when it is created and refuses an embedder whose vectors differ."""
+    factory = _embedder_class(name)
+    return str(factory.model), int(factory.dim)

@@ -8,7 +8,6 @@ from it and compared with `memhop stats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from typing import Any
@@ -18,22 +17,15 @@ import pyarrow as pa
 
 from memhop.core.embed import Embedder
 from memhop.core.errors import MemhopError
-from memhop.core.store import Store, purge
-from memhop.core.store.raw import vectors_to_arrow
+from memhop.core.store import Store, memory, tables
+from memhop.core.store.bulk import bulk_insert
+from memhop.core.store.schema import COLUMNS
 
 FORMAT = "memhop-export"
 VERSION = 1
 FORMATS = ("json", "md")
-_COLUMNS = {
-    "sources": ("id", "path", "sha256", "format", "owner", "imported_at"),
-    "sessions": ("id", "source_id", "external_id", "title", "started_at", "self_name", "written_at"),
-    "turns": ("id", "session_id", "position", "speaker", "ts", "text", "external_id", "fingerprint"),
-    "entities": ("id", "name", "kind", "aliases", "created_at"),
-    "profiles": ("entity_id", "text", "version", "updated_at"),
-    "residuals": ("id", "entity_id", "text", "category", "source_turns", "date", "slot", "superseded_by", "created_at"),
-    "mentions": ("entity_id", "turn_id"),
-    "oplog": ("id", "happened_at", "op", "detail"),
-}
+_TABLES = ("sources", "sessions", "turns", "entities", "profiles", "residuals", "mentions", "oplog")
+_COLUMNS = {t: tuple(name for name, _ in COLUMNS[t] if name != "embedding") for t in _TABLES}  # from the schema
 _ORDER = {"mentions": "entity_id, turn_id", "profiles": "entity_id"}
 _EMBEDDED = ("turns", "profiles", "residuals")
 
@@ -61,12 +53,12 @@ def list_entities(store: Store) -> list[EntitySummary]:
     """The registry: the diarist first, then by name."""
     return [
         EntitySummary(int(r[0]), r[1], r[2], list(r[3] or ()), int(r[4]), int(r[5]), int(r[6]), bool(r[7]))
-        for r in purge.entity_summaries(store)
+        for r in memory.entity_summaries(store)
     ]
 
 
 def _rows(store: Store, table: str) -> list[dict[str, Any]]:
-    rows = purge.table_rows(store, table, _COLUMNS[table], _ORDER.get(table, "id"))
+    rows = tables.table_rows(store, table, _COLUMNS[table], _ORDER.get(table, "id"))
     return [{k: list(v) if isinstance(v, (list, tuple)) else v for k, v in row.items()} for row in rows]
 
 
@@ -213,13 +205,13 @@ def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[
     return store.counts()
 
 
-def _insert(store: Store, table: str, cols: Sequence[str], rows: list[dict[str, Any]], embedder: Embedder) -> None:
+def _insert(store: Store, table: str, cols: tuple[str, ...], rows: list[dict[str, Any]], embedder: Embedder) -> None:
     if not rows:
         return
-    columns = {c: pa.array([_parse(c, r.get(c)) for r in rows]) for c in cols}
+    columns: dict[str, Any] = {c: [_parse(c, r.get(c)) for r in rows] for c in cols}
     if table in _EMBEDDED:
-        columns["embedding"] = vectors_to_arrow(embedder.embed([r["text"] for r in rows]))
-    purge.insert_arrow(store, table, pa.table(columns))
+        columns["embedding"] = embedder.embed([r["text"] for r in rows])
+    bulk_insert(store, table, columns)
 
 
 def _parse(column: str, value: Any) -> Any:

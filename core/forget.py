@@ -21,7 +21,7 @@ from memhop.core.forget_plans import (
     plan_fact,
     plan_source,
 )
-from memhop.core.store import Store, compact, purge
+from memhop.core.store import Store, compact, edits, tables
 
 __all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget"]
 
@@ -81,7 +81,7 @@ def forget(
         target=plan.kind,
         label=plan.label,
         dry_run=dry_run,
-        summary=plan.summary(lambda t, c, v: purge.count_where(store, t, c, v)),
+        summary=plan.summary(lambda t, c, v: tables.count_where(store, t, c, v)),
         changes=plan.changes(),
         skipped_forms=list(plan.shared_forms),
         redactor=redactor.name if plan.kind == "entity" else "offline",
@@ -93,7 +93,7 @@ def forget(
         raise ForgetError("not confirmed; nothing was changed")
     if embedder is None:
         raise ForgetError("an embedder is needed to re-embed the rewritten rows")
-    report.reembedded = execute(store, plan, embedder)
+    report.reembedded = apply_plan(store, plan, embedder)
     report.compacted = True
     residue = scan_residue(store, plan)
     report.residue = residue
@@ -105,21 +105,21 @@ def forget(
     return report
 
 
-def execute(store: Store, plan: Plan, embedder: Embedder) -> int:
+def apply_plan(store: Store, plan: Plan, embedder: Embedder) -> int:
     """Embed, apply in one transaction, log without content, then compact the file."""
     pending = plan.to_embed()
     vectors = embedder.embed([text for _, _, text in pending])
     with store.transaction():
         for table, column, values in plan.deletes:
-            purge.delete_where(store, table, column, values)
+            tables.delete_where(store, table, column, values)
         embeddings = {(t, k): vectors[i] for i, (t, k, _) in enumerate(pending)}
         per_table: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
         for (table, key), changed in plan.updates.items():
             extra = {"embedding": embeddings[(table, key)]} if (table, key) in embeddings else {}
             per_table.setdefault(table, []).append((key, {**changed, **extra}))
         for table, rows in per_table.items():
-            purge.update_rows(store, table, rows)
-        purge.bump_profiles(store, [k for (t, k), v in plan.updates.items() if t == "profiles" and "text" in v])
+            tables.update_rows(store, table, rows)
+        edits.bump_profiles(store, [k for (t, k), v in plan.updates.items() if t == "profiles" and "text" in v])
         store.log("forget", LOG_LINES[plan.kind])
     compact.compact(store)
     return len(pending)
@@ -130,9 +130,9 @@ def scan_text(store: Store, forms: Sequence[str]) -> dict[str, int]:
     every text column of every table."""
     matcher = rd.names_matcher(forms)
     hits: dict[str, int] = {}
-    for col in purge.text_columns(store):
+    for col in tables.text_columns(store):
         found = 0
-        for _, value in purge.rows_containing(store, col, forms):
+        for _, value in tables.rows_containing(store, col, forms):
             values = value if col.is_list else [value]
             found += any(matcher.search(v) for v in values if v)
         if found:
@@ -146,7 +146,7 @@ def scan_residue(store: Store, plan: Plan) -> dict[str, Any]:
         text_hits.update({k: v for k, v in check(store).items() if v})
     needles = plan.file_needles
     if plan.needles_may_remain and needles:
-        live = purge.all_text(store)
+        live = tables.all_text(store)
         needles = tuple(n for n in needles if n.lower() not in live)
     scan = compact.scan_file_bytes(store.path, needles, words=plan.file_words)
     return {

@@ -22,7 +22,7 @@ from memhop.core.model import KnownEntity
 from memhop.core.errors import ImportFormatError, MemhopError
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import name_forms
-from memhop.core.store import Store, memory, purge
+from memhop.core.store import Store, edits, memory, sources, tables
 from memhop.core.store.raw import sha256_of
 
 EMBEDDED = ("turns", "profiles", "residuals")  # tables whose `text` column has an `embedding`
@@ -115,11 +115,11 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
         plan.delete("profiles", "entity_id", [entity.id])
     plan.delete("entities", "id", [entity.id])
     matcher = rd.names_matcher(forms)
-    for key, text in purge.rows_containing(store, purge.TextColumn("profiles", "text", False), forms):
+    for key, text in tables.rows_containing(store, tables.TextColumn("profiles", "text", False), forms):
         if key != entity.id and matcher.search(text):
             plan.update("profiles", key, "text", rd.checked_rewrite(redactor, text, forms))
     emptied = []
-    for key, text in purge.rows_containing(store, purge.TextColumn("residuals", "text", False), forms):
+    for key, text in tables.rows_containing(store, tables.TextColumn("residuals", "text", False), forms):
         if key not in own_facts and matcher.search(text):
             new = rd.checked_rewrite(redactor, text, forms)
             if new:
@@ -138,10 +138,10 @@ def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) 
     hits = {
         key
         for column in ("text", "speaker")
-        for key, value in purge.rows_containing(store, purge.TextColumn("turns", column, False), plan.forms)
+        for key, value in tables.rows_containing(store, tables.TextColumn("turns", column, False), plan.forms)
         if matcher.search(value)
     }
-    rows = purge.session_turns_around(store, sorted(hits))
+    rows = edits.session_turns_around(store, sorted(hits))
     changed: list[int] = []
     carry, session = False, None
     for turn_id, session_id, speaker, text in rows:
@@ -159,7 +159,7 @@ def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) 
         plan.delete("mentions", "turn_id", changed)
         plan.delete("turns", "id", changed)
         gone, dropped = plan.deleted_keys("residuals", "id"), set(changed)
-        for rid, _, _, cited in purge.residuals_citing(store, changed):
+        for rid, _, _, cited in edits.residuals_citing(store, changed):
             if rid not in gone:
                 plan.update("residuals", rid, "source_turns", [t for t in cited if t not in dropped])
 
@@ -167,11 +167,11 @@ def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) 
 def _plan_labels(store: Store, plan: Plan, matcher: re.Pattern[str]) -> None:
     """Every other text column, including ones later migrations add: names marked out in
     strings, list elements naming the entity dropped."""
-    for col in purge.text_columns(store):
+    for col in tables.text_columns(store):
         if (col.table, col.column) in SPECIAL:
             continue
-        gone = plan.deleted_keys(col.table, purge.key_column(store, col.table))
-        for key, value in purge.rows_containing(store, col, plan.forms):
+        gone = plan.deleted_keys(col.table, tables.key_column(store, col.table))
+        for key, value in tables.rows_containing(store, col, plan.forms):
             if key in gone:
                 continue
             if col.is_list:
@@ -183,7 +183,7 @@ def _plan_labels(store: Store, plan: Plan, matcher: re.Pattern[str]) -> None:
 
 
 def plan_fact(store: Store, fact_id: int) -> Plan:
-    found = purge.fact_owner(store, fact_id)
+    found = edits.fact_owner(store, fact_id)
     if found is None:
         raise ForgetError(f"no fact with id {fact_id} (see `memhop show NAME` for ids)")
     entity_id, owner, text = found
@@ -217,7 +217,7 @@ def plan_fact(store: Store, fact_id: int) -> Plan:
 
 def find_source(store: Store, given: str) -> tuple[int, str]:
     """By the path as imported, by the file's content (its sha256), or by a unique file name."""
-    rows = purge.sources(store)
+    rows = sources.sources(store)
     exact = [r for r in rows if r[1] == given]
     if not exact and (given == "-" or Path(given).is_file()):
         from memhop.core.ingest import read_input
@@ -238,23 +238,23 @@ def find_source(store: Store, given: str) -> tuple[int, str]:
 def plan_source(store: Store, given: str) -> Plan:
     source_id, path = find_source(store, given)
     plan = Plan("source", path, needles_may_remain=True, file_words=False)
-    sessions, turns = purge.source_contents(store, source_id)
+    sessions, turns = sources.source_contents(store, source_id)
     removed = sorted(t[0] for t in turns)
     plan.delete("mentions", "turn_id", removed)
     plan.delete("turns", "id", removed)
     plan.delete("sessions", "id", sessions)
     plan.delete("sources", "id", [source_id])
-    cited, removed_set = purge.residuals_citing(store, removed), set(removed)
+    cited, removed_set = edits.residuals_citing(store, removed), set(removed)
     gone_facts = [r for r in cited if set(r[3]) <= removed_set]
     plan.delete("residuals", "id", [r[0] for r in gone_facts])
-    for rid, _, _, sources in cited:
-        if not set(sources) <= removed_set:
-            plan.update("residuals", rid, "source_turns", [t for t in sources if t not in removed_set])
+    for rid, _, _, from_turns in cited:
+        if not set(from_turns) <= removed_set:
+            plan.update("residuals", rid, "source_turns", [t for t in from_turns if t not in removed_set])
     _plan_source_entities(
         store, plan, removed, [r[0] for r in gone_facts], [t[1] for t in turns] + [r[2] for r in gone_facts]
     )
     plan.file_needles = tuple(sorted({t[1] for t in turns if len(t[1]) >= MIN_NEEDLE}))
-    plan.checks.append(lambda st: purge.source_leftovers(st, source_id, removed))
+    plan.checks.append(lambda st: sources.source_leftovers(st, source_id, removed))
     plan.note = (
         "profiles of the entities it touched were redacted (sentences quoting the removed turns or "
         "facts dropped), not regenerated; `memhop rebuild` re-derives them from what is left"
@@ -267,7 +267,7 @@ def _plan_source_entities(
 ) -> None:
     """Entities that only this source supported go; the others lose quoted sentences."""
     quoted = "\x00".join(rd.normalize(t) for t in texts)
-    affected = purge.entities_touched(store, removed, gone_facts)
+    affected = edits.entities_touched(store, removed, gone_facts)
     orphans = [e for e, mentions, facts, _ in affected if not mentions and not facts]
     plan.delete("profiles", "entity_id", orphans)
     plan.delete("entities", "id", orphans)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from memhop.core.embed import DIM
 from memhop.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -31,10 +32,10 @@ _THREADS_ENV = "MEMHOP_EMBED_THREADS"
 
 
 def read_config(model_dir: Path) -> dict[str, Any]:
-    """The model's config.json, refused unless it is the 384-d GELU MiniLM this graph encodes."""
+    """The model's config.json, refused unless it is the DIM-wide GELU MiniLM this graph encodes."""
     cfg: dict[str, Any] = json.loads((model_dir / "config.json").read_text())
-    if cfg.get("hidden_size") != 384 or cfg.get("hidden_act") != "gelu":
-        raise ConfigError(f"{model_dir} is not a MiniLM-L6 (384-d, GELU) BERT model")
+    if cfg.get("hidden_size") != DIM or cfg.get("hidden_act") != "gelu":
+        raise ConfigError(f"{model_dir} is not a MiniLM-L6 ({DIM}-d, GELU) BERT model")
     return cfg
 
 
@@ -111,7 +112,7 @@ def build_graph(model_dir: Path) -> onnx.ModelProto:
     graph = helper.make_graph(
         g.nodes, "all-MiniLM-L6-v2",
         [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "tokens"]) for n in INPUTS],
-        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", 384])],
+        [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", DIM])],
         initializer=g.initializers,
     )
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]

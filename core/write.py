@@ -234,10 +234,7 @@ def rebuild(
 
     An interrupted rebuild is resumed, not restarted, by running it again.
     """
-    last = store.scalar(
-        "SELECT op FROM oplog WHERE op IN (?, ?) ORDER BY id DESC LIMIT 1", [REBUILD_STARTED, REBUILD_FINISHED]
-    )
-    if last != REBUILD_STARTED:
+    if store.last_op((REBUILD_STARTED, REBUILD_FINISHED)) != REBUILD_STARTED:
         with store.transaction():
             memory.reset_written(store)
             store.log(REBUILD_STARTED, f"engine {engine.name}")

@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
 from memhop.core.importers.base import ParsedSource, Session, Turn
-from memhop.core.store import Store, open_store, raw
-from memhop.core.store.raw import vectors_to_arrow
+from memhop.core.store import Store, memory, open_store, raw
+from memhop.core.store.bulk import bulk_insert
 
 if TYPE_CHECKING:
     from memhop.core.config import Settings
@@ -73,21 +72,13 @@ def _names(count: int, rng: np.random.Generator) -> list[str]:
     return list(names)[:count]
 
 
-def _bulk(store: Store, table: str, data: pa.Table) -> None:
-    """One INSERT of a whole Arrow table (columns in the table's order)."""
-    store.con.register("bulk_rows", data)
-    try:
-        store.con.execute(f"INSERT INTO {table} SELECT * FROM bulk_rows")
-    finally:
-        store.con.unregister("bulk_rows")
-
-
 def grow(store: Store, texts: list[str], vectors: np.ndarray, target: int, self_name: str, seed: int = 0) -> None:
     """Add synthetic turns until the store holds `target`, and memory layers in proportion:
     1 entity per 100 turns and as many facts per turn as the real write path produced."""
     rng = np.random.default_rng(seed)
-    have = int(store.scalar("SELECT count(*) FROM turns"))
-    ratio = int(store.scalar("SELECT count(*) FROM residuals")) / max(have, 1)
+    counts = store.counts()
+    have = counts["turns"]
+    ratio = counts["residuals"] / max(have, 1)
     start = datetime(2010, 1, 1)
     first_turn = store.next_id("turns")
     chunk = 0
@@ -127,33 +118,24 @@ def _grow_memory(store: Store, texts: list[str], vectors: np.ndarray, first: int
     sources = rng.integers(first, last + 1, n_res).astype(np.int32)
     res_rows = rng.integers(0, len(texts), n_res)
     with store.transaction():
-        _bulk(store, "entities", pa.table({
-            "id": pa.array(ent_ids), "name": pa.array(names), "kind": pa.array(["person"] * n_ent),
-            "aliases": pa.array([[] for _ in range(n_ent)], pa.list_(pa.string())),
-            "created_at": pa.array([now] * n_ent, pa.timestamp("us")),
-        }))
-        _bulk(store, "profiles", pa.table({
-            "entity_id": pa.array(ent_ids),
-            "text": pa.array([f"{n}. " + " ".join(texts[r] for r in rows) for n, rows in zip(names, profile_rows)]),
-            "embedding": vectors_to_arrow(_noisy(profile_vecs, rng)),
-            "version": pa.array([1] * n_ent, pa.int32()), "updated_at": pa.array([now] * n_ent, pa.timestamp("us")),
-        }))
-        _bulk(store, "residuals", pa.table({
-            "id": pa.array(np.arange(res0, res0 + n_res, dtype=np.int32)), "entity_id": pa.array(ent_ids[owners]),
-            "text": pa.array([f"{names[o]}: {texts[r]}" for o, r in zip(owners, res_rows)]),
-            "category": pa.array(["cross_entity"] * n_res), "embedding": vectors_to_arrow(_noisy(vectors[res_rows], rng)),
-            "source_turns": pa.array([[int(s)] for s in sources], pa.list_(pa.int32())),
-            "date": pa.array([None] * n_res, pa.date32()), "slot": pa.array([None] * n_res, pa.string()),
-            "superseded_by": pa.array([None] * n_res, pa.int32()),
-            "created_at": pa.array([now] * n_res, pa.timestamp("us")),
-        }))
-        pairs = pa.table({"entity_id": pa.array(ent_ids[owners]), "turn_id": pa.array(sources)})
-        store.con.register("bulk_rows", pairs)
-        try:
-            store.con.execute("INSERT OR IGNORE INTO mentions SELECT DISTINCT * FROM bulk_rows")
-        finally:
-            store.con.unregister("bulk_rows")
-        store.con.execute("UPDATE sessions SET written_at = now() WHERE written_at IS NULL")
+        bulk_insert(store, "entities", {
+            "id": ent_ids, "name": names, "kind": ["person"] * n_ent, "aliases": [[] for _ in range(n_ent)],
+            "created_at": [now] * n_ent,
+        })
+        bulk_insert(store, "profiles", {
+            "entity_id": ent_ids,
+            "text": [f"{n}. " + " ".join(texts[r] for r in rows) for n, rows in zip(names, profile_rows)],
+            "embedding": _noisy(profile_vecs, rng), "version": [1] * n_ent, "updated_at": [now] * n_ent,
+        })
+        bulk_insert(store, "residuals", {
+            "id": np.arange(res0, res0 + n_res, dtype=np.int32), "entity_id": ent_ids[owners],
+            "text": [f"{names[o]}: {texts[r]}" for o, r in zip(owners, res_rows)],
+            "category": ["cross_entity"] * n_res, "embedding": _noisy(vectors[res_rows], rng),
+            "source_turns": [[int(s)] for s in sources], "date": [None] * n_res, "slot": [None] * n_res,
+            "superseded_by": [None] * n_res, "created_at": [now] * n_res,
+        })
+        bulk_insert(store, "mentions", {"entity_id": ent_ids[owners], "turn_id": sources}, skip_duplicates=True)
+        memory.mark_all_written(store)
 
 
 def build(spec: dict[str, object]) -> dict[str, object]:
@@ -167,7 +149,7 @@ def build(spec: dict[str, object]) -> dict[str, object]:
     started = time.perf_counter()
     with open_store(db) as store:
         grow(store, texts, pool["vectors"], target, str(spec["self_name"]))
-        store.con.execute("CHECKPOINT")
+        store.checkpoint()
         counts = store.counts()
     return {"turns": counts["turns"], "build_seconds": round(time.perf_counter() - started, 2),
             "db_mb": round(db.stat().st_size / 1e6, 1), "entities": counts["entities"],

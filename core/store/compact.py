@@ -14,13 +14,9 @@ from pathlib import Path
 import duckdb
 
 from memhop.core.errors import StoreError
-from memhop.core.store.db import Store
+from memhop.core.store.db import Store, first_line, quote
 
 COMPACT_SUFFIX = ".compacting"
-
-
-def _q(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
 
 
 def wal_path(path: Path) -> Path:
@@ -45,12 +41,12 @@ def compact(store: Store) -> None:
         con.execute("CHECKPOINT")
         con.execute(f"ATTACH '{_literal(fresh)}' AS memhop_fresh")
         try:
-            con.execute(f"COPY FROM DATABASE {_q(catalog)} TO memhop_fresh")
+            con.execute(f"COPY FROM DATABASE {quote(catalog)} TO memhop_fresh")
         finally:
             con.execute("DETACH memhop_fresh")
     except duckdb.Error as exc:
         _discard(fresh)
-        raise StoreError(f"{path}: compaction failed ({_first_line(exc)}); {_UNCOMPACTED}") from None
+        raise StoreError(f"{path}: compaction failed ({first_line(exc)}); {_UNCOMPACTED}") from None
     finally:
         os.umask(old_umask)
     con.close()
@@ -69,7 +65,7 @@ def compact(store: Store) -> None:
         try:
             store.con = duckdb.connect(str(path))
         except duckdb.Error as exc:
-            raise StoreError(f"{path}: cannot reopen the store after compaction ({_first_line(exc)})") from None
+            raise StoreError(f"{path}: cannot reopen the store after compaction ({first_line(exc)})") from None
 
 
 _UNCOMPACTED = "the change is committed, but freed blocks may hold the old bytes until a compaction succeeds"
@@ -78,10 +74,6 @@ _UNCOMPACTED = "the change is committed, but freed blocks may hold the old bytes
 def _discard(fresh: Path) -> None:
     fresh.unlink(missing_ok=True)
     wal_path(fresh).unlink(missing_ok=True)
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def _literal(path: Path) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,8 +12,11 @@ from typing import Any
 
 import duckdb
 
+from memhop.core.embed import DEFAULT_EMBEDDER
 from memhop.core.errors import StoreError
-from memhop.core.store.schema import MIGRATIONS
+from memhop.core.store import meta
+from memhop.core.store.meta import EmbedderRecord
+from memhop.core.store.schema import LATEST, META_MIGRATION, MIGRATIONS
 
 
 @dataclass
@@ -41,9 +44,24 @@ class Store:
     def log(self, op: str, detail: str) -> None:
         """Append to the operation log. Callers never pass forgotten content here."""
         self.con.execute(
-            "INSERT INTO oplog VALUES (?, ?, ?, ?)",
+            "INSERT INTO oplog (id, happened_at, op, detail) VALUES (?, ?, ?, ?)",
             [self.next_id("oplog"), datetime.now(), op, detail],
         )
+
+    def last_op(self, ops: Sequence[str]) -> str | None:
+        """Which of these operations was logged last, if any."""
+        found = self.scalar(
+            "SELECT op FROM oplog WHERE list_contains(?, op) ORDER BY id DESC LIMIT 1", [list(ops)]
+        )
+        return None if found is None else str(found)
+
+    def embedder(self) -> EmbedderRecord:
+        """The embedder whose vectors this store holds."""
+        return _recorded(self.path, self.con)
+
+    def checkpoint(self) -> None:
+        """Write the WAL into the file now rather than at some later commit."""
+        self.con.execute("CHECKPOINT")
 
     def scalar(self, sql: str, params: list[Any] | None = None) -> Any:
         row = self.con.execute(sql, params or []).fetchone()
@@ -66,7 +84,9 @@ class Store:
         self.close()
 
 
-def _migrate(con: duckdb.DuckDBPyConnection) -> None:
+def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
+    """Apply what is missing, each migration in its own transaction. The meta record says
+    `creator` in a new store; in an older one it says what wrote those (meta.LEGACY)."""
     con.execute(
         "CREATE TABLE IF NOT EXISTS migrations "
         "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL)"
@@ -78,6 +98,8 @@ def _migrate(con: duckdb.DuckDBPyConnection) -> None:
         con.begin()
         try:
             con.execute(sql)
+            if version == META_MIGRATION:
+                meta.write(con, meta.LEGACY if done else creator)
             con.execute("INSERT INTO migrations VALUES (?, ?, ?)", [version, name, datetime.now()])
         except duckdb.Error:
             con.rollback()
@@ -85,33 +107,89 @@ def _migrate(con: duckdb.DuckDBPyConnection) -> None:
         con.commit()
 
 
-def open_store(path: Path, read_only: bool = False) -> Store:
-    """Open (creating and migrating if needed) the store; the file is private to its owner."""
+def open_store(path: Path, read_only: bool = False, embedder: str = DEFAULT_EMBEDDER) -> Store:
+    """Open (creating and migrating if needed) the store; the file is private to its owner.
+
+    `embedder` is the setting that names the embedder (settings.embedder). A store written by
+    another embedder, or by a newer memhop, is refused and left exactly as it was.
+    """
     path = Path(path).expanduser()
+    wanted = EmbedderRecord.of(embedder)  # an unknown name is refused before any file is touched
     if read_only and not path.exists():
         raise StoreError(f"{path}: no memhop store here yet (run `memhop ingest` first)")
+    if not read_only and path.exists():
+        probe = _probe(path)
+        try:
+            _refuse_foreign(path, probe, embedder, wanted)
+        finally:
+            probe.close()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    old_umask = os.umask(0o077)
-    try:
-        con = duckdb.connect(str(path), read_only=read_only)
-    except duckdb.IOException as exc:
-        raise StoreError(f"{path}: cannot open the store ({_first_line(exc)})") from None
-    except duckdb.Error as exc:
-        raise StoreError(f"{path}: not a memhop store ({_first_line(exc)})") from None
-    finally:
-        os.umask(old_umask)
+    con = _connect(path, read_only)
+    if read_only:
+        try:
+            if not _has_table(con, "migrations"):
+                raise StoreError(f"{path}: not a memhop store (no migrations table)")
+            _refuse_foreign(path, con, embedder, wanted)
+        except StoreError:
+            con.close()
+            raise
     os.chmod(path, 0o600)
     con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
     if not read_only:
         try:
-            _migrate(con)
+            _migrate(con, wanted)
         except duckdb.Error as exc:
             con.close()
-            raise StoreError(f"{path}: migration failed ({_first_line(exc)})") from None
-    elif not _has_table(con, "migrations"):
-        con.close()
-        raise StoreError(f"{path}: not a memhop store (no migrations table)")
+            raise StoreError(f"{path}: migration failed ({first_line(exc)})") from None
     return Store(path=path, con=con)
+
+
+def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    old_umask = os.umask(0o077)
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as exc:
+        raise _cannot_open(path, exc) from None
+    finally:
+        os.umask(old_umask)
+
+
+def _probe(path: Path) -> duckdb.DuckDBPyConnection:
+    """A connection to check an existing file through without changing it: a read-only one,
+    since a writing one replays a pending WAL into the file. When this process has the file
+    open for writing already (DuckDB then refuses a read-only connection), the file is live
+    and another connection to it changes nothing."""
+    try:
+        return duckdb.connect(str(path), read_only=True)
+    except duckdb.ConnectionException:
+        return _connect(path, read_only=False)
+    except duckdb.Error as exc:
+        raise _cannot_open(path, exc) from None
+
+
+def _cannot_open(path: Path, exc: duckdb.Error) -> StoreError:
+    if isinstance(exc, duckdb.IOException):
+        return StoreError(f"{path}: cannot open the store ({first_line(exc)})")
+    return StoreError(f"{path}: not a memhop store ({first_line(exc)})")
+
+
+def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, setting: str, wanted: EmbedderRecord) -> None:
+    """StoreError unless this code can use the store: a schema it knows, holding vectors of
+    the embedder asked for. A file without migrations is new (or not a store) and passes."""
+    if not _has_table(con, "migrations"):
+        return
+    row = con.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()
+    version = int(row[0]) if row else 0
+    if version > LATEST:
+        raise StoreError(f"{path}: schema version {version} is newer than this memhop knows ({LATEST}): upgrade memhop")
+    stored = _recorded(path, con)
+    if stored != wanted:
+        raise StoreError(meta.mismatch(path, stored, setting, wanted))
+
+
+def _recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:
+    """What the meta record says; a store older than the record holds MiniLM's vectors."""
+    return meta.recorded(path, con) if _has_table(con, "meta") else meta.LEGACY
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -121,5 +199,12 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(row and row[0])
 
 
-def _first_line(exc: BaseException) -> str:
+def quote(identifier: str) -> str:
+    """An identifier for SQL text (table and column names come from the schema, never a user)."""
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def first_line(exc: BaseException) -> str:
+    """A DuckDB error's first line: the rest is a stack trace or a hint meant for SQL users."""
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+

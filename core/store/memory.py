@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from memhop.core.model import ExistingResidual, KnownEntity, ResidualDraft, SessionView, TurnView
+from memhop.core.store.bulk import arrow_vectors, bulk_insert
 from memhop.core.store.db import Store
-from memhop.core.store.raw import vectors_to_arrow
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,19 @@ def registry(store: Store) -> list[KnownEntity]:
     return [KnownEntity(id=r[0], name=r[1], kind=r[2], aliases=tuple(r[3] or ())) for r in rows]
 
 
+def entity_summaries(store: Store) -> list[tuple[Any, ...]]:
+    """id, name, kind, aliases, current facts, all facts, mentions, has profile: the diarist
+    first, then by name."""
+    return store.con.execute(
+        "SELECT e.id, e.name, e.kind, e.aliases, "
+        "(SELECT count(*) FROM residuals r WHERE r.entity_id = e.id AND r.superseded_by IS NULL), "
+        "(SELECT count(*) FROM residuals r WHERE r.entity_id = e.id), "
+        "(SELECT count(*) FROM mentions m WHERE m.entity_id = e.id), "
+        "EXISTS (SELECT 1 FROM profiles p WHERE p.entity_id = e.id) "
+        "FROM entities e ORDER BY e.kind = 'self' DESC, lower(e.name)"
+    ).fetchall()
+
+
 def entity_by_name(store: Store, name: str) -> KnownEntity | None:
     """Exact canonical name or alias, case-insensitive."""
     row = store.con.execute(
@@ -45,7 +58,8 @@ def entity_by_name(store: Store, name: str) -> KnownEntity | None:
 def add_entity(store: Store, name: str, kind: str, aliases: Sequence[str] = ()) -> int:
     entity_id = store.next_id("entities")
     store.con.execute(
-        "INSERT INTO entities VALUES (?, ?, ?, ?, ?)", [entity_id, name, kind, list(aliases), datetime.now()]
+        "INSERT INTO entities (id, name, kind, aliases, created_at) VALUES (?, ?, ?, ?, ?)",
+        [entity_id, name, kind, list(aliases), datetime.now()],
     )
     return entity_id
 
@@ -90,21 +104,18 @@ def put_profiles(store: Store, entity_ids: Sequence[int], texts: Sequence[str], 
     versions = dict(store.con.execute(
         f"SELECT entity_id, version FROM profiles WHERE list_contains({ids}, entity_id)"
     ).fetchall())
-    rows = pa.table(
-        {
-            "entity_id": pa.array(entity_ids, pa.int32()),
-            "text": pa.array(texts, pa.string()),
-            "embedding": vectors_to_arrow(np.asarray(vectors, dtype=np.float32)),
-            "version": pa.array([int(versions.get(e, 0)) + 1 for e in entity_ids], pa.int32()),
-            "updated_at": pa.array([datetime.now()] * len(entity_ids), pa.timestamp("us")),
-        }
-    )
     store.con.execute(f"DELETE FROM profiles WHERE list_contains({ids}, entity_id)")
-    store.con.register("new_profiles", rows)
-    try:
-        store.con.execute("INSERT INTO profiles SELECT * FROM new_profiles")
-    finally:
-        store.con.unregister("new_profiles")
+    bulk_insert(
+        store,
+        "profiles",
+        {
+            "entity_id": entity_ids,
+            "text": texts,
+            "embedding": vectors,
+            "version": [int(versions.get(e, 0)) + 1 for e in entity_ids],
+            "updated_at": [datetime.now()] * len(entity_ids),
+        },
+    )
 
 
 def residuals_of(store: Store, entity_id: int, include_superseded: bool = False) -> list[StoredResidual]:
@@ -136,7 +147,7 @@ def as_existing(residuals: Sequence[StoredResidual]) -> list[ExistingResidual]:
 
 def residual_vectors(store: Store, entity_ids: Sequence[int]) -> dict[int, np.ndarray]:
     """Embeddings of every residual of each entity (superseded too: a repeat is still a
-    repeat); an entity without residuals gets a (0, 384) matrix."""
+    repeat); an entity without residuals gets a (0, DIM) matrix."""
     if not entity_ids:
         return {}
     table = store.con.execute(
@@ -162,28 +173,22 @@ def insert_residual_rows(
         return []
     first = store.next_id("residuals")
     ids = list(range(first, first + len(drafts)))
-    table = pa.table(
+    bulk_insert(
+        store,
+        "residuals",
         {
-            "id": pa.array(ids, pa.int32()),
-            "entity_id": pa.array(entity_ids, pa.int32()),
-            "text": pa.array([d.text for d in drafts], pa.string()),
-            "category": pa.array([d.category for d in drafts], pa.string()),
-            "embedding": vectors_to_arrow(vectors),
-            "source_turns": pa.array([list(d.source_turns) for d in drafts], pa.list_(pa.int32())),
-            "date": pa.array([d.date for d in drafts], pa.date32()),
-            "slot": pa.array([d.slot for d in drafts], pa.string()),
-            "superseded_by": pa.array([None] * len(drafts), pa.int32()),
-            "created_at": pa.array([datetime.now()] * len(drafts), pa.timestamp("us")),
-        }
+            "id": ids,
+            "entity_id": entity_ids,
+            "text": [d.text for d in drafts],
+            "category": [d.category for d in drafts],
+            "embedding": vectors,
+            "source_turns": [list(d.source_turns) for d in drafts],
+            "date": [d.date for d in drafts],
+            "slot": [d.slot for d in drafts],
+            "superseded_by": [None] * len(drafts),
+            "created_at": [datetime.now()] * len(drafts),
+        },
     )
-    store.con.register("new_residuals", table)
-    try:
-        store.con.execute(
-            "INSERT INTO residuals (id, entity_id, text, category, embedding, source_turns, date, slot, "
-            "superseded_by, created_at) SELECT * FROM new_residuals"
-        )
-    finally:
-        store.con.unregister("new_residuals")
     return ids
 
 
@@ -232,17 +237,13 @@ def mark_written(store: Store, session_id: int) -> None:
     store.con.execute("UPDATE sessions SET written_at = ? WHERE id = ?", [datetime.now(), session_id])
 
 
+def mark_all_written(store: Store) -> None:
+    """Every pending session counts as written (memory layers made some other way)."""
+    store.con.execute("UPDATE sessions SET written_at = ? WHERE written_at IS NULL", [datetime.now()])
+
+
 def reset_written(store: Store) -> None:
     """Forget the derived layers so `rebuild` can write them again from the raw turns."""
     for table in ("mentions", "residuals", "profiles", "entities"):
         store.con.execute(f"DELETE FROM {table}")
     store.con.execute("UPDATE sessions SET written_at = NULL")
-
-
-def arrow_vectors(column: pa.ChunkedArray) -> np.ndarray:
-    """A FLOAT[384] column as an (n, 384) float32 matrix without a Python loop."""
-    if column.num_chunks == 0 or len(column) == 0:
-        return np.zeros((0, 384), dtype=np.float32)
-    combined = column.combine_chunks()
-    flat = combined.flatten().to_numpy(zero_copy_only=False)
-    return np.asarray(flat, dtype=np.float32).reshape(len(combined), -1)

@@ -11,8 +11,8 @@ import numpy as np
 import pyarrow as pa
 
 from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.store.bulk import bulk_insert
 from memhop.core.store.db import Store
-from memhop.core.store.schema import EMBEDDING_DIM
 
 
 @dataclass(frozen=True)
@@ -78,68 +78,46 @@ def insert_source(
 ) -> RawCounts:
     """Insert one source with its new sessions and turns; the caller holds the transaction."""
     source_id = store.next_id("sources")
-    store.con.execute(
-        "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?)",
-        [source_id, path, sha256, parsed.format, parsed.owner, datetime.now()],
+    bulk_insert(
+        store,
+        "sources",
+        {
+            "id": [source_id],
+            "path": [path],
+            "sha256": [sha256],
+            "format": [parsed.format],
+            "owner": [parsed.owner],
+            "imported_at": [datetime.now()],
+        },
     )
     session_id = store.next_id("sessions")
     turn_id = store.next_id("turns")
-    session_rows: dict[str, list[object]] = {k: [] for k in ("id", "ext", "title", "start")}
-    turn_cols: dict[str, list[object]] = {
-        k: [] for k in ("id", "session_id", "position", "speaker", "ts", "text", "ext", "fp")
+    sessions: dict[str, list[object]] = {k: [] for k in ("id", "external_id", "title", "started_at")}
+    turns: dict[str, list[object]] = {
+        k: [] for k in ("id", "session_id", "position", "speaker", "ts", "text", "external_id", "fingerprint")
     }
     for session, pairs in batches:
-        session_rows["id"].append(session_id)
-        session_rows["ext"].append(session.external_id)
-        session_rows["title"].append(session.title)
-        session_rows["start"].append(session.started_at or pairs[0][0].timestamp)
+        sessions["id"].append(session_id)
+        sessions["external_id"].append(session.external_id)
+        sessions["title"].append(session.title)
+        sessions["started_at"].append(session.started_at or pairs[0][0].timestamp)
         for position, (turn, fp) in enumerate(pairs):
-            turn_cols["id"].append(turn_id)
-            turn_cols["session_id"].append(session_id)
-            turn_cols["position"].append(position)
-            turn_cols["speaker"].append(turn.speaker)
-            turn_cols["ts"].append(turn.timestamp)
-            turn_cols["text"].append(turn.text)
-            turn_cols["ext"].append(turn.external_id)
-            turn_cols["fp"].append(fp)
+            turns["id"].append(turn_id)
+            turns["session_id"].append(session_id)
+            turns["position"].append(position)
+            turns["speaker"].append(turn.speaker)
+            turns["ts"].append(turn.timestamp)
+            turns["text"].append(turn.text)
+            turns["external_id"].append(turn.external_id)
+            turns["fingerprint"].append(fp)
             turn_id += 1
         session_id += 1
-    n_sessions = len(session_rows["id"])
-    sessions = pa.table(
-        {
-            "id": pa.array(session_rows["id"], pa.int32()),
-            "source_id": pa.array([source_id] * n_sessions, pa.int32()),
-            "external_id": pa.array(session_rows["ext"], pa.string()),
-            "title": pa.array(session_rows["title"], pa.string()),
-            "started_at": pa.array(session_rows["start"], pa.timestamp("us")),
-            "self_name": pa.array([self_name] * n_sessions, pa.string()),
-            "written_at": pa.array([None] * n_sessions, pa.timestamp("us")),
-        }
+    n_sessions = len(sessions["id"])
+    written_at: list[datetime | None] = [None] * n_sessions
+    bulk_insert(
+        store,
+        "sessions",
+        {**sessions, "source_id": [source_id] * n_sessions, "self_name": [self_name] * n_sessions, "written_at": written_at},
     )
-    turns = pa.table(
-        {
-            "id": pa.array(turn_cols["id"], pa.int32()),
-            "session_id": pa.array(turn_cols["session_id"], pa.int32()),
-            "position": pa.array(turn_cols["position"], pa.int32()),
-            "speaker": pa.array(turn_cols["speaker"], pa.string()),
-            "ts": pa.array(turn_cols["ts"], pa.timestamp("us")),
-            "text": pa.array(turn_cols["text"], pa.string()),
-            "external_id": pa.array(turn_cols["ext"], pa.string()),
-            "fingerprint": pa.array(turn_cols["fp"], pa.string()),
-            "embedding": vectors_to_arrow(embeddings),
-        }
-    )
-    for name, table in (("new_sessions", sessions), ("new_turns", turns)):
-        store.con.register(name, table)
-    try:
-        store.con.execute("INSERT INTO sessions SELECT * FROM new_sessions")
-        store.con.execute("INSERT INTO turns SELECT * FROM new_turns")
-    finally:
-        for name in ("new_sessions", "new_turns"):
-            store.con.unregister(name)
-    return RawCounts(sessions=n_sessions, turns=len(turn_cols["id"]))
-
-
-def vectors_to_arrow(vectors: np.ndarray) -> pa.FixedSizeListArray:
-    flat = np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1)
-    return pa.FixedSizeListArray.from_arrays(pa.array(flat, pa.float32()), EMBEDDING_DIM)
+    bulk_insert(store, "turns", {**turns, "embedding": embeddings})
+    return RawCounts(sessions=n_sessions, turns=len(turns["id"]))

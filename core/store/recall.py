@@ -20,8 +20,8 @@ import pyarrow as pa
 
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
+from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
-from memhop.core.store.memory import arrow_vectors
 
 _STAMP_SQL = """
 SELECT 1, count(*), coalesce(max(id), 0), 0 FROM turns
@@ -45,7 +45,7 @@ class ProfileIndex:
     kinds: list[str]
     aliases: list[tuple[str, ...]]
     texts: list[str]
-    matrix: np.ndarray  # (n, 384), unit rows
+    matrix: np.ndarray  # (n, DIM), unit rows
 
 
 @dataclass(frozen=True)

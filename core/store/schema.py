@@ -1,8 +1,13 @@
-"""Numbered schema migrations. Append only: a released migration is never edited."""
+"""Numbered schema migrations, and the columns they leave each data table with.
+
+Migrations are append only: a released migration is never edited.
+"""
 
 from __future__ import annotations
 
-EMBEDDING_DIM = 384
+from memhop.core.embed import DIM
+
+VECTOR = f"FLOAT[{DIM}]"  # an embedding column; the store's meta record names the embedder
 
 # No secondary indexes: after a kill -9, DuckDB 1.5.5 replays the WAL into an ART index
 # on turns(session_id) that then answers `WHERE session_id = ?` with no rows while the
@@ -41,7 +46,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             text TEXT NOT NULL,
             external_id TEXT,
             fingerprint TEXT NOT NULL UNIQUE,
-            embedding FLOAT[{EMBEDDING_DIM}] NOT NULL
+            embedding FLOAT[{DIM}] NOT NULL
         );
         CREATE TABLE oplog (
             id INTEGER PRIMARY KEY,
@@ -65,7 +70,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE TABLE profiles (
             entity_id INTEGER PRIMARY KEY,
             text TEXT NOT NULL,
-            embedding FLOAT[{EMBEDDING_DIM}] NOT NULL,
+            embedding FLOAT[{DIM}] NOT NULL,
             version INTEGER NOT NULL,
             updated_at TIMESTAMP NOT NULL
         );
@@ -74,7 +79,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             entity_id INTEGER NOT NULL,
             text TEXT NOT NULL,
             category TEXT NOT NULL,
-            embedding FLOAT[{EMBEDDING_DIM}] NOT NULL,
+            embedding FLOAT[{DIM}] NOT NULL,
             source_turns INTEGER[] NOT NULL,
             date DATE,
             slot TEXT,
@@ -88,4 +93,89 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        3,
+        "meta: the embedder whose vectors the store holds",
+        """
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+    ),
 ]
+LATEST = MIGRATIONS[-1][0]
+META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
+
+# Every table's columns as the migrations leave them, in table order, typed with DuckDB's
+# names: bulk inserts and row rewrites build their Arrow tables from this (core/store/bulk.py),
+# and tests/core/store/test_schema.py holds it to a migrated file. A migration that adds or
+# changes a table changes this too.
+COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "migrations": (("version", "INTEGER"), ("name", "VARCHAR"), ("applied_at", "TIMESTAMP")),
+    "sources": (
+        ("id", "INTEGER"),
+        ("path", "VARCHAR"),
+        ("sha256", "VARCHAR"),
+        ("format", "VARCHAR"),
+        ("owner", "VARCHAR"),
+        ("imported_at", "TIMESTAMP"),
+    ),
+    "sessions": (
+        ("id", "INTEGER"),
+        ("source_id", "INTEGER"),
+        ("external_id", "VARCHAR"),
+        ("title", "VARCHAR"),
+        ("started_at", "TIMESTAMP"),
+        ("self_name", "VARCHAR"),
+        ("written_at", "TIMESTAMP"),
+    ),
+    "turns": (
+        ("id", "INTEGER"),
+        ("session_id", "INTEGER"),
+        ("position", "INTEGER"),
+        ("speaker", "VARCHAR"),
+        ("ts", "TIMESTAMP"),
+        ("text", "VARCHAR"),
+        ("external_id", "VARCHAR"),
+        ("fingerprint", "VARCHAR"),
+        ("embedding", VECTOR),
+    ),
+    "oplog": (
+        ("id", "INTEGER"),
+        ("happened_at", "TIMESTAMP"),
+        ("op", "VARCHAR"),
+        ("detail", "VARCHAR"),
+    ),
+    "entities": (
+        ("id", "INTEGER"),
+        ("name", "VARCHAR"),
+        ("kind", "VARCHAR"),
+        ("aliases", "VARCHAR[]"),
+        ("created_at", "TIMESTAMP"),
+    ),
+    "profiles": (
+        ("entity_id", "INTEGER"),
+        ("text", "VARCHAR"),
+        ("embedding", VECTOR),
+        ("version", "INTEGER"),
+        ("updated_at", "TIMESTAMP"),
+    ),
+    "residuals": (
+        ("id", "INTEGER"),
+        ("entity_id", "INTEGER"),
+        ("text", "VARCHAR"),
+        ("category", "VARCHAR"),
+        ("embedding", VECTOR),
+        ("source_turns", "INTEGER[]"),
+        ("date", "DATE"),
+        ("slot", "VARCHAR"),
+        ("superseded_by", "INTEGER"),
+        ("created_at", "TIMESTAMP"),
+    ),
+    "mentions": (
+        ("entity_id", "INTEGER"),
+        ("turn_id", "INTEGER"),
+    ),
+    "meta": (("key", "VARCHAR"), ("value", "VARCHAR")),
+}

@@ -14,7 +14,7 @@ from memhop.core.export import (
     list_entities,
     load_export,
 )
-from memhop.core.store import open_store, purge
+from memhop.core.store import open_store, tables
 
 from support import purge_world
 
@@ -25,7 +25,7 @@ def test_a_json_export_rebuilds_the_same_store(purge_template: Path, tmp_path: P
     with open_store(purge_template, read_only=True) as store:
         text = export_text(store, "json")
         counts = store.counts()
-        tables = {t: purge.dump_table(store, t) for t in purge.tables(store) if t != "migrations"}
+        dumped = {t: tables.dump_table(store, t) for t in tables.tables(store) if t != "migrations"}
     data = json.loads(text)
     assert {k: data["counts"][k] for k in counts} == counts
     assert len(data["entities"]) == counts["entities"]
@@ -33,8 +33,8 @@ def test_a_json_export_rebuilds_the_same_store(purge_template: Path, tmp_path: P
     assert sum(len(s["turns"]) for src in data["sources"] for s in src["sessions"]) == counts["turns"]
     with open_store(tmp_path / "fresh.duckdb") as fresh:
         assert load_export(fresh, data, EMBED) == counts
-        for table, rows in tables.items():
-            assert purge.dump_table(fresh, table) == rows, table
+        for table, rows in dumped.items():
+            assert tables.dump_table(fresh, table) == rows, table
         with pytest.raises(ExportError, match="not empty"):
             load_export(fresh, data, EMBED)
 

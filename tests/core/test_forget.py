@@ -19,7 +19,7 @@ from memhop.core.ingest import ingest
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import mentions
 from memhop.core.redact import MARKER, checked_rewrite, names_matcher, redact
-from memhop.core.store import Store, compact, memory, open_store, purge
+from memhop.core.store import Store, compact, memory, open_store, tables
 
 from support import purge_world
 from support.fake_engine import FakeEngine, raises
@@ -198,7 +198,7 @@ def _fail_on_call(n: int, original: Any) -> Any:
 
 @pytest.mark.parametrize(
     ("owner", "step", "nth"),
-    [(purge, "delete_where", 3), (purge, "update_rows", 3), (Store, "log", 1)],
+    [(tables, "delete_where", 3), (tables, "update_rows", 3), (Store, "log", 1)],
 )
 def test_a_failure_midway_leaves_every_table_as_it_was(
     db: Path, monkeypatch: pytest.MonkeyPatch, owner: Any, step: str, nth: int

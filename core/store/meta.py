@@ -1,0 +1,66 @@
+"""The store's record of what wrote it: the embedder whose vectors it holds.
+
+Vectors of two embedders cannot be compared, so a store keeps the ones it was created
+with; the record lets `open_store` refuse any other embedder instead of answering with
+nonsense.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from memhop.core.embed import vector_space
+from memhop.core.errors import StoreError
+
+EMBEDDER_KEY = "embedder"
+DIM_KEY = "embedding_dim"
+
+
+@dataclass(frozen=True)
+class EmbedderRecord:
+    """An embedder as a store records it: its model and their vectors' dimension."""
+
+    name: str
+    dim: int
+
+    @classmethod
+    def of(cls, embedder: str) -> EmbedderRecord:
+        """The record an embedder setting (e.g. "minilm") writes; ConfigError if unknown."""
+        return cls(*vector_space(embedder))
+
+
+# Every store made before the meta record holds MiniLM's vectors: it was the only embedder.
+LEGACY = EmbedderRecord.of("minilm")
+
+
+def write(con: duckdb.DuckDBPyConnection, record: EmbedderRecord) -> None:
+    """Inside the caller's transaction (the migration that creates the table)."""
+    con.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",
+        [EMBEDDER_KEY, record.name, DIM_KEY, str(record.dim)],
+    )
+
+
+def read(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
+
+
+def recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:
+    """The embedder a store says it was written by."""
+    values = read(con)
+    try:
+        return EmbedderRecord(values[EMBEDDER_KEY], int(values[DIM_KEY]))
+    except (KeyError, ValueError):
+        raise StoreError(f"{path}: damaged store (its meta record names no embedder)") from None
+
+
+def mismatch(path: Path, stored: EmbedderRecord, setting: str, wanted: EmbedderRecord) -> str:
+    """The one-line refusal, saying how to move the data over."""
+    return (
+        f"{path} was written by embedder {stored.name} (dim {stored.dim}); this memhop uses {setting} "
+        f"({wanted.name}, dim {wanted.dim}): use the memhop that wrote it, "
+        "or `memhop export` there and `memhop restore` here"
+    )

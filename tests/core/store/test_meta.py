@@ -1,0 +1,146 @@
+"""The meta record: a store knows which embedder's vectors it holds, and refuses any other
+embedder (or a newer memhop's schema) without touching the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from memhop.core.embed import DIM, MODEL
+from memhop.core.errors import ConfigError, StoreError
+from memhop.core.store import memory, open_store
+from memhop.core.store.meta import LEGACY, EmbedderRecord
+from memhop.core.store.schema import LATEST, MIGRATIONS
+
+
+def _files(path: Path) -> dict[str, bytes]:
+    """The store file and its WAL, if any: what "left untouched" compares."""
+    wal = path.with_name(path.name + ".wal")
+    return {p.name: p.read_bytes() for p in (path, wal) if p.exists()}
+
+
+def _tamper(path: Path, sql: str, keep_wal: bool = False) -> None:
+    """Change a store behind memhop's back, as another memhop would have written it."""
+    con = duckdb.connect(str(path))
+    if keep_wal:
+        con.execute("PRAGMA disable_checkpoint_on_shutdown")
+    con.execute(sql)
+    con.close()
+
+
+def _old_store(path: Path) -> None:
+    """A store as memhop wrote it before the meta record: schema version 2, one entity."""
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL)"
+    )
+    for version, name, sql in MIGRATIONS[:2]:
+        con.execute(sql)
+        con.execute("INSERT INTO migrations VALUES (?, ?, now())", [version, name])
+    con.execute("INSERT INTO entities VALUES (1, 'Alice Nguyen', 'person', ['Alice'], now())")
+    con.close()
+
+
+def test_a_new_store_records_the_embedder_that_created_it(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path).close()
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        assert dict(con.execute("SELECT key, value FROM meta").fetchall()) == {
+            "embedder": MODEL,
+            "embedding_dim": str(DIM),
+        }
+    finally:
+        con.close()
+    with open_store(path, read_only=True) as store:
+        assert store.embedder() == EmbedderRecord(MODEL, DIM) == EmbedderRecord.of("minilm")
+
+
+def test_the_reference_embedder_computes_the_same_vectors_so_it_may_share_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path, embedder="minilm").close()
+    with open_store(path, embedder="sentence-transformers") as store:
+        assert store.embedder() == EmbedderRecord(MODEL, DIM)
+
+
+def test_an_old_store_without_meta_is_migrated_and_keeps_working(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    _old_store(path)
+    before = _files(path)
+    with open_store(path, read_only=True) as store:  # reading never migrates
+        assert store.schema_version() == 2
+        assert store.embedder() == LEGACY
+    assert _files(path) == before
+    with open_store(path) as store:
+        assert store.schema_version() == LATEST
+        assert store.embedder() == LEGACY == EmbedderRecord(MODEL, DIM)
+        assert memory.entity_by_name(store, "Alice") is not None
+        with store.transaction():
+            memory.add_entity(store, "Bob Kowalski", "person")
+    with open_store(path, read_only=True) as store:
+        assert [e.name for e in memory.registry(store)] == ["Alice Nguyen", "Bob Kowalski"]
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ("UPDATE meta SET value = 'bge-small-en-v1.5' WHERE key = 'embedder'", "bge-small-en-v1.5 (dim 384)"),
+        ("UPDATE meta SET value = '768' WHERE key = 'embedding_dim'", f"{MODEL} (dim 768)"),
+    ],
+)
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_store_of_another_embedder_is_refused_untouched(
+    tmp_path: Path, change: str, says: str, read_only: bool
+) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path).close()
+    _tamper(path, change, keep_wal=True)  # a pending WAL: a writing connection would replay it
+    before = _files(path)
+    assert len(before) == 2
+    with pytest.raises(StoreError) as refused:
+        open_store(path, read_only=read_only)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path} was written by embedder {says}; this memhop uses minilm ({MODEL}, dim {DIM})")
+    assert "`memhop export` there and `memhop restore` here" in message
+    assert _files(path) == before
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_store_from_a_newer_memhop_is_refused_untouched(tmp_path: Path, read_only: bool) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path).close()
+    future = LATEST + 4
+    _tamper(path, f"INSERT INTO migrations VALUES ({future}, 'from the future', now())", keep_wal=True)
+    before = _files(path)
+    with pytest.raises(StoreError) as refused:
+        open_store(path, read_only=read_only)
+    assert str(refused.value) == (
+        f"{path}: schema version {future} is newer than this memhop knows ({LATEST}): upgrade memhop"
+    )
+    assert _files(path) == before
+
+
+def test_an_unknown_embedder_setting_creates_no_store(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    with pytest.raises(ConfigError, match="unknown embedder 'bert-huge'"):
+        open_store(path, embedder="bert-huge")
+    assert not path.exists()
+
+
+def test_a_meta_record_without_an_embedder_is_called_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path).close()
+    _tamper(path, "DELETE FROM meta WHERE key = 'embedder'")
+    before = _files(path)
+    with pytest.raises(StoreError, match=r"memhop.duckdb: damaged store \(its meta record names no embedder\)"):
+        open_store(path)
+    assert _files(path) == before
+
+
+def test_a_store_this_process_has_open_for_writing_opens_again(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    with open_store(path) as first, open_store(path) as second:
+        assert second.embedder() == first.embedder() == EmbedderRecord(MODEL, DIM)
