@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
 from memhop.cli.common import EngineOption, JsonOption, err, out, print_json, reports_errors, settings
 
 

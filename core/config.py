@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -33,7 +34,7 @@ class Paths:
         return self.data_dir / DB_FILENAME
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "Paths":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Paths:
         env = os.environ if env is None else env
         cache = env.get("MEMHOP_CACHE_DIR")
         home = env.get("MEMHOP_HOME")

@@ -13,10 +13,10 @@ from typing import Any
 
 from memhop.core import redact as rd
 from memhop.core.embed import Embedder
-from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft
 from memhop.core.errors import MemhopError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
+from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft
 from memhop.core.store import Store, edits, memory, tables
 
 DEFAULT_CATEGORY = "identity"

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from memhop.core.config import ReadSettings
-from memhop.core.language.question import relation_forms
 from memhop.core.language.chains import follow
+from memhop.core.language.names import NameMatch
+from memhop.core.language.question import relation_forms
 from memhop.core.language.sentences import gather as gather_sentences
 from memhop.core.model import AnswerRequest, EntitySlice
-from memhop.core.language.names import NameMatch
 from memhop.core.store.recall import ProfileIndex, Snapshot
 from memhop.core.trace import Candidate, ChainLink, Hop, Trace
 

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from memhop.core import redact as rd
-from memhop.core.model import KnownEntity
 from memhop.core.errors import ImportFormatError, MemhopError
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import name_forms
+from memhop.core.model import KnownEntity
 from memhop.core.store import Store, edits, memory, sources, tables
 from memhop.core.store.raw import sha256_of
 

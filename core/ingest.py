@@ -20,8 +20,7 @@ from memhop.core.engines.base import Engine
 from memhop.core.errors import ImportFormatError
 from memhop.core.importers.base import ParsedSource
 from memhop.core.progress import Progress, SilentProgress
-from memhop.core.store import Store
-from memhop.core.store import raw
+from memhop.core.store import Store, raw
 from memhop.core.write import WriteReport, write_pending
 
 EMBED_CHUNK = 256

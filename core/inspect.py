@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memhop.core.model import KnownEntity
 from memhop.core.errors import EntityNotFound
 from memhop.core.language.names import match_registry
-from memhop.core.store import Store
-from memhop.core.store import memory
+from memhop.core.model import KnownEntity
+from memhop.core.store import Store, memory
 
 
 @dataclass(frozen=True)

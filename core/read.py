@@ -18,11 +18,11 @@ import numpy as np
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.language.question import parse as parse_question
-from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.evidence import Evidence, FactSource, gather
 from memhop.core.expansion import expand, walk_chain
 from memhop.core.language.names import NameMatch, find_names, match_registry
+from memhop.core.language.question import parse as parse_question
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace

@@ -14,12 +14,11 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from memhop.core.embed import Embedder
-from memhop.core.model import Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
 from memhop.core.engines.base import Engine
 from memhop.core.errors import EngineError
+from memhop.core.model import Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
 from memhop.core.progress import Progress, SilentProgress
-from memhop.core.store import Store
-from memhop.core.store import memory
+from memhop.core.store import Store, memory
 
 
 @dataclass

@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
 from memhop.core.bench.baselines import DenseChunks, EntityGraph, FullContext, load_corpus
 from memhop.core.bench.metrics import Record, recall_at
 from memhop.core.bench.sources import BenchSource, Spec
 from memhop.core.bench.systems import MEMHOP_VARIANTS, MemhopSystem, TurnSystem
 from memhop.core.config import Settings
 from memhop.core.embed import Embedder
-from memhop.core.model import AnswerRequest
 from memhop.core.engines.base import Engine
 from memhop.core.language.names import match_registry
+from memhop.core.model import AnswerRequest
 from memhop.core.store import Store, open_store
 from memhop.core.store.memory import registry
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
+
 from memhop.core.embed import Embedder
-from memhop.core.model import TurnView
 from memhop.core.language.names import find_names
+from memhop.core.model import TurnView
 from memhop.core.store import Store
 from memhop.core.store.memory import registry
 from memhop.core.store.recall import snapshot

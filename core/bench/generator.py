@@ -107,7 +107,7 @@ def _try_link(d: _Draft, rtype: ph.RelationType, source: str, target: str) -> bo
     src_side, dst_side = _sides(rtype)
     if source == target or (source, src_side) in d.used_sides or (target, dst_side) in d.used_sides:
         return False
-    if any({l.source, l.target} == {source, target} for l in d.links):
+    if any({link.source, link.target} == {source, target} for link in d.links):
         return False
     d.used_sides |= {(source, src_side), (target, dst_side)}
     d.links.append(Link(rtype, source, target))
@@ -150,7 +150,8 @@ def _attribute(d: _Draft) -> None:
         for slot in slots:
             pool = pools[slot.name]
             if slot.name == "breed":
-                pool = pools.setdefault(f"breed:{char.species}", rng.sample(ph.BREEDS[char.species], len(ph.BREEDS[char.species])))
+                breeds = ph.BREEDS[char.species]
+                pool = pools.setdefault(f"breed:{char.species}", rng.sample(breeds, len(breeds)))
             if not pool:
                 continue
             value = pool.pop()

@@ -112,7 +112,9 @@ def scale_table(result: BenchResult) -> str:
     rows = []
     for p in result.scale:
         per100k = f"{p.db_mb / p.turns * 100_000:.0f}" if p.turns and p.db_mb else "n/a"
-        fmt = lambda v, unit="": "n/a" if v is None else f"{v}{unit}"
+        def fmt(v: float | None, unit: str = "") -> str:
+            return "n/a" if v is None else f"{v}{unit}"
+
         rows.append([f"{p.turns:,}", f"{p.build_seconds:.0f}", f"{p.db_mb:.0f}", per100k, str(p.entities),
                      f"{p.residuals:,}", fmt(p.warm_p50_ms), fmt(p.warm_p95_ms), fmt(p.single_p50_ms),
                      fmt(p.single_p95_ms), fmt(p.cold_seconds), f"{p.peak_rss_mb:.0f}", _pct(p.em), p.note])
@@ -122,7 +124,8 @@ def scale_table(result: BenchResult) -> str:
     return table + (
         "\n\nA real scenario's store grown with synthetic turns (other scenarios' sentences, re-embedded with "
         "noise), 1 entity per 100 turns and facts at the real write path's rate; each size is grown in one fresh "
-        "process and asked in another (peak RSS is the asking process's). `ask` = read + offline answer, warm, over the scenario's own questions; the "
+        "process and asked in another (peak RSS is the asking process's). `ask` = read + offline answer, warm, "
+        "over the scenario's own questions; the "
         "one-thread columns time the same asks with BLAS limited to one thread, which is steadier when other "
         "processes share the cores. Cold start: a fresh `memhop ask` process, wall time."
     )
@@ -218,7 +221,8 @@ DEFINITIONS = """## Definitions
 - **dense-chunks**: non-overlapping 4-turn chunks per session, embedded as one text, top chunks by cosine.
   **em-graph**: seed 001's Entity–Memory graph: turns gated by the entities the question names (memhop's
   registry, linked by name and speaker; turns embedded as "speaker: text"), α 0.3 · entity + β 0.7 · cosine,
-  ±1 chronological recovery at 0.5 × the seed's score, dense backfill. **full-context**: every turn (recall ceiling; see its tokens).
+  ±1 chronological recovery at 0.5 × the seed's score, dense backfill.
+  **full-context**: every turn (recall ceiling; see its tokens).
 - **chain reach**: the context carried the answer-bearing hop. memhop systems: the entity is among the
   selected profiles; raw-turn systems: one of the hop's gold turns is among the 10 evidence turns.
   **which hop broke**: the first hop of the chain the context did not carry.

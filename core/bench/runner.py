@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
 from memhop.core.bench import scale as bench_scale
 from memhop.core.bench.ask import AskOutcome
 from memhop.core.bench.extra import require_bench_extra

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from memhop.core.importers.base import ParsedSource, Session, Turn
 from memhop.core.store import Store, memory, open_store, raw
 from memhop.core.store.bulk import bulk_insert

@@ -8,8 +8,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memhop.core.bench.metrics import split_evidence
 from memhop.core.bench.generator import generate
+from memhop.core.bench.metrics import split_evidence
 from memhop.core.errors import MemhopError
 from memhop.core.importers import get as get_importer
 from memhop.core.importers.base import ParsedSource

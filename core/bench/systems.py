@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
+
 from memhop.core.bench.baselines import Corpus, tokens
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 from memhop.core.engines.base import Engine
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 from memhop.core.store import Store
 
 BUDGETS = (10, 25)

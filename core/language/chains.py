@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
-from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
 from memhop.core.language.relations import ANIMALS, SYMMETRIC
+from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
 
 _GLUE_AFTER = frozenset({",", "(", ":", "named", "called", "is", "was", "-"})
 _GLUE_BEFORE = _GLUE_AFTER | {"the", "also"}

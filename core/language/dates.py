@@ -24,7 +24,10 @@ _NUMBER_WORDS = {
 }  # fmt: skip
 _VAGUE = ("a few", "few", "several", "some", "many")
 
-_MON = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_MON = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 _DOW = r"(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
 _COUNT = r"(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|a couple of|a few|few|several)"
 _UNIT = r"(day|week|weekend|month|year)s?"
@@ -236,9 +239,9 @@ def find_dates(text: str, ref: date | None, past: bool = False) -> list[DateMent
 
 def parse_loose(text: str, ref: date) -> date | None:
     """dateparser for the rare month-name date the rules above do not know."""
-    import dateparser  # deferred: costly import, rarely reached
-
     from datetime import datetime
+
+    import dateparser  # deferred: costly import, rarely reached
 
     settings = {"RELATIVE_BASE": datetime.combine(ref, datetime.min.time()), "PREFER_DATES_FROM": "past"}
     parsed = dateparser.parse(text, languages=["en"], settings=settings)

@@ -76,7 +76,7 @@ def match_registry(name: str, known: Sequence[tuple[str, Sequence[str]]]) -> str
         forms = [canonical.lower(), *(a.lower() for a in aliases)]
         if wanted in forms:
             return canonical
-    for canonical, aliases in known:
+    for canonical, _aliases in known:
         canon_first = canonical.lower().split()[0]
         if first == canon_first and first not in _WEAK_FIRST_TOKENS:
             # Same first name; different surnames mean different people.

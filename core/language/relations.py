@@ -73,7 +73,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], int, int, int], ...] = tuple(
 )
 # "⟦0⟧ and ⟦1⟧ have been best friends"
 _MUTUAL = re.compile(
-    rf"{_X}\s+and\s+{_X}\s+(?:are|were|have been|had been|['’]ve been|became|got)\s+(?:really\s+|such\s+|also\s+)?({_MOD}{_REL_PLURAL})", re.I
+    rf"{_X}\s+and\s+{_X}\s+(?:are|were|have been|had been|['’]ve been|became|got)\s+"
+    rf"(?:really\s+|such\s+|also\s+)?({_MOD}{_REL_PLURAL})",
+    re.I,
 )
 # "⟦1⟧ from ⟦0⟧'s team"
 _GROUP = re.compile(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
@@ -149,7 +151,10 @@ _KIN_PAREN = re.compile(rf"\b({_alternation(KIN_ALIASES)})\s*\(\s*{_NAME}\s*\)",
 _NICK_PAREN = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)\s*\(\s*([A-Z][a-z]+)\s*\)")
 
 
-_THING_NAME = re.compile(rf"\b(?:named|called|call|name)\s+it\s+{_NAME}|\bit(?:['’]s|\s+is|\s+was)\s+(?:now\s+)?(?:called|named)\s+{_NAME}")
+_THING_NAME = re.compile(
+    rf"\b(?:named|called|call|name)\s+it\s+{_NAME}"
+    rf"|\bit(?:['’]s|\s+is|\s+was)\s+(?:now\s+)?(?:called|named)\s+{_NAME}"
+)
 
 
 def thing_names(text: str) -> list[str]:

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memhop.core.language.question import bare, is_possessive, tokens
-from memhop.core.model import AnswerRequest
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
+from memhop.core.language.question import bare, is_possessive, tokens
+from memhop.core.model import AnswerRequest
 
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 PRONOUNS = frozenset({"he", "she", "they", "him", "his", "her", "hers", "them", "their"})

@@ -32,8 +32,8 @@ UNION ALL SELECT 5, count(*), 0, 0 FROM mentions
 UNION ALL SELECT 6, count(*), coalesce(max(id), 0), 0 FROM oplog
 """  # one statement: scalar subqueries cost DuckDB ~10 ms each
 _CACHE_SIZE = 4  # store files kept warm per process
-_CACHE: dict[str, tuple[tuple[Any, ...], "Snapshot"]] = {}
-_TRUSTED: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, Snapshot]" = weakref.WeakKeyDictionary()
+_CACHE: dict[str, tuple[tuple[Any, ...], Snapshot]] = {}
+_TRUSTED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, Snapshot] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)

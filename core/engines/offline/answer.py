@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from memhop.core.language import lexical
-from memhop.core.language.question import FIRST_PERSON, Question, is_relation, parse
-from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.relations import ANIMALS
 from memhop.core.engines.offline.spans import JOB_WORDS, clause, identity_question, role, span
+from memhop.core.language import lexical
+from memhop.core.language.chains import follow, same_entity
+from memhop.core.language.dates import find_dates
+from memhop.core.language.question import FIRST_PERSON, Question, is_relation, parse
+from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, actor, gather, mentions
 from memhop.core.model import AnswerRequest
-from memhop.core.language.dates import find_dates
 
 DONT_KNOW = "I don't know"
 MIN_COVERAGE = 0.34  # share of the question's (idf-weighted) words the best sentence must carry

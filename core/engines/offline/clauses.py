@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memhop.core.language.dates import DateMention, find_dates
 from memhop.core.engines.offline.model import FIRST, GROUP, SECOND, THIRD, Mention, Sentence
+from memhop.core.language.dates import DateMention, find_dates
 
 if TYPE_CHECKING:
     from spacy.tokens import Span

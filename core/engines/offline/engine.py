@@ -12,8 +12,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 from memhop.core.engines.base import Usage
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -92,8 +92,8 @@ class OfflineEngine:
 
     def _parsed(self, session: SessionView, known_words: frozenset[str] = frozenset()) -> list[Doc]:
         """spaCy docs of the session's turns, parsed once; names already known skip NER."""
-        from memhop.core.engines.offline.nlp import parse
         from memhop.core.engines.offline.names import is_bot
+        from memhop.core.engines.offline.nlp import parse
 
         if session not in self._docs:
             # An assistant's replies are not the user's life: not parsed, never mined.

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memhop.core.engines.offline import profile as profiles
-from memhop.core.model import ExistingResidual, Extraction, FoundEntity, ResidualDraft
-from memhop.core.language.dates import format_day
 from memhop.core.engines.offline.facts import Kind, classify, values
-from memhop.core.engines.offline.rewrite import rewrite, split_long
 from memhop.core.engines.offline.model import Sentence, SessionAnalysis
-from memhop.core.language.relations import SYMMETRIC, base_word
+from memhop.core.engines.offline.rewrite import rewrite, split_long
+from memhop.core.language.dates import format_day
 from memhop.core.language.names import match_registry
+from memhop.core.language.relations import SYMMETRIC, base_word
+from memhop.core.model import ExistingResidual, Extraction, FoundEntity, ResidualDraft
 
 MAX_RESIDUALS = 8  # per entity per session: the best, by what they hold
 NEW_FACTS = 2  # per session into the profile

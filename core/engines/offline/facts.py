@@ -20,7 +20,9 @@ OCCUPATIONS = (
     "carpenter|farmer|pilot|cleaner|receptionist|consultant|analyst|librarian|coach|trainer|"
     "instructor|cashier|entrepreneur|freelancer|intern|ux designer|product manager"
 )
-INSTRUMENTS = "piano|violin|viola|cello|guitar|bass|drums|drum kit|flute|saxophone|sax|trumpet|ukulele|harp|clarinet|keyboard|organ"
+INSTRUMENTS = (
+    "piano|violin|viola|cello|guitar|bass|drums|drum kit|flute|saxophone|sax|trumpet|ukulele|harp|clarinet|keyboard|organ"
+)
 
 _STATE = tuple(
     re.compile(p, re.I)

@@ -14,9 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memhop.core.language import relations
-from memhop.core.model import FoundEntity, KnownEntity, SessionView
-from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.names import (
     clean_name,
     in_quotes,
@@ -28,7 +25,10 @@ from memhop.core.engines.offline.names import (
     self_name_of,
     sentence_starts,
 )
+from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
+from memhop.core.model import FoundEntity, KnownEntity, SessionView
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc

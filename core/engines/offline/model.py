@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
+from memhop.core.language.dates import DateMention
 from memhop.core.language.relations import Relation
 from memhop.core.model import FoundEntity, SessionView, TurnView
-from memhop.core.language.dates import DateMention
 
 if TYPE_CHECKING:
     from spacy.tokens import Span

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memhop.core.language import relations
-from memhop.core.model import SessionView
-from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.language import relations
+from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.language.names import NameMatch
+from memhop.core.model import SessionView
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span

@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from memhop.core.language import relations
 from memhop.core.engines.offline.facts import is_identity, slot_of, values
+from memhop.core.language import relations
 
 # ~120 words is the design's ceiling; 80 keeps the write path's embedding cost (profiles
 # are re-embedded every session that touches them, and MiniLM costs per token) in budget.

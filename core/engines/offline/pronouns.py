@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline.model import THIRD, Mention, Sentence, marked
 from memhop.core.language import relations
 from memhop.core.model import FoundEntity
-from memhop.core.engines.offline.model import THIRD, Mention, Sentence, marked
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -39,7 +39,9 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
         for s in sentences:
             if s.span is None:
                 continue
-            events: list[tuple[int, int | None, Token | None]] = [(m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative]
+            events: list[tuple[int, int | None, Token | None]] = [
+                (m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative
+            ]
             lead = s.span.start_char + (len(s.span.text) - len(s.span.text.lstrip()))
             for tok in s.span:
                 if tok.lower_ in THIRD and tok.tag_ in ("PRP", "PRP$"):

@@ -11,11 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.language import relations
-from memhop.core.model import FoundEntity, SessionView, TurnView
 from memhop.core.engines.offline.clauses import read_tokens, resolve_dates
 from memhop.core.engines.offline.model import Mention, Sentence, SessionAnalysis, marked
-from memhop.core.engines.offline.pronouns import resolve_pronouns, seed_genders
 from memhop.core.engines.offline.names import (
     is_bot,
     is_self_speaker,
@@ -24,7 +21,10 @@ from memhop.core.engines.offline.names import (
     self_name_of,
     sentence_starts,
 )
+from memhop.core.engines.offline.pronouns import resolve_pronouns, seed_genders
+from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
+from memhop.core.model import FoundEntity, SessionView, TurnView
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc

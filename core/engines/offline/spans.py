@@ -9,9 +9,9 @@ import re
 from datetime import date
 
 from memhop.core.language import lexical
+from memhop.core.language.dates import find_dates, format_day
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
-from memhop.core.language.dates import find_dates, format_day
 
 _NUMBER = re.compile(
     r"\b(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from memhop.core.config import OpenAISettings
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
 from memhop.core.engines.base import Usage
+from memhop.core.engines.openai.prompts import Prompt, ReplyError, load_prompt
 from memhop.core.engines.openai.wire import (
     data_json,
     data_lines,
@@ -29,7 +29,7 @@ from memhop.core.engines.openai.wire import (
 )
 from memhop.core.errors import EngineError, MemhopError
 from memhop.core.language.names import find_names, mentions
-from memhop.core.engines.openai.prompts import Prompt, ReplyError, load_prompt
+from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
 
 if TYPE_CHECKING:
     from openai import OpenAI

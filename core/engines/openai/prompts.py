@@ -17,6 +17,7 @@ from string import Template
 from typing import Any
 
 import yaml
+
 from memhop.core.errors import MemhopError
 
 PROMPT_PACKAGE = "memhop.prompts"

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
+from memhop.core.engines.openai.prompts import Prompt, ReplyError
+from memhop.core.language.names import find_names, match_registry, mentions
 from memhop.core.model import (
     Extraction,
     FoundEntity,
@@ -20,8 +22,6 @@ from memhop.core.model import (
     SessionView,
     TurnView,
 )
-from memhop.core.language.names import find_names, match_registry, mentions
-from memhop.core.engines.openai.prompts import Prompt, ReplyError
 
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ].*)?")
 _THINKING = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
