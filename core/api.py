@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from memhop.core.config import Paths, ReadSettings, Settings, load_settings
 from memhop.core.errors import StoreError
+from memhop.core.model import for_users
 
 if TYPE_CHECKING:
     from memhop.core.edit import EditReport
@@ -39,12 +40,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Memory", "open_memory", "user_counts"]
 
-USER_WORDS = {"residuals": "facts"}  # table name -> the word users see
-
 
 def user_counts(counts: dict[str, int]) -> dict[str, int]:
     """Row counts per table, keyed by the words users see ("facts", not "residuals")."""
-    return {USER_WORDS.get(table, table): count for table, count in counts.items()}
+    return {for_users(table): count for table, count in counts.items()}
 
 
 def open_memory(

@@ -16,7 +16,7 @@ from memhop.core.embed import Embedder
 from memhop.core.errors import MemhopError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
-from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft
+from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft, for_users
 from memhop.core.store import Store, edits, memory, tables
 
 DEFAULT_CATEGORY = "identity"
@@ -135,7 +135,7 @@ def rename(store: Store, old: str, new: str, embedder: Embedder, keep_alias: boo
             tables.update_rows(store, table, rows)
         edits.bump_profiles(store, [key for table, key, _ in pending if table == "profiles"])
         store.log("rename", f"{entity.name} renamed to {new}")
-    counts = {t: sum(1 for p in pending if p[0] == t) for t in ("profiles", "residuals")}
+    counts = {for_users(t): sum(1 for p in pending if p[0] == t) for t in ("profiles", "residuals")}
     return EditReport("rename", new, details={"old": entity.name, "aliases": aliases, "rewritten": counts})
 
 

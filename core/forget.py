@@ -21,6 +21,7 @@ from memhop.core.forget_plans import (
     plan_fact,
     plan_source,
 )
+from memhop.core.model import for_users
 from memhop.core.store import Store, compact, edits, tables
 
 __all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget"]
@@ -81,8 +82,8 @@ def forget(
         target=plan.kind,
         label=plan.label,
         dry_run=dry_run,
-        summary=plan.summary(lambda t, c, v: tables.count_where(store, t, c, v)),
-        changes=plan.changes(),
+        summary={for_users(k): n for k, n in plan.summary(lambda t, c, v: tables.count_where(store, t, c, v)).items()},
+        changes=[{**change, "table": for_users(change["table"])} for change in plan.changes()],
         skipped_forms=list(plan.shared_forms),
         redactor=redactor.name if plan.kind == "entity" else "offline",
         note=plan.note,

@@ -206,7 +206,7 @@ def plan_fact(store: Store, fact_id: int) -> Plan:
         left = [r for r in memory.residuals_of(st, entity_id, True) if rd.normalize(r.text) == target]
         prof = memory.profile_of(st, entity_id) or ""
         return {
-            "residuals (the fact)": len(left),
+            "facts (the fact)": len(left),
             "profile (the fact)": int(bool(target) and target in rd.normalize(prof)),
         }
 

@@ -5,6 +5,7 @@ Plain frozen views, never the store: an engine cannot half-write anything.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -20,6 +21,12 @@ CATEGORIES: tuple[str, ...] = (
 )
 
 ENTITY_KINDS: tuple[str, ...] = ("self", "person", "pet", "place", "org")
+
+
+def for_users(name: str) -> str:
+    """The name a user sees: the paper's "residual" is a "fact" on every surface (JSON keys,
+    forget plans, counts); the code and the store keep the paper's word."""
+    return re.sub("residual", "fact", name)
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,7 @@ def _facts(
     scored = [FactScore(int(residuals.ids[lo + i]), residuals.texts[lo + i], round(float(scores[i]), 4)) for i in order]
     chosen, cut = tuple(scored[:cap]), tuple(scored[cap:])
     trace.facts.append(EntityFacts(profiles.names[row], chosen, cut, max(0, hi - lo - cap), superseded))
-    sources = [FactSource(f.residual_id, f.score, residuals.source_turns[lo + int(i)]) for f, i in zip(chosen, order)]
+    sources = [FactSource(f.fact_id, f.score, residuals.source_turns[lo + int(i)]) for f, i in zip(chosen, order)]
     return tuple(f.text for f in chosen), sources
 
 

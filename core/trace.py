@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from memhop.core.model import for_users
+
 
 @dataclass(frozen=True)
 class ProfileScore:
@@ -52,7 +54,7 @@ class ChainLink:
 
 @dataclass(frozen=True)
 class FactScore:
-    residual_id: int
+    fact_id: int
     text: str
     score: float
 
@@ -96,4 +98,7 @@ class Trace:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The trace as `ask --json` shows it: users read "facts" where the code says residuals."""
+        data = asdict(self)
+        data["settings"] = {for_users(key): value for key, value in data["settings"].items()}
+        return data

@@ -107,10 +107,10 @@ def _stage3(tree: Tree, trace: Trace) -> None:
     for facts in trace.facts:
         branch = node.add(_text(facts.entity))
         for fact in facts.chosen:
-            line = _text(_mark(True), (f"{fact.score:.2f} ", "cyan"), (f"#{fact.residual_id} ", "dim"))
+            line = _text(_mark(True), (f"{fact.score:.2f} ", "cyan"), (f"#{fact.fact_id} ", "dim"))
             branch.add(line.append(_cut(fact.text)))
         for fact in facts.cut:
-            line = _text(("cut ", "red"), (f"{fact.score:.2f} ", "cyan"), (f"#{fact.residual_id} ", "dim"))
+            line = _text(("cut ", "red"), (f"{fact.score:.2f} ", "cyan"), (f"#{fact.fact_id} ", "dim"))
             branch.add(line.append(_cut(fact.text), "dim"))
         if facts.cut_count > len(facts.cut):
             branch.add(_text((f"… {facts.cut_count - len(facts.cut)} more cut", "dim")))

@@ -13,15 +13,10 @@ if TYPE_CHECKING:
     from memhop.core.ingest import IngestReport
     from memhop.core.write import WriteReport
 
-WRITE_KEYS = {  # WriteReport fields -> the words users see
-    "residuals_added": "facts_added",
-    "residuals_deduplicated": "facts_deduplicated",
-    "residuals_superseded": "facts_superseded",
-}
-
-
 def write_json(report: WriteReport) -> dict[str, Any]:
-    return {WRITE_KEYS.get(key, key): value for key, value in asdict(report).items()}
+    from memhop.core.model import for_users
+
+    return {for_users(key): value for key, value in asdict(report).items()}
 
 
 def render_ingest(report: IngestReport, as_json: bool) -> None:

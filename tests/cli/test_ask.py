@@ -73,6 +73,7 @@ def test_unrelated_question_says_i_dont_know(invoke) -> None:
 def test_no_facts_flag_drops_facts(invoke) -> None:
     data = json.loads(invoke(ROOMMATE, "--json", "--no-facts").stdout)
     assert data["facts"] and all(facts == [] for facts in data["facts"].values())
+    assert data["trace"]["settings"]["facts"] is False and "residual" not in json.dumps(data)
     tree = invoke(ROOMMATE, "--trace", "--no-facts").stdout
     assert "facts disabled (--no-facts)" in tree
 

@@ -64,6 +64,15 @@ def test_dry_run_lists_every_change_and_the_file_stays_identical(purge_db: Path,
     assert purge_world.sha256_file(purge_db) == digest
 
 
+def test_the_forget_plan_says_facts(purge_db: Path, runner: CliRunner) -> None:
+    listed = run(runner, "forget", "Alice Nguyen", "--dry-run").stdout
+    assert "facts deleted:" in listed and "delete facts where id in" in listed
+    assert "residual" not in listed
+    as_json = json.loads(run(runner, "forget", "Alice Nguyen", "--dry-run", "--json").stdout)
+    assert any(c["table"] == "facts" for c in as_json["changes"]) and "facts deleted" in as_json["summary"]
+    assert "residual" not in json.dumps(as_json)
+
+
 def test_facts_added_corrected_and_removed(purge_db: Path, runner: CliRunner) -> None:
     added = run(runner, "fact", "add", "Priya", "Priya is an editor at a publishing house.", "--json")
     assert added.exit_code == 0, added.output

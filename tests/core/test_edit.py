@@ -137,7 +137,7 @@ def test_rename_rewrites_every_profile_and_fact_but_not_the_raw_turns(db: Path) 
         bob = resolve_entity(store, "Bob Kowalski").id
         turns_before = store.con.execute("SELECT id, text FROM turns ORDER BY id").fetchall()
         report = rename(store, "Bob Kowalski", "Robert Kowalski", EMBED)
-        assert report.details["rewritten"]["profiles"] > 1 and report.details["rewritten"]["residuals"] > 1
+        assert report.details["rewritten"]["profiles"] > 1 and report.details["rewritten"]["facts"] > 1
         assert resolve_entity(store, "Bob Kowalski").id == bob  # the old name is an alias now
         assert resolve_entity(store, "Robert").id == bob
         texts = [
