@@ -9,11 +9,12 @@ from people by an animal word next to the name; "Mum (Leena)" makes "Mum" an ali
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import kinds as kinds_of
 from memhop.core.engines.offline.names import (
     clean_name,
     in_quotes,
@@ -28,7 +29,7 @@ from memhop.core.engines.offline.names import (
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
-from memhop.core.model import FoundEntity, KnownEntity, SessionView
+from memhop.core.model import FoundEntity, KnownEntity, SessionView, add_votes, decide_kind
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -88,6 +89,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
 def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[Doc]) -> list[FoundEntity]:
     """The session's entities: self and speakers first, then others by first mention."""
     registry = list(known)
+    stored_kinds = {k.name: k for k in registry}
     kinds = {k.name: k.kind for k in registry}
     aliases: dict[str, set[str]] = {k.name: set() for k in registry}
     texts = [t.text for t in session.turns]
@@ -102,6 +104,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             aliases[hit].add(name)
         return hit
 
+    votes: dict[str, Counter[str]] = defaultdict(Counter)  # this session's evidence per entity
     me = self_name_of(session)
     present: dict[str, None] = {}
     self_entity: str | None = None
@@ -110,13 +113,20 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         present[self_entity] = None
     for turn in session.turns:
         if not is_self_speaker(session, turn.speaker) and not is_bot(turn.speaker):
-            present[canonical(turn.speaker.strip(), "person")] = None
+            speaker = canonical(turn.speaker.strip(), "person")
+            if speaker not in present:
+                votes[speaker]["person"] += kinds_of.SPEAKS
+            present[speaker] = None
 
     for text in texts:
         for name, kin in relations.kin_aliases(text):
-            aliases[canonical(name, "person")].add(kin)
+            person = canonical(name, "person")
+            aliases[person].add(kin)
+            votes[person]["person"] += kinds_of.CUED
         for full, nick in relations.nicknames(text):
-            aliases[canonical(full, "person")].add(nick)
+            person = canonical(full, "person")
+            aliases[person].add(nick)
+            votes[person]["person"] += kinds_of.CONTEXT
 
     candidates = _collect(session, docs)
     kinded = [(c, k) for c in candidates.values() if (k := c.cued_kind or _vote(c.labels)) is not None]
@@ -130,14 +140,17 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         if owner is not None:
             aliases[owner].add(cand.surface)
             continue
-        canonical(cand.surface, kind)
+        name = canonical(cand.surface, kind)
+        votes[name].update(kinds_of.label_votes(cand.labels))
+        if cand.cued_kind:
+            votes[name][cand.cued_kind] += kinds_of.CUED
 
     forms = [
         (k.name, tuple(k.aliases) + tuple(sorted(aliases.get(k.name, ()))))
         for k in registry
         if k.name.lower() not in _PRONOUN_NAMES
     ]
-    mentions = _mentions(session, docs, forms)
+    mentions = _mentions(session, docs, forms, votes)
     for name in list(present):
         mentions.setdefault(name, [])
     out: list[FoundEntity] = []
@@ -148,10 +161,17 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         if not turn_ids:
             continue
         seen = sorted(aliases.get(name, set()) - {name})
-        kind = "self" if name == self_entity else kinds.get(name, "person")
-        if name in present and kind not in ("self", "person"):
-            kind = "person"  # whoever speaks is a person, whatever NER thought
-        out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids))))
+        stored = stored_kinds.get(name)
+        if stored is None:  # what the name is made of counts once, when it is new
+            votes[name].update(kinds_of.name_votes(name))
+        evidence = tuple(sorted(votes[name].items()))
+        if name == self_entity:
+            kind = "self"
+        elif stored is not None:  # the store's evidence so far, and this session's
+            kind = decide_kind(add_votes(stored.kind_votes or ((stored.kind, 1.0),), evidence), stored.kind)
+        else:
+            kind = decide_kind(evidence or ((kinds.get(name, "person"), 1.0),))
+        out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids)), evidence))
     return out
 
 
@@ -219,9 +239,13 @@ def _nickname_of(
 
 
 def _mentions(
-    session: SessionView, docs: Sequence[Doc], forms: list[tuple[str, tuple[str, ...]]]
+    session: SessionView,
+    docs: Sequence[Doc],
+    forms: list[tuple[str, tuple[str, ...]]],
+    votes: dict[str, Counter[str]],
 ) -> dict[str, list[int]]:
-    """Turn ids per entity named in them (in first-mention order)."""
+    """Turn ids per entity named in them (in first-mention order); each mention's
+    surroundings add to `votes`."""
     out: dict[str, list[int]] = {}
     for turn, doc in zip(session.turns, docs):
         if is_bot(turn.speaker):
@@ -231,6 +255,7 @@ def _mentions(
         self_turn = is_self_speaker(session, turn.speaker)
         for match in find_names(turn.text, forms):
             if plausible_mention(match, doc, starts, self_turn, tagged):
+                votes[match.entity].update(kinds_of.mention_votes(doc, match.start, match.end))
                 ids = out.setdefault(match.entity, [])
                 if turn.id not in ids:
                     ids.append(turn.id)
