@@ -27,6 +27,7 @@ from memhop.core.engines.offline.names import (
     sentence_starts,
 )
 from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.engines.offline.propn import proper_noun_runs
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
 from memhop.core.model import FoundEntity, KnownEntity, SessionView, add_votes, decide_kind
@@ -75,10 +76,24 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             cand = add(name)
             cand.labels[ent.label_] += 1
             cand.mid_sentence |= first.idx not in starts
+            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, first.idx, ent.end_char)
             sent = ent.sent
             cand.vocative_only &= is_vocative(
                 sent.text, ent.start_char - sent.start_char, ent.end_char - sent.start_char, ent.root.dep_
             )
+        tagged = [(e.start_char, e.end_char) for e in doc.ents]
+        for start, end in proper_noun_runs(doc):
+            if any(s < end and start < e for s, e in tagged):
+                continue  # NER read it already (as a name above, or as a date, a work, a nationality)
+            span = doc.char_span(start, end, alignment_mode="expand")
+            name = clean_name(doc.text[start:end])
+            if span is None or name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
+                continue
+            cand = add(name)
+            cand.mid_sentence |= start not in starts
+            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, start, end)
+            sent = span.sent
+            cand.vocative_only &= is_vocative(sent.text, start - sent.start_char, end - sent.start_char, span.root.dep_)
         for pet in relations.pet_names(turn.text):
             if clean_name(pet) == pet:
                 cand = add(pet)
@@ -129,7 +144,8 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             votes[person]["person"] += kinds_of.CONTEXT
 
     candidates = _collect(session, docs)
-    kinded = [(c, k) for c in candidates.values() if (k := c.cued_kind or _vote(c.labels)) is not None]
+    # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
+    kinded = [(c, c.cued_kind or _vote(c.labels) or "person") for c in candidates.values()]
     # People first (so "Alice's" is known to be Alice's place), longer names first (so
     # "Bob" joins "Bob Kowalski" rather than the other way round).
     kinded.sort(key=lambda ck: (ck[1] not in ("person", "pet"), -len(ck[0].surface.split()), ck[0].surface))

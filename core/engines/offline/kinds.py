@@ -69,6 +69,9 @@ _PERSON_VERBS = _inflected(
 )
 
 
+_COPULA = frozenset({"is", "was", "'s", "’s", "are", "were"})
+_NOUN_PHRASE = frozenset({"PRP$", "DT", "POS", "NNP", "NNPS", "NN", "NNS", "JJ", "JJR", "JJS", "VBG", "CD", "HYPH"})
+_PLACE_NOUNS = frozenset({"city", "town", "village", "country", "region", "neighbourhood", "neighborhood", "suburb"})
 _OCCUPATIONS = frozenset(
     word for job in OCCUPATIONS.split("|") for word in job.split()[-1:]
 )
@@ -122,11 +125,58 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
         votes.update(_title_votes(before, before2))
     if possessive and last.i + 2 < len(doc) and _personal(doc[last.i + 2].lower_):
         votes["person"] += CONTEXT  # "Seun's sister", "Nain's cat", "Yerin's eyebrows"
-    if _is_person_subject(last):
+    stated = stated_kind(doc, start_char, end_char)
+    if stated is not None:
+        votes[stated] += CUED
+    elif _is_person_subject(last):
         votes["person"] += CONTEXT
     if after is not None and after.text == "," and last.i + 2 < len(doc) and doc[last.i + 2].lower_ == "who":
         votes["person"] += CONTEXT  # "Rafaela Nogueira, who …"
     return votes
+
+
+def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
+    """The kind the text states outright: an appositive ("Saltbox, Tope's bakery",
+    "Rafa, my climbing coach", "Twm (her cat)") or "X is a/his/Seun's <noun>" ("Biscuit is a
+    Staffordshire bull terrier")."""
+    span = doc.char_span(start_char, end_char, alignment_mode="expand")
+    if span is None or not len(span):
+        return None
+    last = span[-1]
+    after = last.i + 1
+    if after < len(doc) and doc[after].text in (",", "("):
+        kind = _head_noun_kind(doc, after + 1)
+        if kind is not None:
+            return kind
+    if last.dep_ == "nsubj" and last.head.lower_ in _COPULA:
+        for child in last.head.children:
+            if child.dep_ == "attr" and (kind := _noun_kind(child.lower_)) is not None:
+                return kind
+    return None
+
+
+def _head_noun_kind(doc: Doc, i: int) -> str | None:
+    """The kind named by the noun phrase starting at token i, read up to its first noun of a known class."""
+    for token in doc[i : i + 5]:
+        if token.tag_ not in _NOUN_PHRASE:
+            return None
+        kind = _noun_kind(token.lower_) if token.tag_.startswith("NN") else None
+        if kind is not None:
+            return kind
+    return None
+
+
+def _noun_kind(word: str) -> str | None:
+    base = relations.base_word(word)
+    if base in relations.ANIMALS:
+        return "pet"
+    if base in relations.RELATION_WORDS or base in _OCCUPATIONS:
+        return "person"
+    if base in ORG_HEADS:
+        return "org"
+    if base in PLACE_HEADS or base in _PLACE_NOUNS:
+        return "place"
+    return None
 
 
 def _preposition_votes(before: Token, before2: Token | None) -> Counter[str]:

@@ -68,3 +68,18 @@ def test_a_chat_speaker_first_typed_an_organisation_becomes_a_person() -> None:
 
 def test_self_never_changes_kind() -> None:
     assert decide_kind((("place", 100.0),), "self") == "self"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("Got the train to see Saltbox, Tope's bakery.", "Saltbox", "org"),
+        ("Biscuit is a Staffordshire bull terrier.", "Biscuit", "pet"),
+        ("Rafaela, my climbing coach, laughed.", "Rafaela", "person"),
+        ("Pickle is Marcus's beagle.", "Pickle", "pet"),
+    ],
+)
+def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) -> None:
+    doc = parse([text])[0]
+    start = text.index(name)
+    assert kinds.stated_kind(doc, start, start + len(name)) == kind
