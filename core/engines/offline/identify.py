@@ -89,6 +89,8 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             name = clean_name(doc.text[start:end])
             if span is None or name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
                 continue
+            if len(span) == 1 and span.start > 0 and doc[span.start - 1].lower_ in ("a", "an"):
+                continue  # "gave me a Look": names take no indefinite article
             cand = add(name)
             cand.mid_sentence |= start not in starts
             cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, start, end)
