@@ -92,6 +92,8 @@ def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
         "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL)"
     )
     done = {row[0] for row in con.execute("SELECT version FROM migrations").fetchall()}
+    if all(version in done for version, _, _ in MIGRATIONS):
+        return
     for version, name, sql in MIGRATIONS:
         if version in done:
             continue
@@ -105,6 +107,9 @@ def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
             con.rollback()
             raise
         con.commit()
+    # Schema changes go into the file now, not the WAL: DuckDB 1.5.5 cannot replay an ALTER
+    # TABLE from the WAL on a read-only connection after a crash.
+    con.execute("CHECKPOINT")
 
 
 def open_store(path: Path, read_only: bool = False, embedder: str = DEFAULT_EMBEDDER) -> Store:
@@ -164,6 +169,11 @@ def _probe(path: Path) -> duckdb.DuckDBPyConnection:
     except duckdb.ConnectionException:
         return _connect(path, read_only=False)
     except duckdb.Error as exc:
+        if path.with_name(path.name + ".wal").exists() and "WAL" in str(exc):
+            # DuckDB 1.5.5 cannot replay some WAL records (an ALTER TABLE of a migration cut
+            # short by a crash) read-only; a writing connection replays them, as the next
+            # write would anyway.
+            return _connect(path, read_only=False)
         raise _cannot_open(path, exc) from None
 
 
