@@ -26,15 +26,23 @@ from memhop.core.engines.offline.names import (
     sentence_starts,
 )
 from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.engines.offline.nonentities import (
+    LEADING_JUNK,
+    NOT_ENTITY_LABELS,
+    leading_cuts,
+    not_an_entity,
+    proper_adjectives,
+    shouted,
+)
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
+from memhop.core.language.placeholders import is_unnamed
 from memhop.core.model import FoundEntity, KnownEntity, SessionView
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 LABEL_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
-_LEADING_JUNK = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "IN", "CC", "DT", "PRP", "PRP$", "MD"})
 _PRONOUN_NAMES = frozenset({"me", "i", "user", "you"})
 
 
@@ -45,31 +53,46 @@ class _Candidate:
     cued_kind: str | None = None  # "pet" / "person" from a cue in the text
     mid_sentence: bool = False  # capitalised somewhere other than a sentence start
     vocative_only: bool = True  # only ever addressed ("Thanks, Mell!"), never talked about
+    against: int = 0  # mentions read as something else: a nationality, a holiday, a title
+    adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
     found: dict[str, _Candidate] = {}
+    against: Counter[str] = Counter()
+    adjectives: set[str] = set()
 
     def add(name: str) -> _Candidate:
         return found.setdefault(name, _Candidate(name))
 
-    for turn, doc in zip(session.turns, docs):
-        if is_bot(turn.speaker):
-            continue  # an assistant's advice is not the user's life
+    read = [(turn, doc) for turn, doc in zip(session.turns, docs) if not is_bot(turn.speaker)]
+    named = [(ent, sentence_starts(doc)) for _, doc in read for ent in doc.ents if ent.label_ in LABEL_KIND]
+    cuts = leading_cuts([ent for ent, _ in named], [starts for _, starts in named])
+    for turn, doc in read:  # an assistant's advice is not the user's life
         starts = sentence_starts(doc)
         things = relations.thing_names(turn.text)
+        adjectives |= proper_adjectives(doc)
         for ent in doc.ents:
-            if ent.label_ not in LABEL_KIND or any(t.tag_ in ("PRP", "PRP$") for t in ent):
+            if ent.label_ in NOT_ENTITY_LABELS:
+                if (other := clean_name(ent.text)) is not None:
+                    against[other] += 1  # "Siobhán" once read as a nationality still counts as one
+                continue
+            if ent.label_ not in LABEL_KIND or any(t.tag_ in ("PRP", "PRP$") for t in ent) or shouted(ent):
                 continue
             tokens = list(ent)
-            while len(tokens) > 1 and tokens[0].tag_ in _LEADING_JUNK:
-                tokens = tokens[1:]  # "Took Pepper", "Met Priya"
+            while len(tokens) > 1 and tokens[0].tag_ in LEADING_JUNK:
+                tokens = tokens[1:]  # "Took Pepper"
+            if len(tokens) > 1 and tokens[0].i == ent.start and (id(doc), ent.start_char) in cuts:
+                tokens = tokens[1:]  # "Met Priya", "Via Seun": a verb or preposition in capitals
             first = tokens[0]
             if first.i > 0 and doc[first.i - 1].lower_ in ("a", "an") and len(tokens) == 1:
                 continue  # "a Steinway": names take no indefinite article
             text = doc[first.i : tokens[-1].i + 1].text
             name = clean_name(text, keep_possessive=ent.label_ != "PERSON")
             if name is None or name.split()[0] in things or in_quotes(ent) or modifier(ent):
+                continue
+            if not_an_entity(ent) is not None:
+                against[name] += 1  # "by Easter", "in Welsh", "on Instagram"
                 continue
             cand = add(name)
             cand.labels[ent.label_] += 1
@@ -82,7 +105,20 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if clean_name(pet) == pet:
                 cand = add(pet)
                 cand.cued_kind, cand.mid_sentence, cand.vocative_only = "pet", True, False
+    _fold_possessives(found)
+    for name, cand in found.items():
+        cand.against = against[name] + sum(n for other, n in against.items() if other == f"{name}'s")
+        cand.adjective = name in adjectives
     return found
+
+
+def _fold_possessives(found: dict[str, _Candidate]) -> None:
+    """"Siobhán's" beside "Siobhán", "Moth Parliament's" beside "Moth Parliament": one entity."""
+    for name in [n for n in found if n.endswith("'s") and n[:-2] in found]:
+        owned, cand = found.pop(name), found[name[:-2]]
+        cand.labels.update(owned.labels)
+        cand.mid_sentence |= owned.mid_sentence
+        cand.vocative_only &= owned.vocative_only
 
 
 def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[Doc]) -> list[FoundEntity]:
@@ -109,8 +145,9 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         self_entity = canonical(me, "self")
         present[self_entity] = None
     for turn in session.turns:
-        if not is_self_speaker(session, turn.speaker) and not is_bot(turn.speaker):
-            present[canonical(turn.speaker.strip(), "person")] = None
+        if is_self_speaker(session, turn.speaker) or is_bot(turn.speaker) or is_unnamed(turn.speaker):
+            continue  # an unsaved contact is somebody, but nobody to remember by their digits
+        present[canonical(turn.speaker.strip(), "person")] = None
 
     for text in texts:
         for name, kin in relations.kin_aliases(text):
@@ -171,9 +208,14 @@ def _vote(labels: Counter[str]) -> str | None:
 
 
 def _keep(cand: _Candidate, kind: str) -> bool:
-    """Single dictionary words need evidence beyond a capital letter at a sentence start."""
+    """Single dictionary words need evidence beyond a capital letter at a sentence start;
+    a name read more often as something else (a nationality, a holiday) is that thing."""
+    if cand.cued_kind:
+        return True
+    if cand.adjective or cand.against > sum(cand.labels.values()):
+        return False
     words = cand.surface.split()
-    if len(words) > 1 or cand.cued_kind or not is_english_word(words[0]):
+    if len(words) > 1 or not is_english_word(words[0]):
         return True
     if kind == "org":
         return False
@@ -181,7 +223,10 @@ def _keep(cand: _Candidate, kind: str) -> bool:
 
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:
-    """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known."""
+    """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known;
+    "Moth Parliament's" is the known band's."""
+    if surface.endswith("'s") and match_registry(surface[:-2], [(k.name, k.aliases) for k in registry]):
+        return True
     people = [(k.name, k.aliases) for k in registry if kinds.get(k.name) in ("person", "self", "pet")]
     words = surface.split()
     if len(words) > 1 and is_english_word(words[0]) and match_registry(" ".join(words[1:]), people):
