@@ -31,6 +31,15 @@ def bench(
             show_default=False,
         ),
     ] = None,
+    dev: Annotated[
+        Path | None,
+        typer.Option(
+            "--dev",
+            help="Natural-text dev set: a diary and a chat with cast.json and questions.json (default: "
+            "shared/data/dev beside the checkout, or $MEMHOP_DEV_DIR, when it exists).",
+            show_default=False,
+        ),
+    ] = None,
     sessions: Annotated[int, typer.Option("--sessions", min=2, help="Diary sessions per scenario.")] = 20,
     scale: Annotated[bool, typer.Option("--scale/--no-scale", help="Time synthetic stores of 10k-1M turns.")] = True,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the scenario generator.")] = 0,
@@ -45,13 +54,14 @@ def bench(
       memhop bench --quick --out bench-out/
     """
     from memhop.cli.progress import progress_for
-    from memhop.core.bench.report import headline, summary, write_outputs
+    from memhop.core.bench.report import headline, natural_headline, summary, write_outputs
     from memhop.core.bench.result import BenchConfig
     from memhop.core.bench.runner import run_bench
-    from memhop.core.bench.sources import locomo_dir
+    from memhop.core.bench.sources import dev_dir, locomo_dir
 
     conf = settings(engine=engine)
-    config = BenchConfig(out_dir, quick, scenarios, questions, locomo_dir(locomo), seed, scale, sessions)
+    config = BenchConfig(out_dir, quick, scenarios, questions, locomo_dir(locomo), seed, scale, sessions,
+                         dev_dir(dev))
     with progress_for(quiet) as progress:
         result = run_bench(config, conf, progress=progress)
     written = write_outputs(result, out_dir)
@@ -60,6 +70,7 @@ def bench(
     else:
         out.print("MemHop-style (all K)\n" + headline(result, "memhop"), markup=False)
         out.print("\nLoCoMo (categories 1-4)\n" + headline(result, "locomo"), markup=False)
+        out.print("\nNatural text (dev set, offline engine)\n" + natural_headline(result), markup=False)
     err.print(f"report: {written[0]} ({result.seconds / 60:.1f} min)")
     for name, why in sorted(result.unavailable.items()):
         err.print(f"not available: {name}: {why}")

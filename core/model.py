@@ -22,6 +22,32 @@ CATEGORIES: tuple[str, ...] = (
 
 ENTITY_KINDS: tuple[str, ...] = ("self", "person", "pet", "place", "org")
 
+KindVotes = tuple[tuple[str, float], ...]  # (kind, weight) pairs: evidence, summed across sessions
+
+
+def add_votes(*votes: KindVotes) -> KindVotes:
+    """The sum of several sessions' evidence, heaviest kind first."""
+    total: dict[str, float] = {}
+    for pairs in votes:
+        for kind, weight in pairs:
+            total[kind] = total.get(kind, 0.0) + weight
+    return tuple(sorted(total.items(), key=lambda kv: (-kv[1], ENTITY_KINDS.index(kv[0]) if kv[0] in ENTITY_KINDS else 99)))
+
+
+def decide_kind(votes: KindVotes, current: str | None = None) -> str:
+    """The kind the evidence favours. `self` never changes; a tie keeps the current kind, so
+    a kind moves only when the evidence for another one has grown past it: an early wrong
+    guess does not stick, and one odd mention does not flip a well-known entity."""
+    if current == "self":
+        return "self"
+    summed = add_votes(votes)
+    if not summed:
+        return current or "person"
+    best, weight = summed[0]
+    if current is not None and dict(summed).get(current, 0.0) >= weight:
+        return current
+    return best
+
 
 def for_users(name: str) -> str:
     """The name a user sees: the paper's "residual" is a "fact" on every surface (JSON keys,
@@ -52,6 +78,7 @@ class KnownEntity:
     name: str
     kind: str
     aliases: tuple[str, ...] = ()
+    kind_votes: KindVotes = ()  # the evidence for `kind` from every earlier session
 
 
 @dataclass(frozen=True)
@@ -62,6 +89,7 @@ class FoundEntity:
     kind: str
     aliases: tuple[str, ...] = ()
     turn_ids: tuple[int, ...] = ()  # the session's turns that are about it
+    kind_votes: KindVotes = ()  # this session's evidence for the kind; () = one vote for `kind`
 
 
 @dataclass(frozen=True)

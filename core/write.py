@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
 from memhop.core.errors import EngineError
-from memhop.core.model import Extraction, FoundEntity, KnownEntity, ResidualDraft, SessionView
+from memhop.core.model import (
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    ResidualDraft,
+    SessionView,
+    add_votes,
+    decide_kind,
+)
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import Store, memory
 
@@ -151,8 +159,12 @@ def _ensure_entity(store: Store, update: _EntityUpdate, report: WriteReport) -> 
     found = update.found
     if update.known is None:
         report.entities_added += 1
-        return memory.add_entity(store, found.name, found.kind, found.aliases)
+        return memory.add_entity(store, found.name, found.kind, found.aliases, found.kind_votes)
     known = update.known
+    votes = add_votes(known.kind_votes, found.kind_votes or ((found.kind, 1.0),))
+    kind = decide_kind(votes, known.kind)
+    memory.set_kind(store, known.id, kind, votes)
+    known = replace(known, kind=kind)
     merged = set(known.aliases) | set(found.aliases)
     fuller = _fuller_name(known, merged)
     holder = memory.entity_by_name(store, fuller) if fuller is not None else None

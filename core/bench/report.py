@@ -10,8 +10,10 @@ from datetime import datetime
 from pathlib import Path
 
 from memhop.core.bench.metrics import METRICS, mean, percentile
+from memhop.core.bench.natural import NaturalResult, Tally
 from memhop.core.bench.plots import draw_all
 from memhop.core.bench.result import BenchResult, systems_in
+from memhop.core.bench.sources import default_dev_dir
 
 LOCOMO_HEADLINE = ("multi-hop", "temporal", "open-domain", "single-hop")
 
@@ -71,7 +73,75 @@ def summary(result: BenchResult) -> dict[str, object]:
         "ingest": [asdict(s) | {"calls_per_session": s.calls_per_session, "turns_per_second": s.turns_per_second}
                    for s in result.ingest],
         "scale": [asdict(p) for p in result.scale],
+        "natural": result.natural.summary() if result.natural else None,
     }
+
+
+def _of(part: int, whole: int) -> str:
+    return f"{part}/{whole}"
+
+
+def _entity_counts(nat: NaturalResult) -> str:
+    ent = nat.entities
+    return _markdown(["cast found", "right kind", "stored", "spurious", "split"],
+                     [[_of(len(ent.found), ent.gold), _of(len(ent.right_kind), ent.gold), str(ent.stored),
+                       _of(len(ent.spurious), ent.stored), str(len(ent.split))]])
+
+
+def natural_entities(nat: NaturalResult) -> str:
+    """The stored registry against the cast: counts, then the names behind them."""
+    ent = nat.entities
+    lists = [
+        ("missed", ", ".join(ent.missed)),
+        ("wrong kind", "; ".join(f"{gold} stored as {', '.join(got)}" for gold, got in ent.wrong_kind.items())),
+        ("spurious", ", ".join(ent.spurious)),
+        ("split", "; ".join(f"{gold}: {', '.join(got)}" for gold, got in ent.split.items())),
+    ]
+    return _entity_counts(nat) + "\n\n" + "\n".join(f"- {label}: {names or 'none'}" for label, names in lists)
+
+
+QUESTION_COLUMNS = ("questions", "n", "chain reach", "right", "refused", "wrong", "evidence-day recall %",
+                    "entities read")
+
+
+def _tally_row(label: str, t: Tally) -> list[str]:
+    read = "–" if t.entities_read is None else f"{t.entities_read:.1f}"
+    return [label, str(t.n), _of(t.reached, t.n), _of(t.right, t.n), _of(t.refused, t.n), _of(t.wrong, t.n),
+            _pct(t.day_recall), read]
+
+
+def natural_questions(nat: NaturalResult) -> str:
+    """Chain reach and answers over all questions, then by hop depth k and by type."""
+    rows = [_tally_row("all", nat.total)]
+    rows += [_tally_row(f"k={k}", t) for k, t in nat.by("k").items()]
+    rows += [_tally_row(kind, t) for kind, t in nat.by("type").items()]
+    return _markdown(QUESTION_COLUMNS, rows)
+
+
+def natural_headline(result: BenchResult) -> str:
+    """The entity counts and the all-questions row, or why the section did not run."""
+    nat = result.natural
+    if nat is None:
+        return natural_missing()
+    return _entity_counts(nat) + "\n\n" + _markdown(QUESTION_COLUMNS, [_tally_row("all", nat.total)])
+
+
+def natural_missing() -> str:
+    return (f"not run: no dev set folder (default {default_dev_dir()}; name one with --dev or "
+            "$MEMHOP_DEV_DIR).")
+
+
+def natural_section(result: BenchResult) -> str:
+    nat = result.natural
+    if nat is None:
+        return natural_missing()
+    return "\n\n".join([
+        (f"`{nat.folder}`: {', '.join(nat.inputs)} ({nat.turns} turns) ingested with the offline engine"
+         + (f" as `--self \"{nat.self_name}\"`" if nat.self_name else "")
+         + f", each question asked as `memhop ask` does; {nat.seconds:.1f} s."),
+        "### Entities against the cast\n\n" + natural_entities(nat),
+        "### Questions\n\n" + natural_questions(nat),
+    ])
 
 
 def by_group(result: BenchResult, dataset: str, metric: str) -> str:
@@ -196,6 +266,7 @@ def render(result: BenchResult, plots: Sequence[str]) -> str:
         "## Findings\n\n" + findings(result),
         "## MemHop-style, all K\n\n" + headline(result, "memhop"),
         "## LoCoMo, categories 1–4\n\n" + headline(result, "locomo"),
+        "## Natural text (dev set)\n\n" + natural_section(result),
         "## MemHop by hop depth K",
         *(f"### {m}\n\n" + by_group(result, "memhop", m) for m in ("R@10", "R@25", "chain reach", "EM", "IDK")),
         "### Which hop broke (K ≥ 2)\n\n" + broken_hops(result),
@@ -231,11 +302,19 @@ DEFINITIONS = """## Definitions
 - **entities read**: profiles (with their facts) in the answerer's context; compare with the entities
   per store in the write-path table: reaching the answer's entity by reading most profiles is cheap.
 - **context tokens**: characters / 4 of everything given to the answerer. **p50 ms**: retrieval + answer.
+- **natural text**: names match when equal after folding case, accents and whitespace (no other
+  normalisation: "Siobhán's" is not "Siobhán"). **cast found**: a stored entity is named or aliased like
+  a cast entry; **right kind**: one of those has its kind; **split**: two or more do; **spurious**: a
+  stored entity matching no cast entry and no other real name of the text. **chain reach**: the chain's
+  last entity is among the selected profiles; **right**: the answer contains the gold's normalised words
+  (an unanswerable question: "I don't know"); **refused**: "I don't know" to an answerable question;
+  **evidence-day recall**: share of the gold evidence dates among the evidence turns' dates.
 """
 
 
 def write_outputs(result: BenchResult, out: Path) -> list[Path]:
-    """report.md, records.jsonl (every question × system), summary.json and the plots."""
+    """report.md, records.jsonl (every question × system), summary.json, natural.jsonl (the
+    natural-text questions, when that section ran) and the plots."""
     out.mkdir(parents=True, exist_ok=True)
     plots = draw_all(result, out)
     report = out / "report.md"
@@ -246,4 +325,11 @@ def write_outputs(result: BenchResult, out: Path) -> list[Path]:
             fh.write(json.dumps({**asdict(r), "em": r.em if r.answer is not None else None}, default=str) + "\n")
     summary_path = out / "summary.json"
     summary_path.write_text(json.dumps(summary(result), indent=2, default=str), encoding="utf-8")
-    return [report, records, summary_path, *plots]
+    written = [report, records, summary_path]
+    if result.natural is not None:
+        natural = out / "natural.jsonl"
+        with natural.open("w", encoding="utf-8") as fh:
+            for q in result.natural.questions:
+                fh.write(json.dumps(asdict(q), ensure_ascii=False) + "\n")
+        written.append(natural)
+    return [*written, *plots]

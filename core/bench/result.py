@@ -11,6 +11,7 @@ from memhop.core.bench.metrics import Record
 from memhop.core.bench.systems import SYSTEMS
 
 if TYPE_CHECKING:
+    from memhop.core.bench.natural import NaturalResult
     from memhop.core.bench.scale import ScalePoint
 
 
@@ -24,6 +25,7 @@ class BenchConfig:
     seed: int = 0
     scale: bool = True  # the speed-at-scale stage (minutes); off for smoke runs
     sessions: int = 20  # diary sessions per scenario, as in MemHop
+    dev: Path | None = None  # the natural-text dev set (diary, chat, answer key); None: not run
 
     @property
     def n_scenarios(self) -> int:
@@ -75,6 +77,7 @@ class BenchResult:
     records: list[Record] = field(default_factory=list)
     ingest: list[IngestStat] = field(default_factory=list)
     scale: list[ScalePoint] = field(default_factory=list)
+    natural: NaturalResult | None = None
     unavailable: dict[str, str] = field(default_factory=dict)  # system -> why
     seconds: float = 0.0
     machine: str = ""  # cores and load: timings mean little on a busy machine

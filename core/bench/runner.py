@@ -1,7 +1,7 @@
 """`memhop bench`: every system on the same stores, the same embedder and the same
-evidence budget, on generated MemHop scenarios and on LoCoMo conversations; then speed
-at scale. A system that cannot run (a missing piece) is reported as not available,
-never estimated.
+evidence budget, on generated MemHop scenarios and on LoCoMo conversations; memhop alone
+(offline engine) on the natural-text dev set (core/bench/natural.py); then speed at scale.
+A system that cannot run (a missing piece) is reported as not available, never estimated.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from memhop.core.bench.ask import AskOutcome
 from memhop.core.bench.extra import require_bench_extra
 from memhop.core.bench.ingest import IngestedSource, ingest_parsed
 from memhop.core.bench.jobs import Jobs, WriteOutcome, one_blas_thread
+from memhop.core.bench.natural import run_natural
 from memhop.core.bench.result import BenchConfig, BenchResult, IngestStat
 from memhop.core.bench.sources import BenchSource, locomo_sources, memhop_sources
 from memhop.core.bench.systems import MEMHOP_VARIANTS
@@ -41,6 +42,8 @@ def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder | None
     progress = progress or SilentProgress()
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     result = BenchResult(config, settings.engine)
+    if config.dev is not None:  # first: seconds, and a broken dev folder fails before the long part
+        result.natural = run_natural(config.dev, settings, progress)
     sources = memhop_sources(config.n_scenarios, config.n_questions, config.seed, config.sessions)
     if config.locomo is not None:
         sources += locomo_sources(config.locomo, config.locomo_files)

@@ -18,27 +18,49 @@ LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single
 LOCOMO_DIR_ENV = "MEMHOP_LOCOMO_DIR"
 
 
-def default_locomo_dir() -> Path:
-    """Where the shared LoCoMo conversations sit: `shared/data/locomo` beside the checkout,
-    unless MEMHOP_LOCOMO_DIR says otherwise. Found from this file, never from the current
-    directory: the repo is the folder holding the real core/ (memhop/core links to it)."""
-    override = os.environ.get(LOCOMO_DIR_ENV)
+DEV_DIR_ENV = "MEMHOP_DEV_DIR"
+
+
+def _shared_data(name: str, env: str) -> Path:
+    """`shared/data/<name>` beside the checkout, unless the variable `env` says otherwise.
+    Found from this file, never from the current directory: the repo is the folder holding
+    the real core/ (memhop/core links to it)."""
+    override = os.environ.get(env)
     if override:
         return Path(override).expanduser()
     repo = Path(__file__).resolve().parents[2]
-    return repo.parent / "shared" / "data" / "locomo"
+    return repo.parent / "shared" / "data" / name
+
+
+def default_locomo_dir() -> Path:
+    """Where the shared LoCoMo conversations sit (MEMHOP_LOCOMO_DIR overrides)."""
+    return _shared_data("locomo", LOCOMO_DIR_ENV)
+
+
+def default_dev_dir() -> Path:
+    """Where the natural-text dev set sits, a diary and a chat with their answer key
+    (MEMHOP_DEV_DIR overrides)."""
+    return _shared_data("dev", DEV_DIR_ENV)
+
+
+def _given_or_default(given: Path | None, default: Path) -> Path | None:
+    if given is not None:
+        return given
+    return default if default.is_dir() else None
 
 
 def locomo_dir(given: Path | None) -> Path | None:
     """The folder the user named, else the default one if it is there (else no LoCoMo part)."""
-    if given is not None:
-        return given
-    default = default_locomo_dir()
-    return default if default.is_dir() else None
+    return _given_or_default(given, default_locomo_dir())
+
+
+def dev_dir(given: Path | None) -> Path | None:
+    """The dev folder the user named, else the default one if it is there (else no natural-text part)."""
+    return _given_or_default(given, default_dev_dir())
 
 
 class BenchInputError(MemhopError):
-    """A benchmark input (the LoCoMo folder) is missing or unreadable."""
+    """A benchmark input (the LoCoMo or dev folder) is missing or unreadable."""
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -9,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from memhop.core.model import ExistingResidual, KnownEntity, ResidualDraft, SessionView, TurnView
+from memhop.core.model import ExistingResidual, KindVotes, KnownEntity, ResidualDraft, SessionView, TurnView
 from memhop.core.store.bulk import arrow_vectors, bulk_insert
 from memhop.core.store.db import Store
 
@@ -27,8 +28,22 @@ class StoredResidual:
 
 
 def registry(store: Store) -> list[KnownEntity]:
-    rows = store.con.execute("SELECT id, name, kind, aliases FROM entities ORDER BY id").fetchall()
-    return [KnownEntity(id=r[0], name=r[1], kind=r[2], aliases=tuple(r[3] or ())) for r in rows]
+    rows = store.con.execute("SELECT id, name, kind, aliases, kind_votes FROM entities ORDER BY id").fetchall()
+    return [
+        KnownEntity(id=r[0], name=r[1], kind=r[2], aliases=tuple(r[3] or ()), kind_votes=_votes(r[4], r[2]))
+        for r in rows
+    ]
+
+
+def _votes(stored: str | None, kind: str) -> KindVotes:
+    """A store written before kinds were voted on holds one vote for the kind it has."""
+    if not stored:
+        return ((kind, 1.0),)
+    return tuple((str(k), float(w)) for k, w in json.loads(stored).items())
+
+
+def _votes_json(votes: KindVotes) -> str:
+    return json.dumps({kind: round(weight, 3) for kind, weight in votes}, sort_keys=True)
 
 
 def entity_summaries(store: Store) -> list[tuple[Any, ...]]:
@@ -55,13 +70,18 @@ def entity_by_name(store: Store, name: str) -> KnownEntity | None:
     return None if row is None else KnownEntity(id=row[0], name=row[1], kind=row[2], aliases=tuple(row[3] or ()))
 
 
-def add_entity(store: Store, name: str, kind: str, aliases: Sequence[str] = ()) -> int:
+def add_entity(store: Store, name: str, kind: str, aliases: Sequence[str] = (), votes: KindVotes = ()) -> int:
     entity_id = store.next_id("entities")
     store.con.execute(
-        "INSERT INTO entities (id, name, kind, aliases, created_at) VALUES (?, ?, ?, ?, ?)",
-        [entity_id, name, kind, list(aliases), datetime.now()],
+        "INSERT INTO entities (id, name, kind, aliases, created_at, kind_votes) VALUES (?, ?, ?, ?, ?, ?)",
+        [entity_id, name, kind, list(aliases), datetime.now(), _votes_json(votes or ((kind, 1.0),))],
     )
     return entity_id
+
+
+def set_kind(store: Store, entity_id: int, kind: str, votes: KindVotes) -> None:
+    """The kind the evidence now favours, and that evidence."""
+    store.con.execute("UPDATE entities SET kind = ?, kind_votes = ? WHERE id = ?", [kind, _votes_json(votes), entity_id])
 
 
 def rename_entity(store: Store, entity_id: int, name: str) -> None:

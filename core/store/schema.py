@@ -103,6 +103,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        4,
+        "entities: the evidence for each entity's kind, gathered across sessions",
+        """
+        ALTER TABLE entities ADD COLUMN kind_votes TEXT;
+        """,
+    ),
 ]
 LATEST = MIGRATIONS[-1][0]
 META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
@@ -153,6 +160,7 @@ COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
         ("kind", "VARCHAR"),
         ("aliases", "VARCHAR[]"),
         ("created_at", "TIMESTAMP"),
+        ("kind_votes", "VARCHAR"),  # JSON {kind: weight}; NULL counts as one vote for `kind`
     ),
     "profiles": (
         ("entity_id", "INTEGER"),

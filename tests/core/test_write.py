@@ -190,3 +190,37 @@ def test_an_interrupted_rebuild_resumes_instead_of_starting_over(store: Store) -
     resumed = rebuild(store, resumed_engine, get_embedder())
     assert resumed.sessions == 1  # only the session that was left, not all three again
     assert resumed_engine.calls.count("identify") == 1
+
+
+def _voting_engine(votes_by_day: dict[str, tuple[str, float]]) -> FakeEngine:
+    """Finds "Tomasz" in every session and reports that session's evidence for his kind."""
+
+    def identify(session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        day = session.turns[0].external_id.split("#")[0] if session.turns[0].external_id else ""
+        kind, weight = votes_by_day[day]
+        return [FoundEntity("Tomasz", kind, (), (session.turns[0].id,), ((kind, weight),))]
+
+    def coextract(entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
+                  session: SessionView) -> Extraction:
+        return Extraction(profile or "Tomasz.", ())
+
+    return FakeEngine(identify, coextract, name="voting")
+
+
+def test_a_wrong_first_kind_is_outvoted_by_later_sessions(store: Store) -> None:
+    days = [("2024-01-01", ["Tomasz came by."]), ("2024-01-02", ["Tomasz said hi."]),
+            ("2024-01-03", ["Tomasz cooked."])]
+    add_source(store, "a", days)
+    engine = _voting_engine({"2024-01-01": ("place", 1.0), "2024-01-02": ("person", 1.0),
+                             "2024-01-03": ("person", 2.0)})
+    write_pending(store, engine, get_embedder())
+    tomasz = memory.entity_by_name(store, "Tomasz")
+    assert tomasz is not None and tomasz.kind == "person"
+    assert dict(next(k for k in memory.registry(store) if k.name == "Tomasz").kind_votes) == {"place": 1.0, "person": 3.0}
+
+
+def test_a_tie_keeps_the_kind_an_entity_has(store: Store) -> None:
+    add_source(store, "a", [("2024-01-01", ["Tomasz came by."]), ("2024-01-02", ["Tomasz said hi."])])
+    write_pending(store, _voting_engine({"2024-01-01": ("org", 1.0), "2024-01-02": ("person", 1.0)}), get_embedder())
+    tomasz = memory.entity_by_name(store, "Tomasz")
+    assert tomasz is not None and tomasz.kind == "org"

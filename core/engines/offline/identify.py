@@ -9,11 +9,12 @@ from people by an animal word next to the name; "Mum (Leena)" makes "Mum" an ali
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import kinds as kinds_of
 from memhop.core.engines.offline.names import (
     clean_name,
     in_quotes,
@@ -34,13 +35,14 @@ from memhop.core.engines.offline.nonentities import (
     proper_adjectives,
     shouted,
 )
+from memhop.core.engines.offline.propn import proper_noun_runs
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
 from memhop.core.language.placeholders import is_unnamed
-from memhop.core.model import FoundEntity, KnownEntity, SessionView
+from memhop.core.model import FoundEntity, KnownEntity, SessionView, add_votes, decide_kind
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 LABEL_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
 _PRONOUN_NAMES = frozenset({"me", "i", "user", "you"})
@@ -53,7 +55,8 @@ class _Candidate:
     cued_kind: str | None = None  # "pet" / "person" from a cue in the text
     mid_sentence: bool = False  # capitalised somewhere other than a sentence start
     vocative_only: bool = True  # only ever addressed ("Thanks, Mell!"), never talked about
-    against: int = 0  # mentions read as something else: a nationality, a holiday, a title
+    mentions: int = 0  # read as a name: by NER or as a run of proper nouns
+    against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
 
 
@@ -65,41 +68,41 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
     def add(name: str) -> _Candidate:
         return found.setdefault(name, _Candidate(name))
 
-    read = [(turn, doc) for turn, doc in zip(session.turns, docs) if not is_bot(turn.speaker)]
-    named = [(ent, sentence_starts(doc)) for _, doc in read for ent in doc.ents if ent.label_ in LABEL_KIND]
-    cuts = leading_cuts([ent for ent, _ in named], [starts for _, starts in named])
-    for turn, doc in read:  # an assistant's advice is not the user's life
+    # An assistant's advice is not the user's life.
+    read = [(turn, doc, _name_spans(doc)) for turn, doc in zip(session.turns, docs) if not is_bot(turn.speaker)]
+    every = [(span, sentence_starts(doc)) for _, doc, spans in read for span, _ in spans]
+    cuts = leading_cuts([span for span, _ in every], [starts for _, starts in every])
+    for turn, doc, spans in read:
         starts = sentence_starts(doc)
         things = relations.thing_names(turn.text)
         adjectives |= proper_adjectives(doc)
         for ent in doc.ents:
-            if ent.label_ in NOT_ENTITY_LABELS:
-                if (other := clean_name(ent.text)) is not None:
-                    against[other] += 1  # "Siobhán" once read as a nationality still counts as one
-                continue
-            if ent.label_ not in LABEL_KIND or any(t.tag_ in ("PRP", "PRP$") for t in ent) or shouted(ent):
-                continue
-            tokens = list(ent)
+            if ent.label_ in NOT_ENTITY_LABELS and (other := clean_name(ent.text)) is not None:
+                against[other] += 1  # "Siobhán" once read as a nationality still counts as one
+        for span, label in spans:
+            tokens = list(span)
             while len(tokens) > 1 and tokens[0].tag_ in LEADING_JUNK:
                 tokens = tokens[1:]  # "Took Pepper"
-            if len(tokens) > 1 and tokens[0].i == ent.start and (id(doc), ent.start_char) in cuts:
+            if len(tokens) > 1 and tokens[0].i == span.start and (id(doc), span.start_char) in cuts:
                 tokens = tokens[1:]  # "Met Priya", "Via Seun": a verb or preposition in capitals
             first = tokens[0]
             if first.i > 0 and doc[first.i - 1].lower_ in ("a", "an") and len(tokens) == 1:
                 continue  # "a Steinway": names take no indefinite article
-            text = doc[first.i : tokens[-1].i + 1].text
-            name = clean_name(text, keep_possessive=ent.label_ != "PERSON")
-            if name is None or name.split()[0] in things or in_quotes(ent) or modifier(ent):
+            name = clean_name(doc[first.i : tokens[-1].i + 1].text, keep_possessive=label not in (None, "PERSON"))
+            if name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
                 continue
-            if not_an_entity(ent) is not None:
+            if not_an_entity(span) is not None:
                 against[name] += 1  # "by Easter", "in Welsh", "on Instagram"
                 continue
             cand = add(name)
-            cand.labels[ent.label_] += 1
+            cand.mentions += 1
+            if label is not None:
+                cand.labels[label] += 1
             cand.mid_sentence |= first.idx not in starts
-            sent = ent.sent
+            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, first.idx, span.end_char)
+            sent = span.sent
             cand.vocative_only &= is_vocative(
-                sent.text, ent.start_char - sent.start_char, ent.end_char - sent.start_char, ent.root.dep_
+                sent.text, span.start_char - sent.start_char, span.end_char - sent.start_char, span.root.dep_
             )
         for pet in relations.pet_names(turn.text):
             if clean_name(pet) == pet:
@@ -107,9 +110,27 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
                 cand.cued_kind, cand.mid_sentence, cand.vocative_only = "pet", True, False
     _fold_possessives(found)
     for name, cand in found.items():
-        cand.against = against[name] + sum(n for other, n in against.items() if other == f"{name}'s")
+        cand.against = against[name] + against[f"{name}'s"]
         cand.adjective = name in adjectives
     return found
+
+
+def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
+    """What may be a name: NER's names (with their label), then the tagger's proper-noun
+    runs that NER did not read at all (NER may have read them as a date or a nationality)."""
+    spans: list[tuple[Span, str | None]] = [
+        (ent, ent.label_)
+        for ent in doc.ents
+        if ent.label_ in LABEL_KIND and not any(t.tag_ in ("PRP", "PRP$") for t in ent) and not shouted(ent)
+    ]
+    tagged = [(e.start_char, e.end_char) for e in doc.ents]
+    for start, end in proper_noun_runs(doc):
+        if any(s < end and start < e for s, e in tagged):
+            continue
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is not None and not shouted(span):
+            spans.append((span, None))
+    return spans
 
 
 def _fold_possessives(found: dict[str, _Candidate]) -> None:
@@ -117,6 +138,7 @@ def _fold_possessives(found: dict[str, _Candidate]) -> None:
     for name in [n for n in found if n.endswith("'s") and n[:-2] in found]:
         owned, cand = found.pop(name), found[name[:-2]]
         cand.labels.update(owned.labels)
+        cand.mentions += owned.mentions
         cand.mid_sentence |= owned.mid_sentence
         cand.vocative_only &= owned.vocative_only
 
@@ -124,6 +146,7 @@ def _fold_possessives(found: dict[str, _Candidate]) -> None:
 def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[Doc]) -> list[FoundEntity]:
     """The session's entities: self and speakers first, then others by first mention."""
     registry = list(known)
+    stored_kinds = {k.name: k for k in registry}
     kinds = {k.name: k.kind for k in registry}
     aliases: dict[str, set[str]] = {k.name: set() for k in registry}
     texts = [t.text for t in session.turns]
@@ -138,6 +161,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             aliases[hit].add(name)
         return hit
 
+    votes: dict[str, Counter[str]] = defaultdict(Counter)  # this session's evidence per entity
     me = self_name_of(session)
     present: dict[str, None] = {}
     self_entity: str | None = None
@@ -147,16 +171,24 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
     for turn in session.turns:
         if is_self_speaker(session, turn.speaker) or is_bot(turn.speaker) or is_unnamed(turn.speaker):
             continue  # an unsaved contact is somebody, but nobody to remember by their digits
-        present[canonical(turn.speaker.strip(), "person")] = None
+        speaker = canonical(turn.speaker.strip(), "person")
+        if speaker not in present:
+            votes[speaker]["person"] += kinds_of.SPEAKS
+        present[speaker] = None
 
     for text in texts:
         for name, kin in relations.kin_aliases(text):
-            aliases[canonical(name, "person")].add(kin)
+            person = canonical(name, "person")
+            aliases[person].add(kin)
+            votes[person]["person"] += kinds_of.CUED
         for full, nick in relations.nicknames(text):
-            aliases[canonical(full, "person")].add(nick)
+            person = canonical(full, "person")
+            aliases[person].add(nick)
+            votes[person]["person"] += kinds_of.CONTEXT
 
     candidates = _collect(session, docs)
-    kinded = [(c, k) for c in candidates.values() if (k := c.cued_kind or _vote(c.labels)) is not None]
+    # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
+    kinded = [(c, c.cued_kind or _vote(c.labels) or "person") for c in candidates.values()]
     # People first (so "Alice's" is known to be Alice's place), longer names first (so
     # "Bob" joins "Bob Kowalski" rather than the other way round).
     kinded.sort(key=lambda ck: (ck[1] not in ("person", "pet"), -len(ck[0].surface.split()), ck[0].surface))
@@ -167,14 +199,17 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         if owner is not None:
             aliases[owner].add(cand.surface)
             continue
-        canonical(cand.surface, kind)
+        name = canonical(cand.surface, kind)
+        votes[name].update(kinds_of.label_votes(cand.labels))
+        if cand.cued_kind:
+            votes[name][cand.cued_kind] += kinds_of.CUED
 
     forms = [
         (k.name, tuple(k.aliases) + tuple(sorted(aliases.get(k.name, ()))))
         for k in registry
         if k.name.lower() not in _PRONOUN_NAMES
     ]
-    mentions = _mentions(session, docs, forms)
+    mentions = _mentions(session, docs, forms, votes)
     for name in list(present):
         mentions.setdefault(name, [])
     out: list[FoundEntity] = []
@@ -185,10 +220,17 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         if not turn_ids:
             continue
         seen = sorted(aliases.get(name, set()) - {name})
-        kind = "self" if name == self_entity else kinds.get(name, "person")
-        if name in present and kind not in ("self", "person"):
-            kind = "person"  # whoever speaks is a person, whatever NER thought
-        out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids))))
+        stored = stored_kinds.get(name)
+        if stored is None:  # what the name is made of counts once, when it is new
+            votes[name].update(kinds_of.name_votes(name))
+        evidence = tuple(sorted(votes[name].items()))
+        if name == self_entity:
+            kind = "self"
+        elif stored is not None:  # the store's evidence so far, and this session's
+            kind = decide_kind(add_votes(stored.kind_votes or ((stored.kind, 1.0),), evidence), stored.kind)
+        else:
+            kind = decide_kind(evidence or ((kinds.get(name, "person"), 1.0),))
+        out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids)), evidence))
     return out
 
 
@@ -212,7 +254,7 @@ def _keep(cand: _Candidate, kind: str) -> bool:
     a name read more often as something else (a nationality, a holiday) is that thing."""
     if cand.cued_kind:
         return True
-    if cand.adjective or cand.against > sum(cand.labels.values()):
+    if cand.adjective or cand.against > cand.mentions:
         return False
     words = cand.surface.split()
     if len(words) > 1 or not is_english_word(words[0]):
@@ -264,9 +306,13 @@ def _nickname_of(
 
 
 def _mentions(
-    session: SessionView, docs: Sequence[Doc], forms: list[tuple[str, tuple[str, ...]]]
+    session: SessionView,
+    docs: Sequence[Doc],
+    forms: list[tuple[str, tuple[str, ...]]],
+    votes: dict[str, Counter[str]],
 ) -> dict[str, list[int]]:
-    """Turn ids per entity named in them (in first-mention order)."""
+    """Turn ids per entity named in them (in first-mention order); each mention's
+    surroundings add to `votes`."""
     out: dict[str, list[int]] = {}
     for turn, doc in zip(session.turns, docs):
         if is_bot(turn.speaker):
@@ -276,6 +322,7 @@ def _mentions(
         self_turn = is_self_speaker(session, turn.speaker)
         for match in find_names(turn.text, forms):
             if plausible_mention(match, doc, starts, self_turn, tagged):
+                votes[match.entity].update(kinds_of.mention_votes(doc, match.start, match.end))
                 ids = out.setdefault(match.entity, [])
                 if turn.id not in ids:
                     ids.append(turn.id)

@@ -1,0 +1,227 @@
+"""The evidence for an entity's kind in one session, as votes.
+
+Who speaks (a chat speaker is a person), the words around each mention ("moved to X",
+"works at X", "X's sister", "X said"), what the name is made of ("… Clinic", "… Park"),
+a gazetteer of world places and, weakly, spaCy's NER label. The write path adds each
+session's votes to the entity's (core.model.decide_kind), so a kind rests on all the
+evidence so far: a wrong first guess is outvoted later instead of sticking.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from memhop.core.engines.offline.facts import OCCUPATIONS
+from memhop.core.engines.offline.places import is_place_name
+from memhop.core.language import relations
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+SPEAKS = 6  # speaks in a chat: nothing but a person does
+CUED = 4  # "my dog X", "his wife Y", "Mum (X)": the text says what it is
+NAMED_AS = 3  # the name's own head word: "Kirkgate Clinic", "Potternewton Park"
+CONTEXT = 2  # one mention's surroundings
+LABEL = 1  # one mention's NER label (the small model guesses kinds poorly)
+GAZETTEER = 1  # a world place of that name (many are also first names: Florence, Jordan)
+
+NER_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
+
+# Head words that make a name an organisation or a place ("Meanwood Vets", "Hyde Park").
+ORG_HEADS = frozenset(
+    "inc ltd llc plc gmbh co corp company group studio studios clinic clinics vets vet surgery practice "
+    "bakery cafe café coffee restaurant bistro kitchen pub bar brewery gym club fc united rovers band "
+    "choir orchestra school academy college university uni institute bank agency labs lab partners "
+    "associates consulting records press media foundation trust charity society council ministry "
+    "hospital library museum gallery theatre theater cinema hotel shop store market supermarket".split()
+)
+PLACE_HEADS = frozenset(
+    "park street st road rd lane avenue ave square bridge hill hills river lake mountain mount valley "
+    "beach bay island islands coast forest wood woods moor fell estate village town city county "
+    "district station airport harbour harbor canal".split()
+)
+_PLACE_PREPS = frozenset({"in", "near", "around", "outside", "across", "through", "towards", "toward"})
+
+
+def _inflected(bases: str, irregular: str = "") -> frozenset[str]:
+    """The forms of each base verb or noun the pipeline sees (it runs no lemmatizer)."""
+    forms = set(irregular.split())
+    for base in bases.split():
+        stem = base[:-1] if base.endswith("e") else base
+        forms |= {base, base + "s", base + "es", stem + "ed", stem + "ing", base + "d"}
+    return frozenset(forms)
+
+
+_MOTION = _inflected(
+    "go drive move fly travel head return come walk ride cycle commute relocate emigrate trip journey "
+    "flight train bus visit holiday back get way",
+    "went gone drove driven flew flown came rode ridden got travelled travelling",
+)
+_ORIGIN = _inflected("be come move hail originate return", "is 's are 're was were am 'm came back")
+_JOB = _inflected("work job shift intern internship placement role position career start join employ hire", "began")
+# Verbs only a person (or an animal, rarely) is the subject of.
+_PERSON_VERBS = _inflected(
+    "say tell ask text call reply answer laugh cry smile shout whisper think know feel want hope "
+    "promise admit agree argue explain complain joke insist remember forget love hate like miss "
+    "decide claim swear reckon message email ring",
+    "said told thought knew felt forgot swore rang replied cried",
+)
+
+
+_COPULA = frozenset({"is", "was", "'s", "’s", "are", "were"})
+_NOUN_PHRASE = frozenset({"PRP$", "DT", "POS", "NNP", "NNPS", "NN", "NNS", "JJ", "JJR", "JJS", "VBG", "CD", "HYPH"})
+_PLACE_NOUNS = frozenset({"city", "town", "village", "country", "region", "neighbourhood", "neighborhood", "suburb"})
+_OCCUPATIONS = frozenset(
+    word for job in OCCUPATIONS.split("|") for word in job.split()[-1:]
+)
+_PERSONAL = frozenset(
+    "hip hand hands arm leg knee back head face eye eyes ear ears eyebrow hair voice heart teeth "
+    "birthday wedding funeral party retirement graduation pregnancy baby kids children "
+    "flat house home room bedroom kitchen garden bed sofa phone car bike job boss mum dad "
+    "name surname nickname".split()
+)
+
+
+def label_votes(labels: Counter[str]) -> Counter[str]:
+    """spaCy's labels of a name's mentions, one weak vote each."""
+    votes: Counter[str] = Counter()
+    for label, count in labels.items():
+        if label in NER_KIND:
+            votes[NER_KIND[label]] += LABEL * count
+    return votes
+
+
+def name_votes(name: str) -> Counter[str]:
+    """What the name itself says: its head word, a company sign, a known world place."""
+    votes: Counter[str] = Counter()
+    words = name.replace("’", "'").split()
+    head = words[-1].lower().strip(".,'") if words else ""
+    if len(words) > 1 and head in ORG_HEADS:
+        votes["org"] += NAMED_AS
+    elif len(words) > 1 and head in PLACE_HEADS:
+        votes["place"] += NAMED_AS
+    if "&" in words and not name.endswith("'s"):
+        votes["org"] += CONTEXT  # "Ferrier & Lowe", "Crumb & Co" (two known people are caught earlier)
+    if is_place_name(name):
+        votes["place"] += GAZETTEER
+    return votes
+
+
+def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
+    """The words around one mention of a name in a parsed turn."""
+    votes: Counter[str] = Counter()
+    span = doc.char_span(start_char, end_char, alignment_mode="expand")
+    if span is None or not len(span):
+        return votes
+    first, last = span[0], span[-1]
+    before = doc[first.i - 1] if first.i > 0 else None
+    before2 = doc[first.i - 2] if first.i > 1 else None
+    after = doc[last.i + 1] if last.i + 1 < len(doc) else None
+    possessive = after is not None and after.lower_ in ("'s", "’s")
+    if before is not None and not possessive:
+        votes.update(_preposition_votes(before, before2))
+    if before is not None:
+        votes.update(_title_votes(before, before2))
+    if possessive and last.i + 2 < len(doc) and _personal(doc[last.i + 2].lower_):
+        votes["person"] += CONTEXT  # "Seun's sister", "Nain's cat", "Yerin's eyebrows"
+    stated = stated_kind(doc, start_char, end_char)
+    if stated is not None:
+        votes[stated] += CUED
+    elif _is_person_subject(last):
+        votes["person"] += CONTEXT
+    if after is not None and after.text == "," and last.i + 2 < len(doc) and doc[last.i + 2].lower_ == "who":
+        votes["person"] += CONTEXT  # "Rafaela Nogueira, who …"
+    return votes
+
+
+def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
+    """The kind the text states outright: an appositive ("Saltbox, Tope's bakery",
+    "Rafa, my climbing coach", "Twm (her cat)") or "X is a/his/Seun's <noun>" ("Biscuit is a
+    Staffordshire bull terrier")."""
+    span = doc.char_span(start_char, end_char, alignment_mode="expand")
+    if span is None or not len(span):
+        return None
+    last = span[-1]
+    after = last.i + 1
+    if after < len(doc) and doc[after].text in (",", "("):
+        kind = _head_noun_kind(doc, after + 1)
+        if kind is not None:
+            return kind
+    if last.dep_ == "nsubj" and last.head.lower_ in _COPULA:
+        for child in last.head.children:
+            if child.dep_ == "attr" and (kind := _noun_kind(child.lower_)) is not None:
+                return kind
+    return None
+
+
+def _head_noun_kind(doc: Doc, i: int) -> str | None:
+    """The kind named by the noun phrase starting at token i, read up to its first noun of a known class."""
+    for token in doc[i : i + 5]:
+        if token.tag_ not in _NOUN_PHRASE:
+            return None
+        kind = _noun_kind(token.lower_) if token.tag_.startswith("NN") else None
+        if kind is not None:
+            return kind
+    return None
+
+
+def _noun_kind(word: str) -> str | None:
+    base = relations.base_word(word)
+    if base in relations.ANIMALS:
+        return "pet"
+    if base in relations.RELATION_WORDS or base in _OCCUPATIONS:
+        return "person"
+    if base in ORG_HEADS:
+        return "org"
+    if base in PLACE_HEADS or base in _PLACE_NOUNS:
+        return "place"
+    return None
+
+
+def _preposition_votes(before: Token, before2: Token | None) -> Counter[str]:
+    votes: Counter[str] = Counter()
+    word, lead = before.lower_, before2.lower_ if before2 is not None else ""
+    if word in _PLACE_PREPS:
+        votes["place"] += CONTEXT  # "in Leeds", "near Hyde Park"
+    elif word == "to" and lead in _MOTION:
+        votes["place"] += CONTEXT  # "drove to Llanrwst", "moved to Galway"
+    elif word == "from" and lead in _ORIGIN:
+        votes["place"] += CONTEXT  # "she's from Belo Horizonte"
+    elif word in ("at", "for") and lead in _JOB:
+        votes["org"] += CONTEXT * 2  # "works at Saltbox", "a job at Ferrier & Lowe"
+    return votes
+
+
+def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
+    """What stands right before the name: "his wife Yerin", "my boss, Ruth", "her cat Twm",
+    "the Rams" (people take no article)."""
+    votes: Counter[str] = Counter()
+    word = before2.lower_ if before.text == "," and before2 is not None else before.lower_
+    base = relations.base_word(word)
+    if base in relations.ANIMALS:
+        votes["pet"] += CUED
+    elif base in relations.RELATION_WORDS or base in _OCCUPATIONS:
+        votes["person"] += CUED
+    elif before.lower_ == "the":
+        votes["org"] += CONTEXT
+    return votes
+
+
+def _personal(word: str) -> bool:
+    """What only a person (or a pet) has: kin, friends, pets, a body, a birthday, a home."""
+    base = relations.base_word(word)
+    return base in relations.RELATION_WORDS or base in _PERSONAL or base.rstrip("s") in _PERSONAL or (
+        word[:1].isdigit() and word.endswith(("st", "nd", "rd", "th"))  # "Nain's 89th"
+    )
+
+
+def _is_person_subject(token: Token) -> bool:
+    """The name is the subject of a verb only people do ("Ruth said", "Tope texted"), or of
+    "is a <job or relation>" ("Yerin is a paediatric dentist")."""
+    if token.dep_ != "nsubj" or not token.head.tag_.startswith("VB"):
+        return False
+    if token.head.lower_ in _PERSON_VERBS:
+        return True
+    attrs = [child for child in token.head.children if child.dep_ == "attr"]
+    return any(relations.base_word(a.lower_) in relations.RELATION_WORDS | _OCCUPATIONS for a in attrs)

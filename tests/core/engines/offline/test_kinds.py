@@ -1,0 +1,85 @@
+"""The evidence for an entity's kind: what a reader would take from the words around a name."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+import pytest
+
+from memhop.core.engines.offline import kinds
+from memhop.core.engines.offline.engine import OfflineEngine
+from memhop.core.engines.offline.nlp import parse
+from memhop.core.model import KnownEntity, SessionView, TurnView, decide_kind
+
+
+def votes_for(name: str, text: str) -> Counter[str]:
+    doc = parse([text])[0]
+    start = text.index(name)
+    return kinds.mention_votes(doc, start, start + len(name))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("She's from Belo Horizonte and has climbed for years.", "Belo Horizonte", "place"),
+        ("Mum has already driven to Llanrwst for the week.", "Llanrwst", "place"),
+        ("We met in Tromsø last winter.", "Tromsø", "place"),
+        ("Tope works at Saltbox three days a week.", "Saltbox", "org"),
+        ("Rhys heard Nain's cat yowling at the door.", "Nain", "person"),
+        ("Do-hyun's wife Yerin sat beside him.", "Yerin", "person"),
+        ("Rafa, my climbing coach, laughed.", "Rafa", "person"),
+        ("Her cat Twm never yowls.", "Twm", "pet"),
+        ("Oluwaseun said the rota was a joke.", "Oluwaseun", "person"),
+        ("Yerin is a paediatric dentist in Seoul.", "Yerin", "person"),
+        ("I went to watch the Rams on Saturday.", "Rams", "org"),
+    ],
+)
+def test_the_words_around_a_mention_vote_for_its_kind(text: str, name: str, kind: str) -> None:
+    votes = votes_for(name, text)
+    assert votes and votes.most_common(1)[0][0] == kind, votes
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("Kirkgate Clinic", "org"), ("Meanwood Vets", "org"), ("Potternewton Park", "place"),
+     ("Manningham Lane", "place"), ("Ferrier & Lowe", "org"), ("Leeds", "place"), ("Seoul", "place")],
+)
+def test_what_a_name_is_made_of_votes_for_its_kind(name: str, kind: str) -> None:
+    assert kinds.name_votes(name).most_common(1)[0][0] == kind
+
+
+def test_a_first_name_alone_is_not_a_place() -> None:
+    assert kinds.name_votes("Siobhán") == Counter() and kinds.name_votes("Bartek") == Counter()
+
+
+def _session(*turns: tuple[str, str], self_name: str = "Jun Park") -> SessionView:
+    views = tuple(TurnView(i + 1, speaker, text, datetime(2024, 9, 3, 18, i)) for i, (speaker, text) in enumerate(turns))
+    return SessionView(1, views[0].timestamp, self_name, views)
+
+
+def test_a_chat_speaker_first_typed_an_organisation_becomes_a_person() -> None:
+    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Bartek", "org", (), (("org", 3.0),))]
+    session = _session(("Bartek Nowicki", "first quiz next tuesday"), ("Jun Park", "I'm in"),
+                       ("Bartek Nowicki", "i will book the table"))
+    bartek = next(e for e in OfflineEngine().identify(session, known) if e.name == "Bartek")
+    assert bartek.kind == "person" and dict(bartek.kind_votes)["person"] >= kinds.SPEAKS
+
+
+def test_self_never_changes_kind() -> None:
+    assert decide_kind((("place", 100.0),), "self") == "self"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("Got the train to see Saltbox, Tope's bakery.", "Saltbox", "org"),
+        ("Biscuit is a Staffordshire bull terrier.", "Biscuit", "pet"),
+        ("Rafaela, my climbing coach, laughed.", "Rafaela", "person"),
+        ("Pickle is Marcus's beagle.", "Pickle", "pet"),
+    ],
+)
+def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) -> None:
+    doc = parse([text])[0]
+    start = text.index(name)
+    assert kinds.stated_kind(doc, start, start + len(name)) == kind
