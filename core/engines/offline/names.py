@@ -101,9 +101,14 @@ def plausible_mention(match: NameMatch, doc: Doc, starts: set[int], self_turn: b
 
 
 def in_quotes(ent: Span) -> bool:
-    """A name inside a quoted title ("Charlotte's Web") is part of the title."""
+    """A name inside a quoted title ("Charlotte's Web", ‘Clair de Lune’) is part of the title.
+
+    A curly apostrophe inside a word ("didn’t") closes no quote.
+    """
     before = ent.sent.text[: ent.start_char - ent.sent.start_char]
-    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+    if before.count('"') % 2 == 1 or before.count("“") > before.count("”"):
+        return True
+    return before.count("‘") > len(re.findall(r"’(?!\w)", before))
 
 
 def modifier(ent: Span) -> bool:

@@ -3,7 +3,7 @@
 Each rule reads the text the way a person would, from grammar and spaCy's own labels
 rather than from lists of names: a nationality or language ("Welsh cakes", "switched to
 Yoruba"), a holiday used as a deadline ("by Easter"), an app one posts on ("a picture on
-Instagram"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
+Instagram"), a numbered thing ("Grade 6"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
 tagger took for part of a name ("Via Seun", "Met Priya").
 """
 
@@ -55,6 +55,11 @@ def shouted(ent: Span) -> bool:
 
 def not_an_entity(ent: Span) -> str | None:
     """What this mention is instead of a name, when the grammar around it says so."""
+    after = ent.doc[ent.end] if ent.end < len(ent.doc) else None
+    numbered = len(ent) == 1 and after is not None and after.like_num and after.head.i == ent.root.i
+    numbered = numbered and is_english_word(ent.text)
+    if numbered and ent.label_ not in ("GPE", "LOC", "FAC"):
+        return "NUMBERED"  # "Grade 6", "Year 9", "Level 3": a numbered thing ("Leeds 3" is a score)
     root = ent.root
     head = root.head
     if root.dep_ != "pobj" or len(ent) > 3:
