@@ -14,6 +14,7 @@ from typing import Any
 from memhop.core.errors import ImportFormatError
 from memhop.core.importers._util import epoch_to_naive, finish, head_text, load_json, make_session, parse_iso
 from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.language.placeholders import KINDS, placeholder
 
 _SNIFF_TYPE = re.compile(r'"type"\s*:\s*"(?:message|service|personal_chat|private_group|saved_messages)"')
 _MEDIA = {
@@ -106,16 +107,17 @@ def _text(value: object) -> str:
 
 def _media_marker(msg: dict[str, Any]) -> str:
     if msg.get("photo"):
-        return "[photo]"
+        return placeholder("photo")
     kind = msg.get("media_type")
     if kind == "sticker" and msg.get("sticker_emoji"):
-        return f"[sticker {msg['sticker_emoji']}]"
+        return placeholder(f"sticker {msg['sticker_emoji']}")
     if isinstance(kind, str):
-        return f"[{_MEDIA.get(kind, kind.replace('_', ' '))}]"
+        known = _MEDIA.get(kind, kind.replace("_", " "))
+        return placeholder(known) if known.lower() in KINDS else placeholder("media", known)
     if msg.get("file"):
         path = str(msg["file"])  # "(File not included. ...)" when media was not exported
         name = msg.get("file_name") or ("" if path.startswith("(") else path.rsplit("/", 1)[-1])
-        return f"[file: {name}]" if name else "[file]"
+        return placeholder("file", name)
     return ""
 
 

@@ -2,9 +2,12 @@
 
 The date order (day-first or month-first) is a property of the phone that exported the
 file, so it is decided once per file from all dates, never line by line.
-Media placeholders become a bracketed marker turn ("[image omitted]", "[media omitted]",
-"[attached: NAME]") so the fact that something was shared is kept; deleted messages and
-system lines (encryption notice, group changes) are skipped.
+Media placeholders, in whatever language the phone spoke, become a placeholder line
+("[image omitted]", "[media omitted]", "[attached: NAME]") so the fact that something was
+shared is kept and nothing is read into the app's wording; deleted messages, calls and
+system lines (encryption notice, group changes) are skipped. A sender the phone had no
+name for is a stable "unsaved contact …0456" label; iOS's "~ " before such a sender's
+own display name is dropped.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import datetime
 from memhop.core.errors import ImportFormatError
 from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session
 from memhop.core.importers.base import ParsedSource, Turn
+from memhop.core.language.placeholders import is_phone_number, placeholder, unsaved_contact
 
 _DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
 _TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)(?:[\s\u202f\u00a0]*(?P<ampm>[aApP]\.?\s?[mM]\.?))?"
@@ -28,11 +32,41 @@ _SYSTEM_NAME = re.compile(
     re.I,
 )
 _E2E = re.compile(r"^messages (?:and calls are end-to-end encrypted|to this (?:chat|group) are now secured)", re.I)
-_DELETED = re.compile(r"^(?:this message was deleted|you deleted this message)\.?$", re.I)
-_EDITED = re.compile(r"\s*\u200e?<This message was edited>$")
+# The app's own notices, in the languages of most exports (its wording, not the user's).
+_DELETED = re.compile(
+    r"^(?:this message was deleted|you deleted this message|diese nachricht wurde gelöscht|du hast diese nachricht "
+    r"gelöscht|ce message a été supprimé|vous avez supprimé ce message|se eliminó este mensaje|eliminaste este "
+    r"mensaje|este mensaje fue eliminado|esta mensagem foi apagada|mensagem apagada|você apagou esta mensagem|"
+    r"questo messaggio è stato eliminato|hai eliminato questo messaggio|dit bericht is verwijderd|je hebt dit "
+    r"bericht verwijderd)\.?$",
+    re.I,
+)
+_CALL = re.compile(
+    r"^(?:missed (?:group )?(?:voice|video) call|verpasster (?:sprach|video|gruppen)anruf|appel (?:vocal|vidéo) "
+    r"manqué|llamada (?:de voz |de video |)perdida|chamada de (?:voz|vídeo) perdida|chiamata (?:vocale|video) persa|"
+    r"gemiste (?:spraak|video)oproep)\b",
+    re.I,
+)
+_EDITED = re.compile(
+    r"\s*\u200e?<(?:this message was edited|diese nachricht wurde bearbeitet|ce message a été modifié|se editó este "
+    r"mensaje|mensagem editada|messaggio modificato|dit bericht is bewerkt)>$",
+    re.I,
+)
 _OMITTED = re.compile(r"^<?(?P<kind>media|image|video|audio|sticker|gif|document|contact card)\s+omitted>?$", re.I)
-_ATTACHED = re.compile(r"^<attached:\s*(?P<file>[^>]+)>$", re.I)
-
+# iOS in other languages ("\u200eBild weggelassen", "\u200eimage absente"), always after its LRM mark.
+_OMITTED_ABROAD = re.compile(
+    r"^\w+(?:\s\w+)?\s+(?:weggelassen|ausgeschlossen|omise?s?|absente|omitid[oa]s?|ocult[oa]s?|omess[oaie]|"
+    r"weggelaten|pominięt[eya]|dahil edilmedi|tidak disertakan)$",
+    re.I,
+)
+# Android wraps its media notice in angle brackets in every language: "<Media omitted>",
+# "<Medien ausgeschlossen>", "<Multimédia omis>". Two or three words: "<sigh>" is the user's.
+_BRACKETED = re.compile(r"^<[^<>\s]+(?:\s[^<>\s]+){1,2}>$")
+_ATTACHED = re.compile(
+    r"^<?(?:attached|angehängt|anhang|pièce jointe|adjunto|anexo|allegato|bijlage):\s*(?P<file>[^<>\n]+?)>?$", re.I
+)
+# iOS's mark of a sender saved under their own display name only: "~ Dan", "~\u202fDan".
+_TILDE = re.compile(r"^~[\s\u00a0\u202f]*")
 
 @dataclass
 class _Msg:
@@ -124,7 +158,7 @@ def _timestamp(msg: _Msg, order: str) -> datetime | None:
 
 
 def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
-    """The message as a turn, or None for system lines, deleted and empty messages."""
+    """The message as a turn, or None for system lines, calls, deleted and empty messages."""
     sender = _SENDER.match(msg.rest)
     if sender is None or _SYSTEM_NAME.search(sender["name"]):
         return None
@@ -132,24 +166,32 @@ def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
     text = _EDITED.sub("", raw.strip(INVISIBLE + " \t")).strip()
     if _E2E.match(text):
         return None  # iOS puts the encryption notice under the chat's name
-    if not text or _DELETED.match(text):
+    if not text or _DELETED.match(text) or _CALL.match(text):
         return None
-    if media := _media_marker(text):
+    if media := _media_marker(text, ios_notice=raw.startswith("\u200e")):
         text = media
     elif raw.startswith("\u200e"):
         return None  # iOS marks its other system notices with a leading LRM
-    name = sender["name"].strip(INVISIBLE + " ")
-    return Turn(speaker=name, text=text, timestamp=stamp)
+    return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp)
 
 
-def _media_marker(text: str) -> str | None:
+def _speaker(name: str) -> str:
+    """The sender's name as the phone showed it, minus the marks of an unsaved contact."""
+    clean = _TILDE.sub("", name.strip(INVISIBLE + " ")).strip(INVISIBLE + " ")
+    return unsaved_contact(clean) if is_phone_number(clean) else clean
+
+
+def _media_marker(text: str, ios_notice: bool) -> str | None:
     first, _, caption = text.partition("\n")
-    if match := _OMITTED.match(first.strip()):
-        marker = f"[{match['kind'].lower()} omitted]"
-    elif match := _ATTACHED.match(first.strip()):
-        marker = f"[attached: {match['file'].strip()}]"
-    elif first.strip().lower().endswith("(file attached)"):
-        marker = f"[attached: {first.strip()[: -len('(file attached)')].strip()}]"
+    first = first.strip(INVISIBLE + " ")
+    if match := _ATTACHED.match(first):
+        marker = placeholder("attached", match["file"].strip())
+    elif first.lower().endswith("(file attached)"):
+        marker = placeholder("attached", first[: -len("(file attached)")].strip())
+    elif match := _OMITTED.match(first):
+        marker = placeholder(f"{match['kind'].lower()} omitted")
+    elif _BRACKETED.match(first) or (ios_notice and _OMITTED_ABROAD.match(first)):
+        marker = placeholder("media omitted")
     else:
         return None
     return f"{marker}\n{caption.strip()}" if caption.strip() else marker

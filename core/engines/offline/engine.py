@@ -10,9 +10,11 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.base import Usage
+from memhop.core.language.placeholders import mask
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ class OfflineEngine:
         from memhop.core.engines.offline.identify import identify
 
         started = time.perf_counter()
+        session = readable(session)
         words = {w.lower() for k in known for n in (k.name, *k.aliases) for w in n.split()}
         words |= {w.lower() for t in session.turns for w in t.speaker.split()}
         found = identify(session, known, self._parsed(session, frozenset(words)))
@@ -56,7 +59,7 @@ class OfflineEngine:
         from memhop.core.engines.offline.extract import coextract
 
         started = time.perf_counter()
-        analysis = self.analysis(session, entity)
+        analysis = self.analysis(readable(session), entity)
         extraction = coextract(analysis, entity, profile, existing)
         self._count(started)
         return extraction
@@ -77,6 +80,7 @@ class OfflineEngine:
         """
         from memhop.core.engines.offline.session import analyse
 
+        session = readable(session)
         found = self._found.get(session)
         if found is None:
             from memhop.core.engines.offline.identify import identify
@@ -109,3 +113,10 @@ class OfflineEngine:
     def _count(self, started: float) -> None:
         self.usage.calls += 1
         self.usage.seconds += time.perf_counter() - started
+
+
+def readable(session: SessionView) -> SessionView:
+    """The session as the engine reads it: media and app placeholders blanked out (same
+    offsets), so nothing is ever mined from "[attached: Dan.jpg]" or an app's wording."""
+    turns = tuple(replace(t, text=masked) if (masked := mask(t.text)) != t.text else t for t in session.turns)
+    return session if turns == session.turns else replace(session, turns=turns)

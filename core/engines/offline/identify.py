@@ -27,16 +27,24 @@ from memhop.core.engines.offline.names import (
     sentence_starts,
 )
 from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.engines.offline.nonentities import (
+    LEADING_JUNK,
+    NOT_ENTITY_LABELS,
+    leading_cuts,
+    not_an_entity,
+    proper_adjectives,
+    shouted,
+)
 from memhop.core.engines.offline.propn import proper_noun_runs
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry
+from memhop.core.language.placeholders import is_unnamed
 from memhop.core.model import FoundEntity, KnownEntity, SessionView, add_votes, decide_kind
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span
 
 LABEL_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
-_LEADING_JUNK = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "IN", "CC", "DT", "PRP", "PRP$", "MD"})
 _PRONOUN_NAMES = frozenset({"me", "i", "user", "you"})
 
 
@@ -47,60 +55,92 @@ class _Candidate:
     cued_kind: str | None = None  # "pet" / "person" from a cue in the text
     mid_sentence: bool = False  # capitalised somewhere other than a sentence start
     vocative_only: bool = True  # only ever addressed ("Thanks, Mell!"), never talked about
+    mentions: int = 0  # read as a name: by NER or as a run of proper nouns
+    against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
+    adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
     found: dict[str, _Candidate] = {}
+    against: Counter[str] = Counter()
+    adjectives: set[str] = set()
 
     def add(name: str) -> _Candidate:
         return found.setdefault(name, _Candidate(name))
 
-    for turn, doc in zip(session.turns, docs):
-        if is_bot(turn.speaker):
-            continue  # an assistant's advice is not the user's life
+    # An assistant's advice is not the user's life.
+    read = [(turn, doc, _name_spans(doc)) for turn, doc in zip(session.turns, docs) if not is_bot(turn.speaker)]
+    every = [(span, sentence_starts(doc)) for _, doc, spans in read for span, _ in spans]
+    cuts = leading_cuts([span for span, _ in every], [starts for _, starts in every])
+    for turn, doc, spans in read:
         starts = sentence_starts(doc)
         things = relations.thing_names(turn.text)
+        adjectives |= proper_adjectives(doc)
         for ent in doc.ents:
-            if ent.label_ not in LABEL_KIND or any(t.tag_ in ("PRP", "PRP$") for t in ent):
-                continue
-            tokens = list(ent)
-            while len(tokens) > 1 and tokens[0].tag_ in _LEADING_JUNK:
-                tokens = tokens[1:]  # "Took Pepper", "Met Priya"
+            if ent.label_ in NOT_ENTITY_LABELS and (other := clean_name(ent.text)) is not None:
+                against[other] += 1  # "Siobhán" once read as a nationality still counts as one
+        for span, label in spans:
+            tokens = list(span)
+            while len(tokens) > 1 and tokens[0].tag_ in LEADING_JUNK:
+                tokens = tokens[1:]  # "Took Pepper"
+            if len(tokens) > 1 and tokens[0].i == span.start and (id(doc), span.start_char) in cuts:
+                tokens = tokens[1:]  # "Met Priya", "Via Seun": a verb or preposition in capitals
             first = tokens[0]
             if first.i > 0 and doc[first.i - 1].lower_ in ("a", "an") and len(tokens) == 1:
                 continue  # "a Steinway": names take no indefinite article
-            text = doc[first.i : tokens[-1].i + 1].text
-            name = clean_name(text, keep_possessive=ent.label_ != "PERSON")
-            if name is None or name.split()[0] in things or in_quotes(ent) or modifier(ent):
+            name = clean_name(doc[first.i : tokens[-1].i + 1].text, keep_possessive=label not in (None, "PERSON"))
+            if name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
+                continue
+            if not_an_entity(span) is not None:
+                against[name] += 1  # "by Easter", "in Welsh", "on Instagram"
                 continue
             cand = add(name)
-            cand.labels[ent.label_] += 1
+            cand.mentions += 1
+            if label is not None:
+                cand.labels[label] += 1
             cand.mid_sentence |= first.idx not in starts
-            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, first.idx, ent.end_char)
-            sent = ent.sent
-            cand.vocative_only &= is_vocative(
-                sent.text, ent.start_char - sent.start_char, ent.end_char - sent.start_char, ent.root.dep_
-            )
-        tagged = [(e.start_char, e.end_char) for e in doc.ents]
-        for start, end in proper_noun_runs(doc):
-            if any(s < end and start < e for s, e in tagged):
-                continue  # NER read it already (as a name above, or as a date, a work, a nationality)
-            span = doc.char_span(start, end, alignment_mode="expand")
-            name = clean_name(doc.text[start:end])
-            if span is None or name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
-                continue
-            if len(span) == 1 and span.start > 0 and doc[span.start - 1].lower_ in ("a", "an"):
-                continue  # "gave me a Look": names take no indefinite article
-            cand = add(name)
-            cand.mid_sentence |= start not in starts
-            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, start, end)
+            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, first.idx, span.end_char)
             sent = span.sent
-            cand.vocative_only &= is_vocative(sent.text, start - sent.start_char, end - sent.start_char, span.root.dep_)
+            cand.vocative_only &= is_vocative(
+                sent.text, span.start_char - sent.start_char, span.end_char - sent.start_char, span.root.dep_
+            )
         for pet in relations.pet_names(turn.text):
             if clean_name(pet) == pet:
                 cand = add(pet)
                 cand.cued_kind, cand.mid_sentence, cand.vocative_only = "pet", True, False
+    _fold_possessives(found)
+    for name, cand in found.items():
+        cand.against = against[name] + against[f"{name}'s"]
+        cand.adjective = name in adjectives
     return found
+
+
+def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
+    """What may be a name: NER's names (with their label), then the tagger's proper-noun
+    runs that NER did not read at all (NER may have read them as a date or a nationality)."""
+    spans: list[tuple[Span, str | None]] = [
+        (ent, ent.label_)
+        for ent in doc.ents
+        if ent.label_ in LABEL_KIND and not any(t.tag_ in ("PRP", "PRP$") for t in ent) and not shouted(ent)
+    ]
+    tagged = [(e.start_char, e.end_char) for e in doc.ents]
+    for start, end in proper_noun_runs(doc):
+        if any(s < end and start < e for s, e in tagged):
+            continue
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is not None and not shouted(span):
+            spans.append((span, None))
+    return spans
+
+
+def _fold_possessives(found: dict[str, _Candidate]) -> None:
+    """"Siobhán's" beside "Siobhán", "Moth Parliament's" beside "Moth Parliament": one entity."""
+    for name in [n for n in found if n.endswith("'s") and n[:-2] in found]:
+        owned, cand = found.pop(name), found[name[:-2]]
+        cand.labels.update(owned.labels)
+        cand.mentions += owned.mentions
+        cand.mid_sentence |= owned.mid_sentence
+        cand.vocative_only &= owned.vocative_only
 
 
 def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[Doc]) -> list[FoundEntity]:
@@ -129,11 +169,12 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         self_entity = canonical(me, "self")
         present[self_entity] = None
     for turn in session.turns:
-        if not is_self_speaker(session, turn.speaker) and not is_bot(turn.speaker):
-            speaker = canonical(turn.speaker.strip(), "person")
-            if speaker not in present:
-                votes[speaker]["person"] += kinds_of.SPEAKS
-            present[speaker] = None
+        if is_self_speaker(session, turn.speaker) or is_bot(turn.speaker) or is_unnamed(turn.speaker):
+            continue  # an unsaved contact is somebody, but nobody to remember by their digits
+        speaker = canonical(turn.speaker.strip(), "person")
+        if speaker not in present:
+            votes[speaker]["person"] += kinds_of.SPEAKS
+        present[speaker] = None
 
     for text in texts:
         for name, kin in relations.kin_aliases(text):
@@ -209,9 +250,14 @@ def _vote(labels: Counter[str]) -> str | None:
 
 
 def _keep(cand: _Candidate, kind: str) -> bool:
-    """Single dictionary words need evidence beyond a capital letter at a sentence start."""
+    """Single dictionary words need evidence beyond a capital letter at a sentence start;
+    a name read more often as something else (a nationality, a holiday) is that thing."""
+    if cand.cued_kind:
+        return True
+    if cand.adjective or cand.against > cand.mentions:
+        return False
     words = cand.surface.split()
-    if len(words) > 1 or cand.cued_kind or not is_english_word(words[0]):
+    if len(words) > 1 or not is_english_word(words[0]):
         return True
     if kind == "org":
         return False
@@ -219,7 +265,10 @@ def _keep(cand: _Candidate, kind: str) -> bool:
 
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:
-    """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known."""
+    """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known;
+    "Moth Parliament's" is the known band's."""
+    if surface.endswith("'s") and match_registry(surface[:-2], [(k.name, k.aliases) for k in registry]):
+        return True
     people = [(k.name, k.aliases) for k in registry if kinds.get(k.name) in ("person", "self", "pet")]
     words = surface.split()
     if len(words) > 1 and is_english_word(words[0]) and match_registry(" ".join(words[1:]), people):

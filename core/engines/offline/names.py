@@ -16,10 +16,14 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
 GREETINGS = frozenset(
-    """hey hi hello hiya yo thanks thank thx ty bye goodbye congrats congratulations wow yay yep yeah
-    yes no nope nah oh ooh aw aww haha lol omg ok okay cheers dear morning evening night love hugs
-    glad sorry wanna gonna gotta sure cool awesome great nice welcome please""".split()
+    """hey hi hello hiya heya howdy yo oi thanks thank thx ty ta bye goodbye congrats congratulations wow yay
+    yep yeah yes no nope nah oh ooh aw aww haha lol omg ok okay cheers dear morning afternoon evening night
+    love hugs glad sorry wanna gonna gotta sure cool awesome great nice welcome please
+    hallo hola olá ciao salut coucou bonjour bonsoir hej hallå moin servus hoi ahoj cześć namaste shalom
+    salaam merci danke gracias grazie obrigado obrigada buongiorno buonasera buenas buenos guten""".split()
 )
+# How a chat export or a diary names its own writer: never an entity, always the diarist.
+SELF_LABELS = frozenset({"me", "myself", "i", "you", "user", "self"})
 _CONNECTORS = frozenset({"of", "and", "&", "de", "da", "du", "la", "le", "van", "von", "the", "'s", "’s", "upon", "on"})
 _NOT_ORGS = frozenset("lgbt lgbtq lgbtq+ lgbtqia fyi omg lol btw tbh imo idk diy tv dj ok ps asap rip".split())
 _BOTS = frozenset({"chatgpt", "assistant", "system", "bot", "deleted account", "gpt", "claude"})
@@ -32,9 +36,9 @@ def self_name_of(session: SessionView) -> str:
 
 
 def is_self_speaker(session: SessionView, speaker: str) -> bool:
-    me = self_name_of(session).lower()
+    """The diarist: their own name, or the label an export gives its owner ("Me", "You")."""
     spoken = speaker.strip().lower()
-    return spoken == me or (session.self_name is None and spoken in ("me", "user"))
+    return spoken == self_name_of(session).lower() or spoken in SELF_LABELS
 
 
 def is_bot(speaker: str) -> bool:
@@ -97,9 +101,14 @@ def plausible_mention(match: NameMatch, doc: Doc, starts: set[int], self_turn: b
 
 
 def in_quotes(ent: Span) -> bool:
-    """A name inside a quoted title ("Charlotte's Web") is part of the title."""
+    """A name inside a quoted title ("Charlotte's Web", ‘Clair de Lune’) is part of the title.
+
+    A curly apostrophe inside a word ("didn’t") closes no quote.
+    """
     before = ent.sent.text[: ent.start_char - ent.sent.start_char]
-    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+    if before.count('"') % 2 == 1 or before.count("“") > before.count("”"):
+        return True
+    return before.count("‘") > len(re.findall(r"’(?!\w)", before))
 
 
 def modifier(ent: Span) -> bool:

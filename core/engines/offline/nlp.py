@@ -99,6 +99,25 @@ def _english_words() -> frozenset[str]:
     return frozenset(words)
 
 
+@cache
+def _adjectives() -> frozenset[str]:
+    """WordNet's adjectives (lower case), from the same lemma index as the word list."""
+    from spacy.strings import get_string_id
+
+    lookups = load_nlp().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
+    if not lookups.has_table("lemma_index"):
+        return frozenset()
+    table = lookups.get_table("lemma_index")
+    key = get_string_id("adj")
+    return frozenset(w for w in table[key] if "_" not in w) if key in table else frozenset()
+
+
+def is_adjective(word: str) -> bool:
+    """An adjective in WordNet ("welsh", "korean"): a capitalised one before a noun is a
+    nationality, a language or a faith, not a name."""
+    return word.lower() in _adjectives()
+
+
 def is_english_word(word: str) -> bool:
     """In the word list, directly or after undoing a regular inflection ("fingers", "tried")."""
     low = word.lower()

@@ -104,3 +104,45 @@ def test_ios_vs_android_detection() -> None:
 def test_not_whatsapp_when_forced() -> None:
     with pytest.raises(ImportFormatError, match="not a WhatsApp export: no dated message lines"):
         parse_source(b"just some text\n", "notes.txt", format="whatsapp")
+
+
+@pytest.mark.parametrize(
+    "notice",
+    ["<Medien ausgeschlossen>", "<Multimédia omis>", "<Multimedia omitido>", "<Media weggelaten>",
+     "\u200eBild weggelassen", "\u200eimage absente"],
+)
+def test_media_notices_in_other_languages_become_placeholders(notice: str) -> None:
+    turns = _parse(f"08/05/2023, 13:56 - Alice: {notice}\n08/05/2023, 13:57 - Alice: look!\n").sessions[0].turns
+    assert [t.text for t in turns] == ["[media omitted]", "look!"]
+
+
+def test_attachments_in_other_languages_keep_their_file_name() -> None:
+    turns = _parse("[08/05/2023, 13:56:02] Alice: \u200e<Anhang: 00000012-PHOTO.jpg>\n").sessions[0].turns
+    assert [t.text for t in turns] == ["[attached: 00000012-PHOTO.jpg]"]
+
+
+@pytest.mark.parametrize(
+    "notice",
+    ["Diese Nachricht wurde gelöscht.", "Ce message a été supprimé", "Se eliminó este mensaje.",
+     "Missed voice call", "Verpasster Sprachanruf"],
+)
+def test_deleted_messages_and_calls_in_other_languages_are_skipped(notice: str) -> None:
+    turns = _parse(f"08/05/2023, 13:56 - Alice: {notice}\n08/05/2023, 13:57 - Alice: hi\n").sessions[0].turns
+    assert [t.text for t in turns] == ["hi"]
+
+
+@pytest.mark.parametrize("text", ["<sigh>", "Komplett ausgeschlossen", "image absente"])
+def test_what_a_user_typed_is_not_a_notice(text: str) -> None:
+    turns = _parse(f"08/05/2023, 13:56 - Alice: {text}\n").sessions[0].turns
+    assert [t.text for t in turns] == [text]
+
+
+@pytest.mark.parametrize(
+    ("sender", "speaker"),
+    [("+44 7700 900456", "unsaved contact …0456"), ("\u202a+49 151 2345678\u202c", "unsaved contact …5678"),
+     ("~\u202fDan", "Dan"), ("~ Dan Okafor", "Dan Okafor")],
+)
+def test_unsaved_contacts_get_a_stable_label_and_lose_the_ios_tilde(sender: str, speaker: str) -> None:
+    parsed = _parse(f"[08/05/2023, 13:56:02] {sender}: running late\n")
+    assert parsed.sessions[0].turns[0].speaker == speaker
+    assert parsed.participants == (speaker,)
