@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memhop.core.language.kin import KIN_WORDS as KIN_ALIASES
+from memhop.core.language.kin import KIN_WORDS
 
 # First tokens too common to stand for a person on their own.
 WEAK_FIRST_TOKENS = frozenset({"the", "a", "an", "my", "mr", "mrs", "ms", "dr", "st", "new", "old"})
@@ -113,13 +113,18 @@ def mentions(text: str, name: str, aliases: Sequence[str] = ()) -> bool:
     return any(next(_matches(form, text, folded), None) for form in name_forms(name, aliases))
 
 
+@lru_cache(maxsize=1)
+def _kin_keys() -> frozenset[str]:
+    return frozenset(name_key(word) for word in KIN_WORDS)
+
+
 def is_nickname(short: str, long: str) -> bool:
     """"Seun" for Oluwaseun, "Rafa" for Rafaela, "Mel" for Melanie (folded lower-case words).
 
     A prefix of 3-4 letters ("Carol" is her own name, not Caroline's), or an ending of 4
     letters or more of a name at least 3 letters longer ("Anna" is not Joanna).
     """
-    if len(short) < 3 or short in WEAK_FIRST_TOKENS or short in KIN_ALIASES or long in KIN_ALIASES:
+    if len(short) < 3 or short in WEAK_FIRST_TOKENS or short in _kin_keys() or long in _kin_keys():
         return False
     if len(short) <= 4 and len(long) >= len(short) + 2 and long.startswith(short):
         return True

@@ -122,6 +122,7 @@ def test_a_first_name_seen_first_still_takes_the_full_name() -> None:
         ("Anna", [("Joanna", ())], None),  # too short an ending
         ("Mel", [("Melanie", ()), ("Melissa", ())], None),  # two people fit
         ("Mum", [("Mumtaz", ())], None),  # a kin word is nobody's nickname
+        ("Mamo", [("Mamoud", ())], None),  # nor is one written without its accent (Irish mamó)
     ],
 )
 def test_nicknames_match_when_exactly_one_person_fits(seen: str, known: list, canonical: str | None) -> None:
