@@ -108,7 +108,7 @@ def rebuild(
 @app.command()
 @reports_errors
 def show(
-    name: Annotated[str, typer.Argument(help="An entity: full name, first name or alias.")],
+    name: Annotated[str, typer.Argument(help="An entity: full name, alias, first name or surname (case and accents aside).")],
     all: Annotated[bool, typer.Option("--all", help="Include superseded facts.")] = False,
     json: JsonOption = False,
     db: DbOption = None,

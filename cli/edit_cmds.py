@@ -11,7 +11,7 @@ import memhop
 from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
 from memhop.core.model import CATEGORIES  # plain constants: cheap at `memhop --help`
 
-NameArg = Annotated[str, typer.Argument(help="An entity: full name, first name or alias.")]
+NameArg = Annotated[str, typer.Argument(help="An entity: full name, alias, first name or surname (case and accents aside).")]
 FactIdArg = Annotated[int, typer.Argument(help="The fact's id (see `memhop show`).")]
 
 fact_app = typer.Typer(

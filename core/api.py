@@ -234,7 +234,9 @@ class Memory:
     # Looking.
 
     def show(self, name: str, *, include_superseded: bool = False) -> EntityView:
-        """One entity by full name, first name or alias: its profile and facts with sources."""
+        """One entity by full name, alias, first name or surname (case and accents aside): its
+        profile and facts with sources. A name two entities fit raises AmbiguousName, an
+        unknown one EntityNotFound with the closest names as `suggestions`."""
         from memhop.core.inspect import describe_entity
 
         return describe_entity(self.store, name, include_superseded=include_superseded)
@@ -271,7 +273,8 @@ class Memory:
         dry_run: bool = False,
         confirm: Callable[[ForgetReport], bool] | None = None,
     ) -> ForgetReport:
-        """Remove exactly one of an entity (by name), a fact (by id) or an imported source
+        """Remove exactly one of an entity (by name; an alias, first name or surname that
+        could also be another entity is refused), a fact (by id) or an imported source
         everywhere, then prove it is gone. `dry_run` plans and changes nothing; `confirm`
         sees the plan first and may refuse."""
         from memhop.core.forget import forget

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class MemhopError(Exception):
     """Base of every error memhop reports to a user; str() is the one-line message."""
@@ -28,12 +30,29 @@ class StoreError(MemhopError):
     """The DuckDB store cannot be opened or is in an unexpected state."""
 
 
-class EntityNotFound(MemhopError):
-    """A command named an entity that the registry does not know."""
+def _either(names: Sequence[str]) -> str:
+    """"A", "A or B", "A, B or C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
-    def __init__(self, name: str) -> None:
+
+class EntityNotFound(MemhopError):
+    """A command named an entity that the registry does not know; `suggestions` are the
+    closest names it does know (possibly none)."""
+
+    def __init__(self, name: str, suggestions: Sequence[str] = ()) -> None:
         self.name = name
-        super().__init__(f"no entity named {name!r} (see `memhop entities`)")
+        self.suggestions = tuple(suggestions)
+        hint = f"did you mean {_either(self.suggestions)}?" if self.suggestions else "see `memhop entities`"
+        super().__init__(f"no entity named {name!r} ({hint})")
+
+
+class AmbiguousName(MemhopError):
+    """A name that fits several entities; nothing is guessed, the candidates are listed."""
+
+    def __init__(self, name: str, candidates: Sequence[str]) -> None:
+        self.name = name
+        self.candidates = tuple(candidates)
+        super().__init__(f"{name!r} could be {_either(self.candidates)}; give the full name")
 
 
 class EngineError(MemhopError):

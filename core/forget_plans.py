@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memhop.core import redact as rd
+from memhop.core.errors import AmbiguousName as AmbiguousName  # raised here before it moved to errors
 from memhop.core.errors import ImportFormatError, MemhopError
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import name_forms
@@ -33,10 +34,6 @@ MIN_NEEDLE = 24  # removed turn texts this long are looked for in the file's byt
 
 class ForgetError(MemhopError):
     """A forget that cannot or must not run; nothing was changed."""
-
-
-class AmbiguousName(MemhopError):
-    """A first name that several entities share, given where guessing would be destructive."""
 
 
 @dataclass
@@ -87,15 +84,10 @@ class Plan:
 
 
 def resolve_exactly(store: Store, name: str) -> KnownEntity:
-    """Like `memhop show`'s lookup, but a first name two entities share is refused rather
-    than guessed: these operations cannot be undone."""
-    entity = resolve_entity(store, name)
-    if memory.entity_by_name(store, name) is None:
-        first = name.split()[0].lower() if name.split() else ""
-        rivals = [e.name for e in memory.registry(store) if e.id != entity.id and e.name.lower().split()[:1] == [first]]
-        if rivals:
-            raise AmbiguousName(f"{name!r} could be {entity.name} or {', '.join(rivals)}; give the full name")
-    return entity
+    """Like `memhop show`'s lookup, but a loose name (an alias, a first name, a surname)
+    that could also be another entity is refused with the candidates rather than guessed:
+    these operations cannot be undone."""
+    return resolve_entity(store, name, strict=True)
 
 
 def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool) -> Plan:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memhop.core.errors import EntityNotFound
-from memhop.core.language.names import match_registry
+from memhop.core.errors import AmbiguousName, EntityNotFound
+from memhop.core.language.name_lookup import CANONICAL, lookup, suggest
 from memhop.core.model import KnownEntity
 from memhop.core.store import Store, memory
 
@@ -37,17 +37,24 @@ class EntityView:
         }
 
 
-def resolve_entity(store: Store, name: str) -> KnownEntity:
-    """A name as a user types it: canonical, alias, or first name alone."""
-    exact = memory.entity_by_name(store, name)
-    if exact is not None:
-        return exact
+def resolve_entity(store: Store, name: str, strict: bool = False) -> KnownEntity:
+    """A name as a user types it: the canonical name, an alias, a first name or a surname,
+    case and accents aside ("siobhan" is Siobhán Keane).
+
+    A name two entities fit is refused with both listed; an unknown one with the closest
+    names. `strict` (for what cannot be undone) also refuses a name that is not an
+    entity's canonical name when it fits another entity at any level.
+    """
     registry = memory.registry(store)
-    canonical = match_registry(name, [(e.name, e.aliases) for e in registry])
-    for entity in registry:
-        if entity.name == canonical:
-            return entity
-    raise EntityNotFound(name)
+    known = [(e.name, e.aliases) for e in registry]
+    found = lookup(name, known, people={e.name for e in registry if e.kind in ("person", "self")})
+    if not found.matches:
+        raise EntityNotFound(name, suggest(name, known))
+    if len(found.matches) > 1:
+        raise AmbiguousName(name, sorted(found.matches))
+    if strict and found.level > CANONICAL and len(found.fits) > 1:
+        raise AmbiguousName(name, sorted(found.fits))
+    return next(e for e in registry if e.name == found.matches[0])
 
 
 def describe_entity(store: Store, name: str, include_superseded: bool = False) -> EntityView:

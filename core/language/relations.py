@@ -7,32 +7,36 @@ Patterns run over a "marked" sentence, where every resolved mention of an entity
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+
+from memhop.core.language.dates import MONTHS, WEEKDAYS
+from memhop.core.language.kin import KIN_WORDS, kin_meaning
+from memhop.core.language.lexical import STOPWORDS
+from memhop.core.language.names import is_nickname, name_key
 
 # "X is Y's friend" implies "Y is X's friend".
 SYMMETRIC = frozenset(
     "friend roommate flatmate housemate colleague coworker co-worker workmate neighbour neighbor "
     "cousin partner classmate teammate bandmate spouse ex".split()
 ) | {"best friend", "close friend", "old friend", "good friend"}
+# Parent and grandparent words stand for one person, so they can be that person's alias
+# ("Mum") or name ("Nain"); the table, by language, is in core/language/kin.py.
+KIN_ALIASES = frozenset(KIN_WORDS)
 FEMALE = frozenset(
     "sister mum mom mother mummy mommy aunt auntie niece grandma gran granny nan nana grandmother "
     "wife girlfriend daughter fiancée stepmom stepmum stepsister stepdaughter".split()
-)
+) | {w for w, k in KIN_WORDS.items() if k.gender == "f"}
 MALE = frozenset(
     "brother dad father daddy uncle nephew grandpa grandad granddad grandfather husband "
     "boyfriend son fiancé fiance stepdad stepbrother stepson".split()
-)
+) | {w for w, k in KIN_WORDS.items() if k.gender == "m"}
 OTHER_RELATIONS = frozenset(
     "sibling parent child kid grandchild grandson granddaughter boss manager mentor student "
     "teacher tutor therapist doctor landlord landlady tenant employee assistant babysitter "
     "in-laws godmother godfather godson goddaughter".split()
-)
-# Parent-like words that stand for one person and so can be that person's alias ("Mum").
-KIN_ALIASES = frozenset(
-    "mum mom mother mummy mommy ma dad father daddy pa grandma gran granny nan nana grandpa "
-    "grandad granddad grandfather grandmother".split()
-)
+) | KIN_ALIASES
 ANIMALS = frozenset(
     """dog cat puppy pup kitten kitty greyhound whippet labrador lab beagle poodle terrier
     spaniel retriever collie husky dachshund pug bulldog corgi chihuahua shepherd rescue
@@ -147,10 +151,6 @@ _PET_CUES = tuple(
         rf"\b(?:{_alternation(ANIMALS)})\s*,?\s+(?:named|called)\s+{_NAME}\b",
     )
 )
-_KIN_PAREN = re.compile(rf"\b({_alternation(KIN_ALIASES)})\s*\(\s*{_NAME}\s*\)", re.I)
-_NICK_PAREN = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)\s*\(\s*([A-Z][a-z]+)\s*\)")
-
-
 _THING_NAME = re.compile(
     rf"\b(?:named|called|call|name)\s+it\s+{_NAME}"
     rf"|\bit(?:['’]s|\s+is|\s+was)\s+(?:now\s+)?(?:called|named)\s+{_NAME}"
@@ -167,11 +167,194 @@ def pet_names(text: str) -> list[str]:
     return [m.group(1) for p in _PET_CUES for m in p.finditer(text)]
 
 
+# Name cues with any letters ("Siobhán", "Do-hyun", "O'Brien"). `re` has no class for
+# capital letters beyond ASCII, so the patterns ignore case and _names() checks it.
+_W = r"[^\W\d_]+(?:[-'’][^\W\d_]+)*"
+_NAMES = rf"(?P<name>{_W}(?:\s+{_W}){{0,2}})"  # up to three words, trimmed by _names()
+_OWNER = rf"(?P<owner>(?:(?:my|our)\s+)?{_W}['’]s|my|our|your|his|her|their)"
+_PERSON_REL = rf"(?P<rel>{_alternation(RELATION_WORDS - ANIMALS)})(?![\w'’-])"
+_ENDS = r"(?=\s*(?:[,.;:!?)—–]|\s-\s|$))"  # an apposition that closes: "Do-hyun, my brother, ..."
+_BINDINGS = tuple(
+    (re.compile(p, re.I), after)
+    for p, after in (
+        # "Mum (Leena)", "my brother (Tom)"
+        (rf"(?:\b{_OWNER}\s+)?\b{_MOD}{_PERSON_REL}\s*\(\s*{_NAMES}\s*\)", True),
+        # "my mum, Carys", "my little brother Do-hyun", "Siobhán's new boyfriend, Rhys Mallory"
+        (rf"\b{_OWNER}\s+{_MOD}{_PERSON_REL},?\s+(?:(?:named|called)\s+)?{_NAMES}", True),
+        # "Do-hyun, my little brother, ...", "Nain, Mum's mum."
+        (rf"{_NAMES}\s*,\s+{_OWNER}\s+{_MOD}{_PERSON_REL}{_ENDS}", False),
+        # "Leena (Mum)", "Do-hyun (my brother)"
+        (rf"{_NAMES}\s*\(\s*(?:{_OWNER}\s+)?{_MOD}{_PERSON_REL}\s*\)", False),
+        # "Nain is Mum's mum", "Leena is my mum", "Tom's my brother"
+        (rf"{_NAMES}(?:\s+(?:is|was)|['’]s)\s+{_OWNER}\s+{_MOD}{_PERSON_REL}", False),
+    )
+)
+# Capitalised words that do not start a name: "Honestly, my mum ...", "Yesterday, my boss ...".
+_NOT_NAMES = (
+    STOPWORDS
+    | frozenset(MONTHS) | frozenset(WEEKDAYS)
+    | frozenset(
+        """anyway honestly also well oh ok okay thanks thank sorry hey hi hello yesterday today tonight
+        tomorrow apparently luckily sadly meanwhile later still now finally obviously actually
+        basically seriously plus everyone everybody someone somebody nobody anyone dear love lol
+        happy merry congrats congratulations bless""".split()
+    )
+    | (RELATION_WORDS - KIN_ALIASES)
+)
+_FIRST_PERSON = ("my", "our")
+
+
+def _names(text: str, start: int, end: int, after: bool) -> tuple[str, int] | None:
+    """The name in text[start:end] and where it starts: its capitalised words, the leading
+    ones when it follows its cue ("my mum, Carys and I"), the trailing ones when it comes
+    first ("I met Do-hyun, my brother"); a possessive ends it ("Do-hyun's wife")."""
+    words = [(m.group(0), start + m.start()) for m in re.finditer(_W, text[start:end])]
+    if not after:
+        i = len(words)
+        while i > 0 and _name_word(_bare(words[i - 1][0])) and (i == len(words) or not _possessive(words[i - 1][0])):
+            i -= 1
+        words = words[i:]
+    kept: list[tuple[str, int]] = []
+    for word, at in words:
+        if not _name_word(_bare(word)):
+            break
+        kept.append((_bare(word), at))
+        if _possessive(word):
+            break
+    return (" ".join(w for w, _ in kept), kept[0][1]) if kept else None
+
+
+def _bare(word: str) -> str:
+    return re.sub(r"['’]s$", "", word)
+
+
+def _possessive(word: str) -> bool:
+    return _bare(word) != word
+
+
+def _name_word(word: str) -> bool:
+    """Capitalised and not a common word; "FaceTimed" is a verb, "McKenzie" a name."""
+    camel = re.search(r"[a-z][A-Z]", word) and not re.match(r"(?:Mc|Mac|De|Di|Da|La|Le|Van)[A-Z]", word)
+    return word[:1].isupper() and len(word) > 1 and word.lower() not in _NOT_NAMES and not camel
+
+
+def _kin_used_as_name(text: str, start: int, word: str) -> bool:
+    """"Nain", "Mum" written as a name: capitalised, not "the Nain" or "Alice's Nain"."""
+    before = text[:start].rstrip().lower()
+    return word[:1].isupper() and not re.search(r"(?:\bthe|\ba|\ban|['’]s)$", before)
+
+
 def kin_aliases(text: str) -> list[tuple[str, str]]:
-    """(name, kin word) from "Mum (Leena)"."""
-    return [(m.group(2), m.group(1).capitalize()) for m in _KIN_PAREN.finditer(text) if m.group(2)[0].isupper()]
+    """(name, alias) pairs for the people a kinship or role word names in the text.
+
+    - "Mum (Leena)", "my mum, Carys", "Leena is my mum": ("Leena", "Mum"); the alias is
+      the kin word when it stands for one person (a parent or grandparent, any language:
+      core/language/kin.py) and is the diarist's ("my", or nobody's as in "Mum (Leena)").
+    - "my little brother Do-hyun", "Do-hyun, my brother", "Rafa's wife, Tope": the name is
+      a person's, and its own alias: ("Do-hyun", "Do-hyun").
+    - A kin word used as a name where a sentence ties it by a relation ("Nain is Mum's
+      mum", "my grandmother, Nain"): ("Nain", "Nain") and ("Mum", "Mum").
+    Bindings to real names come first, so a kin word bound in the same text is an alias.
+    """
+    bound: list[tuple[str, str]] = []
+    kin_names: list[tuple[str, str]] = []
+    for pattern, after in _BINDINGS:
+        for m in pattern.finditer(text):
+            owner = (m.group("owner") or "").lower()
+            rel = base_word(m.group("rel"))
+            owner_word = re.sub(r"^(?:my|our)\s+|['’]s$", "", m.group("owner") or "")
+            if owner_word.lower() in KIN_ALIASES and _kin_used_as_name(text, m.start("owner"), owner_word):
+                kin_names.append((owner_word, owner_word))
+            found = _names(text, m.start("name"), m.end("name"), after)
+            if found is not None:
+                name, at = found
+                mine = owner in ("", *_FIRST_PERSON)
+                if name.lower() in KIN_ALIASES:
+                    same = kin_meaning(name) is not None and kin_meaning(name) == kin_meaning(rel)
+                    if _kin_used_as_name(text, at, name) and (same if mine else owner not in _PRONOUNS):
+                        kin_names.append((name, name))
+                elif rel in KIN_ALIASES and mine:
+                    bound.append((name, rel.capitalize()))
+                else:
+                    bound.append((name, name))
+    taken = {alias.lower() for _, alias in bound}
+    kin_names = [(n, a) for n, a in kin_names if n.lower() not in taken]
+    return list(dict.fromkeys(bound + kin_names))
+
+
+_PRONOUNS = ("your", "his", "her", "their")
+_CALLERS = r"(?:everyone|everybody|we\s+all|we|people|most\s+people|all\s+of\s+us|they\s+all|(?:his|her|their)?\s*friends)"
+_NICKS = tuple(
+    re.compile(p, re.I)
+    for p in (
+        # "Robert Kowalski (Bob)"
+        rf"(?P<full>{_W}(?:\s+{_W}){{1,3}})\s*\(\s*(?P<nick>{_W})\s*\)",
+        # "Rafaela, who everyone calls Rafa", "Bartłomiej, who goes by Bartek"
+        rf"(?P<full>{_W}(?:\s+{_W}){{0,2}})\s*,?\s+(?:who|whom)\s+(?:{_CALLERS}\s+calls?\s+(?:him\s+|her\s+|them\s+)?"
+        rf"|goes\s+by\s+|(?:is|'s|’s)\s+(?:also\s+)?known\s+as\s+)(?P<nick>{_W}(?:\s+{_W})?)",
+        # "Oluwaseun, nicknamed Seun", "Robert aka Bob"
+        rf"(?P<full>{_W}(?:\s+{_W}){{0,2}})\s*,?\s+(?:nicknamed|aka|a\.k\.a\.?)\s+(?P<nick>{_W}(?:\s+{_W})?)",
+    )
+)
+# A pronoun stands for the person: "everyone calls her Rafa", "His real name is Bartłomiej".
+_OTHER_NAME = re.compile(
+    rf"\b(?:{_CALLERS}\s+call(?:s|ed)?\s+(?:him|her|them)"
+    rf"|(?:he|she|they)\s+(?:goes|go|went)\s+by"
+    rf"|(?:his|her|their)\s+(?:real|full|proper|actual|given|birth|legal)\s+name(?:\s+is|\s+was|\s*[,:])?)"
+    rf"\s+(?P<name>{_W}(?:\s+{_W}){{0,2}})",
+    re.I,
+)
 
 
 def nicknames(text: str) -> list[tuple[str, str]]:
-    """(full name, nickname) from "Robert Kowalski (Bob)"."""
-    return [(m.group(1), m.group(2)) for m in _NICK_PAREN.finditer(text)]
+    """(name, other name) pairs: the person is registered under the first, the second
+    becomes an alias.
+
+    "Robert Kowalski (Bob)", "Rafaela, who everyone calls Rafa": (full name, nickname).
+    "everyone calls her Rafa", "His real name is Bartłomiej", "used her full name,
+    Oluwaseun Adeyemi": the pronoun's person is the nearest earlier name that looks like
+    the new one (a shared start, or one inside the other: Bartek / Bartłomiej, Seun /
+    Oluwaseun), paired as (that name, the new one).
+    """
+    out: list[tuple[str, str]] = []
+    for pattern in _NICKS:
+        for m in pattern.finditer(text):
+            full = _names(text, m.start("full"), m.end("full"), after=False)
+            nick = _names(text, m.start("nick"), m.end("nick"), after=True)
+            if full is None or nick is None or nick[0].lower() in KIN_ALIASES or full[0] == nick[0]:
+                continue
+            if pattern is _NICKS[0] and (" " not in full[0] or nick[0][1:].isupper()):
+                continue  # "Robert Kowalski (Bob)", not "Leeds (UK)"
+            out.append((full[0], nick[0]))
+    for m in _OTHER_NAME.finditer(text):
+        new = _names(text, m.start("name"), m.end("name"), after=True)
+        if new is None:
+            continue
+        earlier = [run for run in _capitalised_runs(text[: m.start()]) if _resembles(run, new[0])]
+        if earlier and earlier[-1] != new[0]:
+            out.append((earlier[-1], new[0]))
+    return list(dict.fromkeys(out))
+
+
+def _capitalised_runs(text: str) -> list[str]:
+    """Runs of up to three adjacent capitalised words that could be names, in text order."""
+    runs: list[list[str]] = []
+    last_end = -1
+    for m in re.finditer(_W, text):
+        word = _bare(m.group(0))
+        if not _name_word(word):
+            last_end = -1
+            continue
+        adjacent = last_end >= 0 and not text[last_end : m.start()].strip() and len(runs[-1]) < 3
+        if adjacent:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+        last_end = -1 if _possessive(m.group(0)) else m.end()
+    return [" ".join(run) for run in runs]
+
+
+def _resembles(a: str, b: str) -> bool:
+    """Two names of one person: "Bartek" / "Bartłomiej", "Seun" / "Oluwaseun Adeyemi"."""
+    x, y = name_key(a).split()[0], name_key(b).split()[0]
+    return x == y or len(os.path.commonprefix([x, y])) >= 4 or is_nickname(x, y) or is_nickname(y, x)

@@ -14,7 +14,7 @@ from memhop.core import forget_plans
 from memhop.core.edit import add_fact
 from memhop.core.errors import EngineError, EntityNotFound, StoreError
 from memhop.core.forget import ForgetError, ResidueError, forget, scan_text
-from memhop.core.forget_plans import AmbiguousName
+from memhop.core.errors import AmbiguousName
 from memhop.core.ingest import ingest
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import mentions
@@ -285,6 +285,19 @@ def test_a_first_name_shared_with_someone_else_is_left_alone(db: Path) -> None:
             if re.search(r"\bBob\b", text) and BOB not in text and speaker != BOB
         ]
     assert only_bob and not updated & set(only_bob)
+
+
+def test_a_unique_surname_picks_one_entity_and_a_loose_name_that_fits_two_forgets_nothing(db: Path) -> None:
+    with open_store(db) as store:
+        assert forget(store, None, name="kowalski", dry_run=True).label == BOB
+        with store.transaction():
+            memory.add_entity(store, "Pri Kowalski", "person")
+        before = store.counts()
+        # "Kowalski" is now two people's surname; "priya" is Priya's name and fits nobody else
+        with pytest.raises(AmbiguousName, match="could be Bob Kowalski or Pri Kowalski"):
+            forget(store, EMBED, name="Kowalski")
+        assert forget(store, None, name="priya", dry_run=True).label == "Priya"
+        assert store.counts() == before
 
 
 # --- the text surgery and the byte scan on their own ----------------------------------

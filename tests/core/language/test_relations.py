@@ -1,0 +1,127 @@
+"""Kin and role words that bind names, kin words of other languages, and nicknames."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhop.core.language import relations
+from memhop.core.language.kin import KIN_WORDS, kin_meaning
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Mum (Leena) rang at lunch.", [("Leena", "Mum")]),
+        ("Leena (Mum) rang at lunch.", [("Leena", "Mum")]),
+        ("I called my mum, Carys, last night.", [("Carys", "Mum")]),
+        ("Yesterday my mum Carys Jones came over.", [("Carys Jones", "Mum")]),
+        ("Leena is my mum.", [("Leena", "Mum")]),
+        ("Oma (Greta) sent a card.", [("Greta", "Oma")]),
+        ("Visited my babcia, Zofia, in Gdańsk.", [("Zofia", "Babcia")]),
+        # a relation many people can hold: the name is a person's, with no alias
+        ("Do-hyun, my little brother, joined on video.", [("Do-hyun", "Do-hyun")]),
+        ("Then my little brother Do-hyun sang.", [("Do-hyun", "Do-hyun")]),
+        ("I met Do-hyun, my brother.", [("Do-hyun", "Do-hyun")]),
+        ("Siobhán's new boyfriend, Rhys Mallory, came along.", [("Rhys Mallory", "Rhys Mallory")]),
+        ("Do-hyun's wife Yerin sat beside him.", [("Yerin", "Yerin")]),
+        ("On Monday my boss, Ruth Bradford, decided.", [("Ruth Bradford", "Ruth Bradford")]),
+        # someone else's mum is not the diarist's "Mum"
+        ("Alice's mum, Carys, came.", [("Carys", "Carys")]),
+    ],
+)
+def test_names_bound_by_a_kin_or_role_word(text: str, expected: list[tuple[str, str]]) -> None:
+    assert relations.kin_aliases(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nain is Mum's mum, so of course Mum has driven to Llanrwst.", [("Mum", "Mum"), ("Nain", "Nain")]),
+        ("Nain, Mum's mum, is ninety.", [("Mum", "Mum"), ("Nain", "Nain")]),
+        ("my grandmother, Nain, is ninety.", [("Nain", "Nain")]),
+        ("Halmeoni is Dad's mum.", [("Dad", "Dad"), ("Halmeoni", "Halmeoni")]),
+        ("Taid is my grandfather.", [("Taid", "Taid")]),
+        # bound to a real name in the same text: "Mum" is that person's alias, not a name
+        ("Mum (Leena) says Nain is Mum's mum.", [("Leena", "Mum"), ("Nain", "Nain")]),
+    ],
+)
+def test_kin_words_used_as_names_where_a_relation_defines_them(text: str, expected: list) -> None:
+    assert relations.kin_aliases(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Honestly, my mum is the best.",  # a word that starts a sentence is not a name
+        "Anyway, my brother, who never calls, called.",
+        "my mum, Dad and I went out.",  # Dad is not my mum's name
+        "my grandmother, Dad, came",
+        "Nain's cat, Twm, yowled.",  # pets are found by their own cues
+        "my mum FaceTimed me.",
+        "Monday is my mum's birthday.",
+        "Called Mum; she still lives in Lisbon.",  # a kin word alone defines nobody
+        "my mum says the Nain is Welsh.",
+    ],
+)
+def test_no_binding(text: str) -> None:
+    assert relations.kin_aliases(text) == []
+
+
+BRIEF_KIN = {
+    "nain": "f", "taid": "m", "oma": "f", "opa": "m", "nani": "f", "nana": "f", "dadi": "f", "babcia": "f",
+    "dziadek": "m", "abuela": "f", "abuelo": "m", "halmeoni": "f", "harabeoji": "m", "nonna": "f", "nonno": "m",
+    "mamie": "f", "papi": "m", "yiayia": "f", "obaa-chan": "f", "mum": "f", "dad": "m",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("word", "gender"), sorted(BRIEF_KIN.items()))
+def test_kin_words_of_many_languages_are_kin_aliases_with_a_gender(word: str, gender: str) -> None:
+    assert word in relations.KIN_ALIASES and word in relations.RELATION_WORDS
+    assert relations.gender_of(word) == gender
+    assert relations.gender_of(word.capitalize()) == gender
+
+
+def test_a_word_with_different_meanings_keeps_them_and_no_gender() -> None:
+    assert KIN_WORDS["baba"].gender is None and kin_meaning("Baba") == "grandmother or father"
+    assert kin_meaning("Nain") == "grandmother" and kin_meaning("Carys") is None
+
+
+def test_relation_patterns_know_kin_words_of_other_languages() -> None:
+    found = relations.find_relations("⟦1⟧ is ⟦0⟧'s oma, and ⟦2⟧ is ⟦0⟧'s dziadek")
+    assert {(r.subject, r.word, r.owner) for r in found} == {(1, "oma", 0), (2, "dziadek", 0)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Robert Kowalski (Bob) is here.", [("Robert Kowalski", "Bob")]),
+        ("The session was run by Rafaela Nogueira, who everyone calls Rafa.", [("Rafaela Nogueira", "Rafa")]),
+        ("Rafaela, who we all call Rafa, shouted.", [("Rafaela", "Rafa")]),
+        ("Bartłomiej, who goes by Bartek, plays bass.", [("Bartłomiej", "Bartek")]),
+        ("Oluwaseun, nicknamed Seun, came.", [("Oluwaseun", "Seun")]),
+        # a pronoun: the nearest earlier name that looks like the new one
+        ("I met Rafaela Nogueira and Tope today. Everyone calls her Rafa.", [("Rafaela Nogueira", "Rafa")]),
+        ("Bartek sits opposite me. Ruth is our boss. His real name is Bartłomiej.", [("Bartek", "Bartłomiej")]),
+        (
+            "Seun is thirty! Her mum switched to Yoruba and used her full name, Oluwaseun Adeyemi, three times.",
+            [("Seun", "Oluwaseun Adeyemi")],
+        ),
+        ("Ruth came. Her full name is Ruth Bradford, and Tope agrees.", [("Ruth", "Ruth Bradford")]),
+    ],
+)
+def test_nicknames_and_full_names(text: str, expected: list[tuple[str, str]]) -> None:
+    assert relations.nicknames(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We flew to Seoul (Korea).",  # one word before the brackets: not a full name
+        "Leeds (UK) was grey.",
+        "His real name is Bartłomiej.",  # nobody earlier to give it to
+        "Ruth and Tope came. His real name is Bartłomiej.",  # nobody who looks like him
+        "Her full name is a mouthful.",
+    ],
+)
+def test_no_nickname(text: str) -> None:
+    assert relations.nicknames(text) == []
