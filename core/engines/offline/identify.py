@@ -94,12 +94,16 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if not_an_entity(span) is not None:
                 against[name] += 1  # "by Easter", "in Welsh", "on Instagram"
                 continue
+            stated = kinds_of.stated_kind(doc, first.idx, span.end_char)
+            if stated == kinds_of.THING:
+                against[name] += 1  # "a leaflet called Portion Awareness"
+                continue
             cand = add(name)
             cand.mentions += 1
             if label is not None:
                 cand.labels[label] += 1
             cand.mid_sentence |= first.idx not in starts
-            cand.cued_kind = cand.cued_kind or kinds_of.stated_kind(doc, first.idx, span.end_char)
+            cand.cued_kind = cand.cued_kind or stated
             sent = span.sent
             cand.vocative_only &= is_vocative(
                 sent.text, span.start_char - sent.start_char, span.end_char - sent.start_char, span.root.dep_
@@ -181,10 +185,11 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             person = canonical(name, "person")
             aliases[person].add(kin)
             votes[person]["person"] += kinds_of.CUED
-        for full, nick in relations.nicknames(text):
-            person = canonical(full, "person")
-            aliases[person].add(nick)
-            votes[person]["person"] += kinds_of.CONTEXT
+    # "His real name is Bartłomiej" pairs with a name of an earlier paragraph of the entry
+    for full, nick in relations.nicknames("\n\n".join(texts)):
+        person = canonical(full, "person")
+        aliases[person].add(nick)
+        votes[person]["person"] += kinds_of.CONTEXT
 
     candidates = _collect(session, docs)
     # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
@@ -196,6 +201,8 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         if not _keep(cand, kind) or _names_people(cand.surface, registry, kinds):
             continue
         owner = _nickname_of(cand.surface, registry, kinds, list(present) if cand.vocative_only else [])
+        if owner is None:
+            owner = _short_form_of(cand.surface, registry, kinds)
         if owner is not None:
             aliases[owner].add(cand.surface)
             continue
@@ -277,6 +284,16 @@ def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str
     if not surface.endswith("'s") and len(parts) < 2:
         return False
     return any(match_registry(part, people) is not None for part in parts if part)
+
+
+def _short_form_of(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> str | None:
+    """"the Rams" for Roundhay Rams: one word that ends exactly one known organisation's
+    name. (Not for people: a surname alone is as often a place, Bradford for Ruth Bradford.)"""
+    if " " in surface:
+        return None
+    low = surface.casefold()
+    hits = {k.name for k in registry if kinds.get(k.name) == "org" and " " in k.name and k.name.split()[-1].casefold() == low}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _nickname_of(

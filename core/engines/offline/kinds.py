@@ -33,6 +33,7 @@ ORG_HEADS = frozenset(
     "inc ltd llc plc gmbh co corp company group studio studios clinic clinics vets vet surgery practice "
     "bakery cafe café coffee restaurant bistro kitchen pub bar brewery gym club fc united rovers band "
     "choir orchestra school academy college university uni institute bank agency labs lab partners "
+    "team league squad crew company firm business startup charity "
     "associates consulting records press media foundation trust charity society council ministry "
     "hospital library museum gallery theatre theater cinema hotel shop store market supermarket".split()
 )
@@ -69,6 +70,11 @@ _PERSON_VERBS = _inflected(
 )
 
 
+THING = "thing"  # a named object (a leaflet, a sourdough starter, a song): not an entity
+_PEOPLE = frozenset(
+    "guy man woman girl boy lad bloke chap lady kid person someone somebody bloke fella gentleman "
+    "people folk neighbour neighbor".split()
+)
 _COPULA = frozenset({"is", "was", "'s", "’s", "are", "were"})
 _NOUN_PHRASE = frozenset({"PRP$", "DT", "POS", "NNP", "NNPS", "NN", "NNS", "JJ", "JJR", "JJS", "VBG", "CD", "HYPH"})
 _PLACE_NOUNS = frozenset({"city", "town", "village", "country", "region", "neighbourhood", "neighborhood", "suburb"})
@@ -126,7 +132,7 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
     if possessive and last.i + 2 < len(doc) and _personal(doc[last.i + 2].lower_):
         votes["person"] += CONTEXT  # "Seun's sister", "Nain's cat", "Yerin's eyebrows"
     stated = stated_kind(doc, start_char, end_char)
-    if stated is not None:
+    if stated is not None and stated != THING:
         votes[stated] += CUED
     elif _is_person_subject(last):
         votes["person"] += CONTEXT
@@ -144,6 +150,9 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
         return None
     last = span[-1]
     after = last.i + 1
+    called = _called_kind(doc, span[0].i)
+    if called is not None:
+        return called
     if after < len(doc) and doc[after].text in (",", "("):
         kind = _head_noun_kind(doc, after + 1)
         if kind is not None:
@@ -155,9 +164,22 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
     return None
 
 
+def _called_kind(doc: Doc, i: int) -> str | None:
+    """"a band called Moth Parliament" (org), "a cat named Twm" (pet), "a leaflet called
+    Portion Awareness" (a thing: not an entity), from the noun before "called"/"named"."""
+    if i < 2 or doc[i - 1].lower_ not in ("called", "named"):
+        return None
+    for token in reversed(doc[max(0, i - 5) : i - 1]):
+        if token.tag_ in ("NN", "NNS"):
+            return _noun_kind(token.lower_) or THING
+        if token.tag_ not in ("JJ", "JJR", "JJS", "VBG", "HYPH", "NN", "NNS"):
+            return None
+    return None
+
+
 def _head_noun_kind(doc: Doc, i: int) -> str | None:
     """The kind named by the noun phrase starting at token i, read up to its first noun of a known class."""
-    for token in doc[i : i + 5]:
+    for token in doc[i : i + 6]:
         if token.tag_ not in _NOUN_PHRASE:
             return None
         kind = _noun_kind(token.lower_) if token.tag_.startswith("NN") else None
@@ -170,7 +192,7 @@ def _noun_kind(word: str) -> str | None:
     base = relations.base_word(word)
     if base in relations.ANIMALS:
         return "pet"
-    if base in relations.RELATION_WORDS or base in _OCCUPATIONS:
+    if base in relations.RELATION_WORDS or base in _OCCUPATIONS or base in _PEOPLE:
         return "person"
     if base in ORG_HEADS:
         return "org"

@@ -83,3 +83,44 @@ def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) 
     doc = parse([text])[0]
     start = text.index(name)
     assert kinds.stated_kind(doc, start, start + len(name)) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("Bartek plays bass in a band called Moth Parliament.", "Moth Parliament", "org"),
+        ("Nain has a grumpy old cat called Twm.", "Twm", "pet"),
+        ("Tope took on a new guy called Ifeanyi.", "Ifeanyi", "person"),
+        ("The vet gave me a leaflet called Portion Awareness.", "Portion Awareness", kinds.THING),
+        ("Seun got a job with Roundhay Rams, the women's rugby league team.", "Roundhay Rams", "org"),
+    ],
+)
+def test_a_noun_that_names_it_says_what_it_is(text: str, name: str, kind: str) -> None:
+    doc = parse([text])[0]
+    start = text.index(name)
+    assert kinds.stated_kind(doc, start, start + len(name)) == kind
+
+
+def test_a_named_thing_is_not_an_entity_and_a_short_form_joins_its_organisation() -> None:
+    session = _session(
+        ("Jun Park", "The vet gave me a leaflet called Portion Awareness."),
+        ("Jun Park", "Seun got the job with Roundhay Rams, the women's rugby league team."),
+    )
+    found = OfflineEngine().identify(session, [KnownEntity(1, "Jun Park", "self")])
+    assert "Portion Awareness" not in [e.name for e in found]
+    rams = next(e for e in found if e.name == "Roundhay Rams")
+    assert rams.kind == "org"
+    later = _session(("Jun Park", "Seun texted a photo from the physio room at the Rams."))
+    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Roundhay Rams", "org")]
+    names = [e.name for e in OfflineEngine().identify(later, known)]
+    assert "Rams" not in names
+
+
+def test_a_real_name_in_a_later_paragraph_is_an_alias() -> None:
+    session = _session(
+        ("Jun Park", "Bartek, who sits opposite me, took me for a pint after work."),
+        ("Jun Park", "His real name is Bartłomiej. Nobody has ever attempted it."),
+    )
+    found = OfflineEngine().identify(session, [KnownEntity(1, "Jun Park", "self")])
+    bartek = next(e for e in found if e.name == "Bartek")
+    assert "Bartłomiej" in bartek.aliases and "Bartłomiej" not in [e.name for e in found]
