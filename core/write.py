@@ -16,6 +16,7 @@ import numpy as np
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
 from memhop.core.errors import EngineError
+from memhop.core.language import relations
 from memhop.core.model import (
     Extraction,
     FoundEntity,
@@ -58,10 +59,13 @@ class _EntityUpdate:
 
 
 def _registry_entry(found: FoundEntity, registry: Sequence[KnownEntity]) -> KnownEntity | None:
+    """The stored entity the engine found: same name, or one known only by a kin word that
+    the engine now names ("Leena", also "Mum"), which is then renamed."""
     for known in registry:
         if known.name == found.name:
             return known
-    return None
+    kin_named = [k for k in registry if k.name.lower() in relations.KIN_ALIASES and k.name in found.aliases]
+    return kin_named[0] if len(kin_named) == 1 else None
 
 
 def extract_session(
@@ -166,7 +170,9 @@ def _ensure_entity(store: Store, update: _EntityUpdate, report: WriteReport) -> 
     memory.set_kind(store, known.id, kind, votes)
     known = replace(known, kind=kind)
     merged = set(known.aliases) | set(found.aliases)
-    fuller = _fuller_name(known, merged)
+    if found.name != known.name:  # matched through a kin word: the engine's name wins
+        merged.add(found.name)
+    fuller = fuller_name(known, merged)
     holder = memory.entity_by_name(store, fuller) if fuller is not None else None
     if fuller is not None and (holder is None or holder.id == known.id):
         memory.rename_entity(store, known.id, fuller)
@@ -176,10 +182,14 @@ def _ensure_entity(store: Store, update: _EntityUpdate, report: WriteReport) -> 
     return known.id
 
 
-def _fuller_name(known: KnownEntity, aliases: set[str]) -> str | None:
-    """'Bob' first seen in a diary becomes 'Bob Kowalski' once the full name turns up."""
+def fuller_name(known: KnownEntity, aliases: set[str]) -> str | None:
+    """'Bob' first seen in a diary becomes 'Bob Kowalski' once the full name turns up, and
+    'Mum' becomes 'Leena' once the diary says "Mum (Leena)"."""
     if known.kind not in ("person", "self") or " " in known.name:
         return None
+    if known.name.lower() in relations.KIN_ALIASES:
+        names = sorted(a for a in aliases if a.lower() not in relations.KIN_ALIASES and a[:1].isupper())
+        return names[0] if names else None
     longer = sorted(a for a in aliases if a.lower().startswith(known.name.lower() + " ") and len(a.split()) == 2)
     return longer[0] if longer else None
 

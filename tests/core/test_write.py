@@ -224,3 +224,21 @@ def test_a_tie_keeps_the_kind_an_entity_has(store: Store) -> None:
     write_pending(store, _voting_engine({"2024-01-01": ("org", 1.0), "2024-01-02": ("person", 1.0)}), get_embedder())
     tomasz = memory.entity_by_name(store, "Tomasz")
     assert tomasz is not None and tomasz.kind == "org"
+
+
+def test_an_entity_known_by_a_kin_word_takes_the_name_the_text_gives_it(store: Store) -> None:
+    add_source(store, "a", [("2024-01-01", ["Dad rang."]), ("2024-01-02", ["Lunch with Dad (Gareth)."])])
+
+    def identify(session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        turn = session.turns[0]
+        if "Gareth" in turn.text:
+            return [FoundEntity("Gareth", "person", ("Dad",), (turn.id,))]
+        return [FoundEntity("Dad", "person", (), (turn.id,))]
+
+    def coextract(entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
+                  session: SessionView) -> Extraction:
+        return Extraction(f"{entity.name}.", ())
+
+    write_pending(store, FakeEngine(identify, coextract), get_embedder())
+    people = [(k.name, k.aliases) for k in memory.registry(store)]
+    assert people == [("Gareth", ("Dad",))]

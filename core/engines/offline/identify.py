@@ -46,6 +46,10 @@ if TYPE_CHECKING:
 
 LABEL_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
 _PRONOUN_NAMES = frozenset({"me", "i", "user", "you"})
+_OTHERS_POSSESSIVES = frozenset({"his", "her", "their", "your", "its"})
+# Kin words people call their family by ("Dad rang"); "Mother" and "Father" name days,
+# saints and titles more often than a diarist's parents.
+_KIN_NAMES = relations.KIN_ALIASES - {"mother", "father", "grandmother", "grandfather"}
 
 
 @dataclass
@@ -166,6 +170,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         return hit
 
     votes: dict[str, Counter[str]] = defaultdict(Counter)  # this session's evidence per entity
+    renamed: dict[str, str] = {}  # an entity named by a kin word -> the name the text now gives it
     me = self_name_of(session)
     present: dict[str, None] = {}
     self_entity: str | None = None
@@ -182,6 +187,13 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
 
     for text in texts:
         for name, kin in relations.kin_aliases(text):
+            # "Mum (Leena)" after "Mum" alone made an entity "Mum": Leena is that entity
+            holder = next((k.name for k in registry if k.name.lower() == kin.lower() != name.lower()), None)
+            if holder is not None and match_registry(name, [(k.name, k.aliases) for k in registry]) is None:
+                aliases[holder].add(name)
+                renamed[holder] = name  # the write path renames "Mum" to "Leena"
+                votes[holder]["person"] += kinds_of.CUED
+                continue
             person = canonical(name, "person")
             aliases[person].add(kin)
             votes[person]["person"] += kinds_of.CUED
@@ -190,6 +202,12 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         person = canonical(full, "person")
         aliases[person].add(nick)
         votes[person]["person"] += kinds_of.CONTEXT
+
+    if self_entity is not None:  # "Dad retires in June": the diarist's dad, named by the kin word
+        for turn, doc in zip(session.turns, docs):
+            if is_self_speaker(session, turn.speaker):
+                for word in _kin_names(doc):
+                    votes[canonical(word, "person")]["person"] += kinds_of.CUED
 
     candidates = _collect(session, docs)
     # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
@@ -237,8 +255,27 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             kind = decide_kind(add_votes(stored.kind_votes or ((stored.kind, 1.0),), evidence), stored.kind)
         else:
             kind = decide_kind(evidence or ((kinds.get(name, "person"), 1.0),))
+        if name in renamed:
+            name, seen = renamed[name], sorted({*seen, name} - {renamed[name]})
         out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids)), evidence))
     return out
+
+
+def _kin_names(doc: Doc) -> list[str]:
+    """Kin words the diarist uses as names: "Dad", "Nain" capitalised, not someone else's
+    ("Seun's Mum", "her Dad") and not part of a longer name ("Mother Teresa")."""
+    found: list[str] = []
+    for token in doc:
+        if token.lower_ not in _KIN_NAMES or not token.text[:1].isupper() or token.text.isupper():
+            continue  # lower case is a word ("my dad"), all capitals a shout or a sign ("APPA")
+        before = doc[token.i - 1] if token.i > 0 else None
+        after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if before is not None and (before.tag_ == "POS" or before.lower_ in _OTHERS_POSSESSIVES):
+            continue
+        if any(t is not None and t.tag_ in ("NNP", "NNPS") and t.lower_ not in _KIN_NAMES for t in (before, after)):
+            continue
+        found.append(token.text)
+    return found
 
 
 def _spoken_by(session: SessionView, speaker: str, name: str, me: str) -> bool:

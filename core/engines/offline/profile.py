@@ -104,6 +104,12 @@ def add_relation(profile: Profile, other: str, word: str, direction: str) -> Non
     old = table.get(other)
     if old is not None and old != word and old.endswith(word):
         return
+    # "Maya's mum is Mum" said before the diary named her: her name replaces the kin word
+    if other.lower() not in relations.KIN_ALIASES:
+        for stale in [o for o, w in table.items() if o.lower() in relations.KIN_ALIASES and w == word]:
+            del table[stale]
+    elif any(w == word and o.lower() not in relations.KIN_ALIASES for o, w in table.items()):
+        return
     table.pop(other, None)
     table[other] = word
 

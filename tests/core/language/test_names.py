@@ -105,7 +105,7 @@ def test_match_registry(seen: str, canonical: str | None) -> None:
 
 
 def test_a_first_name_seen_first_still_takes_the_full_name() -> None:
-    """write.py's _fuller_name relies on "Bob Kowalski" matching a registered "Bob"."""
+    """write.py's fuller_name relies on "Bob Kowalski" matching a registered "Bob"."""
     assert match_registry("Bob Kowalski", [("Bob", ())]) == "Bob"
     assert match_registry("Seun Adeyemi", [("Seun", ())]) == "Seun"
 

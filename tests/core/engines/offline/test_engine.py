@@ -23,6 +23,8 @@ from memhop.core.model import (
     TurnView,
 )
 from memhop.core.engines.offline.engine import OfflineEngine
+from memhop.core.language.relations import KIN_ALIASES
+from memhop.core.write import fuller_name
 from memhop.core.importers import parse_source
 from memhop.core.language.names import mentions
 from support.paths import LOCOMO, SAMPLES
@@ -93,8 +95,21 @@ def run_engine(engine: OfflineEngine, views: list[SessionView]) -> World:
         found = engine.identify(view, list(world.registry.values()))
         world.sessions.append((view, found))
         for entity in found:
-            known = world.registry.get(entity.name)
+            known = world.registry.get(entity.name) or next(  # as write.py's _registry_entry
+                (k for k in world.registry.values() if k.name.lower() in KIN_ALIASES and k.name in entity.aliases), None
+            )
+            if known is not None and known.name != entity.name:
+                entity = FoundEntity(known.name, entity.kind, (*entity.aliases, entity.name), entity.turn_ids)
             aliases = tuple(sorted({*(known.aliases if known else ()), *entity.aliases}))
+            fuller = fuller_name(known, set(aliases)) if known else None
+            if known and fuller and fuller not in world.registry:  # the write path's rename
+                world.registry[fuller] = world.registry.pop(entity.name)
+                for table in (world.profiles, world.residuals):
+                    if entity.name in table:
+                        table[fuller] = table.pop(entity.name)  # type: ignore[index]
+                aliases = tuple(sorted((set(aliases) - {fuller}) | {entity.name}))
+                entity = FoundEntity(fuller, entity.kind, aliases, entity.turn_ids, entity.kind_votes)
+                known = world.registry[fuller]
             kind = known.kind if known else entity.kind
             world.registry[entity.name] = KnownEntity(known.id if known else len(world.registry) + 1,
                                                       entity.name, kind, aliases)

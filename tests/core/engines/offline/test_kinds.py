@@ -124,3 +124,14 @@ def test_a_real_name_in_a_later_paragraph_is_an_alias() -> None:
     found = OfflineEngine().identify(session, [KnownEntity(1, "Jun Park", "self")])
     bartek = next(e for e in found if e.name == "Bartek")
     assert "Bartłomiej" in bartek.aliases and "Bartłomiej" not in [e.name for e in found]
+
+
+def test_a_kin_word_used_as_a_name_is_a_person_until_the_text_names_them() -> None:
+    engine = OfflineEngine()
+    first = _session(("Jun Park", "Dad retires in June. Her Dad is a vet, Seun says."))
+    found = engine.identify(first, [KnownEntity(1, "Jun Park", "self")])
+    assert [(e.name, e.kind) for e in found if e.name == "Dad"] == [("Dad", "person")]
+    later = _session(("Jun Park", "Lunch with Dad (Gareth) at the pub."))
+    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Dad", "person")]
+    dad = next(e for e in engine.identify(later, known) if "Dad" in (e.name, *e.aliases))
+    assert dad.name == "Gareth" and "Dad" in dad.aliases
