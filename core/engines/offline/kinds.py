@@ -75,6 +75,10 @@ _PEOPLE = frozenset(
     "guy man woman girl boy lad bloke chap lady kid person someone somebody bloke fella gentleman "
     "people folk neighbour neighbor".split()
 )
+_WORK_PARTS = frozenset(
+    "page pages chapter chapters verse verses chorus lyrics bars movement episode episodes season "
+    "sequel prequel copy copies cover score album track soundtrack ending trailer".split()
+)
 _COPULA = frozenset({"is", "was", "'s", "’s", "are", "were"})
 _NOUN_PHRASE = frozenset({"PRP$", "DT", "POS", "NNP", "NNPS", "NN", "NNS", "JJ", "JJR", "JJS", "VBG", "CD", "HYPH"})
 _PLACE_NOUNS = frozenset({"city", "town", "village", "country", "region", "neighbourhood", "neighborhood", "suburb"})
@@ -153,6 +157,9 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
     called = _called_kind(doc, span[0].i)
     if called is not None:
         return called
+    i = span[0].i
+    if i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _WORK_PARTS:
+        return THING  # "the first page of Clair de Lune", "the last episode of Succession"
     if after < len(doc) and doc[after].text in (",", "("):
         kind = _head_noun_kind(doc, after + 1)
         if kind is not None:

@@ -135,3 +135,10 @@ def test_a_kin_word_used_as_a_name_is_a_person_until_the_text_names_them() -> No
     known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Dad", "person")]
     dad = next(e for e in engine.identify(later, known) if "Dad" in (e.name, *e.aliases))
     assert dad.name == "Gareth" and "Dad" in dad.aliases
+
+
+def test_a_work_read_or_played_is_not_an_entity() -> None:
+    text = "My right hand remembers the first page of Clair de Lune."
+    doc = parse([text])[0]
+    start = text.index("Clair de Lune")
+    assert kinds.stated_kind(doc, start, start + len("Clair de Lune")) == kinds.THING
