@@ -173,6 +173,7 @@ _W = r"[^\W\d_]+(?:[-'’][^\W\d_]+)*"
 _NAMES = rf"(?P<name>{_W}(?:\s+{_W}){{0,2}})"  # up to three words, trimmed by _names()
 _OWNER = rf"(?P<owner>(?:(?:my|our)\s+)?{_W}['’]s|my|our|your|his|her|their)"
 _PERSON_REL = rf"(?P<rel>{_alternation(RELATION_WORDS - ANIMALS)})(?![\w'’-])"
+_REL_TOKENS = frozenset(w for phrase in RELATION_WORDS - ANIMALS for w in re.findall(r"[^\W\d_]+", phrase.lower()))
 _ENDS = r"(?=\s*(?:[,.;:!?)—–]|\s-\s|$))"  # an apposition that closes: "Do-hyun, my brother, ..."
 _BINDINGS = tuple(
     (re.compile(p, re.I), after)
@@ -258,6 +259,8 @@ def kin_aliases(text: str) -> list[tuple[str, str]]:
     """
     bound: list[tuple[str, str]] = []
     kin_names: list[tuple[str, str]] = []
+    if _REL_TOKENS.isdisjoint(re.findall(r"[^\W\d_]+", text.lower())):
+        return []  # every binding needs a relation word; most turns have none (cheap check)
     for pattern, after in _BINDINGS:
         for m in pattern.finditer(text):
             owner = (m.group("owner") or "").lower()
