@@ -83,6 +83,8 @@ _MUTUAL = re.compile(
 )
 # "⟦1⟧ from ⟦0⟧'s team"
 _GROUP = re.compile(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
+# "as ⟦0⟧'s flatmate" in a first-person sentence: the speaker is ⟦0⟧'s flatmate
+_AS_ROLE = re.compile(rf"\bas\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
 # "a cat named ⟦1⟧" (owner decided by the caller: the speaker when the sentence is first person)
 _NAMED_ANIMAL = re.compile(rf"\b({_alternation(ANIMALS)})\s+(?:named|called)\s+{_X}", re.I)
 
@@ -133,6 +135,8 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
     if first_person_owner is not None:
         for m in _NAMED_ANIMAL.finditer(marked):
             found.append(Relation(int(m.group(2)), normalise_word(m.group(1)), first_person_owner))
+        for m in _AS_ROLE.finditer(marked):  # "Three years as Seun's flatmate and I still …"
+            found.append(Relation(first_person_owner, normalise_word(m.group(2)), int(m.group(1))))
     unique: dict[tuple[int, int], Relation] = {}
     for r in found:
         if r.subject != r.owner:

@@ -52,8 +52,8 @@ def analyse(session: SessionView, entities: Sequence[FoundEntity], docs: Sequenc
     genders = seed_genders(ents, sentences)
     resolve_pronouns(sentences, genders, {i for i in speakers.values() if i is not None}, ents)
     found: list[tuple[relations.Relation, int]] = []
-    for s in sentences:
-        owner = s.speaker if (s.first_person or s.group) else None
+    for s, after in zip(sentences, [*sentences[1:], None]):
+        owner = s.speaker if (s.first_person or s.group or _borrows_first_person(s, after)) else None
         for rel in relations.find_relations(marked(s), owner):
             found.append((rel, s.index))
         found.extend((rel, s.index) for rel in _kin_relations(s, ents))
@@ -116,6 +116,15 @@ def _sentences(
         s.dates = resolve_dates(s, span, lead)
         out.append(s)
     return out
+
+
+def _borrows_first_person(s: Sentence, after: Sentence | None) -> bool:
+    """A fragment with no subject of its own ("Three years as Seun's flatmate") takes the
+    subject of the clause it runs into in the same turn ("and I still lose …")."""
+    return (
+        s.fragment and after is not None and after.turn.id == s.turn.id and after.first_person
+        and after.text.lstrip().lower().startswith(("and ", "but ", "so "))
+    )
 
 
 def _kin_relations(s: Sentence, ents: list[FoundEntity]) -> list[relations.Relation]:

@@ -125,3 +125,9 @@ def test_nicknames_and_full_names(text: str, expected: list[tuple[str, str]]) ->
 )
 def test_no_nickname(text: str) -> None:
     assert relations.nicknames(text) == []
+
+
+def test_as_someones_role_in_a_first_person_sentence_is_the_speakers_relation() -> None:
+    found = relations.find_relations("Three years as ⟦1⟧'s flatmate and ⟦0⟧ still lose every argument", 0)
+    assert relations.Relation(0, "flatmate", 1) in found
+    assert relations.find_relations("Three years as ⟦1⟧'s flatmate") == []  # nobody says who

@@ -142,3 +142,11 @@ def test_a_work_read_or_played_is_not_an_entity() -> None:
     doc = parse([text])[0]
     start = text.index("Clair de Lune")
     assert kinds.stated_kind(doc, start, start + len("Clair de Lune")) == kinds.THING
+
+
+def test_a_subjectless_fragment_takes_the_subject_of_the_clause_it_runs_into() -> None:
+    engine = OfflineEngine()
+    session = _session(("Jun Park", "Three years as Seun's flatmate and I still lose every argument about the dog."))
+    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Seun Adeyemi", "person", ("Seun",))]
+    jun = next(e for e in engine.identify(session, known) if e.name == "Jun Park")
+    assert "Jun Park is Seun Adeyemi's flatmate." in engine.coextract(jun, None, [], session).profile
