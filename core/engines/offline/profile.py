@@ -23,6 +23,7 @@ SLOT_ORDER = ("job", "home", "relationship", "school", "age", "weight")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“])")
 _ITEM = re.compile(r"(?:^|,\s+|\s+and\s+)(.+?)['’]s\s+([a-z][a-z -]*?)(?=,\s+|\s+and\s+|$)")
 _PREVIOUSLY = re.compile(r"\s*\(previously ([^)]*)\)\s*$")
+_PLACEHOLDER = re.compile(r" is (?:a|an|the) [a-z ]+ mentioned in passing\.$")
 
 
 @dataclass
@@ -59,6 +60,8 @@ def parse(text: str | None, name: str) -> Profile:
     own = (re.escape(name), re.escape(_first(name)))
     for sentence in _SPLIT.split(text.strip()):
         body = sentence.strip()
+        if _PLACEHOLDER.search(body):
+            continue  # "X is a place mentioned in passing": written when nothing was known; never a fact
         m = re.match(rf"^{re.escape(subject)} {verb} (.+)\.$", re.sub(r"\bmy ", "me's ", body))
         items = _ITEM.findall(m.group(1)) if m else []
         if m and items and all(relations.base_word(w) in relations.RELATION_WORDS for _, w in items):

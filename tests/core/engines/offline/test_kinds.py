@@ -150,3 +150,12 @@ def test_a_subjectless_fragment_takes_the_subject_of_the_clause_it_runs_into() -
     known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Seun Adeyemi", "person", ("Seun",))]
     jun = next(e for e in engine.identify(session, known) if e.name == "Jun Park")
     assert "Jun Park is Seun Adeyemi's flatmate." in engine.coextract(jun, None, [], session).profile
+
+
+def test_the_placeholder_profile_of_a_first_guess_is_not_kept_as_a_fact() -> None:
+    engine = OfflineEngine()
+    session = _session(("Jun Park", "Haneul is Do-hyun's daughter and she is almost five months old."))
+    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Haneul", "person")]
+    haneul = next(e for e in engine.identify(session, known) if e.name == "Haneul")
+    profile = engine.coextract(haneul, "Haneul is a place mentioned in passing.", [], session).profile
+    assert "mentioned in passing" not in profile and "daughter" in profile
