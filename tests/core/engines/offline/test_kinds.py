@@ -19,6 +19,12 @@ def votes_for(name: str, text: str) -> Counter[str]:
     return kinds.mention_votes(doc, start, start + len(name))
 
 
+def stated(name: str, text: str) -> str | None:
+    doc = parse([text])[0]
+    start = text.index(name)
+    return kinds.stated_kind(doc, start, start + len(name))
+
+
 @pytest.mark.parametrize(
     ("text", "name", "kind"),
     [
@@ -80,9 +86,7 @@ def test_self_never_changes_kind() -> None:
     ],
 )
 def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) -> None:
-    doc = parse([text])[0]
-    start = text.index(name)
-    assert kinds.stated_kind(doc, start, start + len(name)) == kind
+    assert stated(name, text) == kind
 
 
 @pytest.mark.parametrize(
@@ -96,9 +100,7 @@ def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) 
     ],
 )
 def test_a_noun_that_names_it_says_what_it_is(text: str, name: str, kind: str) -> None:
-    doc = parse([text])[0]
-    start = text.index(name)
-    assert kinds.stated_kind(doc, start, start + len(name)) == kind
+    assert stated(name, text) == kind
 
 
 def test_a_named_thing_is_not_an_entity_and_a_short_form_joins_its_organisation() -> None:
@@ -138,10 +140,7 @@ def test_a_kin_word_used_as_a_name_is_a_person_until_the_text_names_them() -> No
 
 
 def test_a_work_read_or_played_is_not_an_entity() -> None:
-    text = "My right hand remembers the first page of Clair de Lune."
-    doc = parse([text])[0]
-    start = text.index("Clair de Lune")
-    assert kinds.stated_kind(doc, start, start + len("Clair de Lune")) == kinds.THING
+    assert stated("Clair de Lune", "My right hand remembers the first page of Clair de Lune.") == kinds.THING
 
 
 def test_a_subjectless_fragment_takes_the_subject_of_the_clause_it_runs_into() -> None:
