@@ -55,5 +55,18 @@ class AmbiguousName(MemhopError):
         super().__init__(f"{name!r} could be {_either(self.candidates)}; give the full name")
 
 
+class SecondDiarist(MemhopError):
+    """--self names someone other than the diarist the store already has: memhop never makes
+    a second `self` silently."""
+
+    exit_code = 2
+
+    def __init__(self, given: str, diarist: str) -> None:
+        super().__init__(
+            f"this store's diarist is {diarist!r}; --self {given!r} would make a second one "
+            f"(pass --self {diarist!r} or one of its aliases, or use another --db); nothing was imported"
+        )
+
+
 class EngineError(MemhopError):
     """An engine failed for good: retries exhausted, invalid replies, misconfiguration."""

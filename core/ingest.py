@@ -17,10 +17,11 @@ import numpy as np
 from memhop.core import importers
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
-from memhop.core.errors import ImportFormatError
+from memhop.core.errors import ImportFormatError, SecondDiarist
 from memhop.core.importers.base import ParsedSource
+from memhop.core.language.names import match_registry
 from memhop.core.progress import Progress, SilentProgress
-from memhop.core.store import Store, raw
+from memhop.core.store import Store, memory, raw
 from memhop.core.write import WriteReport, write_pending
 
 EMBED_CHUNK = 256
@@ -152,6 +153,8 @@ def ingest(
     run the write path over every session still pending, including ones an earlier,
     interrupted run left behind."""
     progress = progress or SilentProgress()
+    if self_name:
+        _check_diarist(store, self_name)
     report = IngestReport()
     for name in expand_paths(paths):
         try:
@@ -162,3 +165,10 @@ def ingest(
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)
     return report
+
+
+def _check_diarist(store: Store, self_name: str) -> None:
+    """One store, one diarist: "I" in every file means the same person."""
+    diarist = next((k for k in memory.registry(store) if k.kind == "self"), None)
+    if diarist is not None and match_registry(self_name, [(diarist.name, diarist.aliases)]) is None:
+        raise SecondDiarist(self_name, diarist.name)

@@ -114,3 +114,15 @@ def test_missing_file_is_named(home: Path, runner: CliRunner) -> None:
     result = ingest(runner, "no-such-export.json")
     assert result.exit_code == 1
     assert "no-such-export.json: no such file" in result.stderr
+
+
+def test_a_second_diarist_is_refused_and_nothing_is_imported(home: Path, runner: CliRunner, stats) -> None:
+    first = ingest(runner, str(SAMPLES / "notes.jsonl"), "--self", "Maya Patel")
+    assert first.exit_code == 0, first.output
+    before = stats()
+    refused = ingest(runner, str(SAMPLES / "maya-diary.md"), "--self", "Jun Park")
+    assert refused.exit_code == 2
+    assert "diarist is 'Maya Patel'" in refused.stderr and "nothing was imported" in refused.stderr
+    assert stats() == before
+    again = ingest(runner, str(SAMPLES / "maya-diary.md"), "--self", "maya")  # an alias or first name is the same person
+    assert again.exit_code == 0, again.output
