@@ -58,6 +58,9 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                         fits.append(ent)
                 if _calls_it_an_animal(pronoun):  # "she's a greyhound": the pet, not its owner
                     fits = [f for f in fits if ents[f].kind == "pet"] or fits
+                subject = _subject_before(s, offset, lead)
+                if pronoun.tag_ == "PRP$" and subject in fits:
+                    fits = [subject]  # "Yerin is back at her clinic": her = the clause's subject
                 if learning:
                     if len(fits) == 1 and fits[0] not in genders:
                         genders[fits[0]] = want
@@ -73,6 +76,18 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                     recent.append((fits[0], s.turn_pos))
     for s in sentences:
         s.mentions.sort(key=lambda m: m.start)
+
+
+def _subject_before(s: Sentence, offset: int, lead: int) -> int | None:
+    """The entity named as the subject of the sentence before `offset`, if any."""
+    assert s.span is not None
+    for m in s.mentions:
+        if m.how != "name" or m.start >= offset:
+            continue
+        token = next((t for t in s.span if t.idx - lead == m.start), None)
+        if token is not None and token.dep_ in ("nsubj", "nsubjpass"):
+            return m.entity
+    return None
 
 
 def _calls_it_an_animal(tok: Token) -> bool:

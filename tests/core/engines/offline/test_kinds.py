@@ -158,3 +158,12 @@ def test_the_placeholder_profile_of_a_first_guess_is_not_kept_as_a_fact() -> Non
     haneul = next(e for e in engine.identify(session, known) if e.name == "Haneul")
     profile = engine.coextract(haneul, "Haneul is a place mentioned in passing.", [], session).profile
     assert "mentioned in passing" not in profile and "daughter" in profile
+
+
+def test_a_possessive_pronoun_belongs_to_its_clauses_subject() -> None:
+    engine = OfflineEngine()
+    session = _session(("Jun Park", "Haneul is tiny and she sleeps all day. Yerin is back at her clinic three days a week."))
+    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Haneul", "person"), KnownEntity(3, "Yerin", "person")]
+    found = engine.identify(session, known)
+    haneul = next(e for e in found if e.name == "Haneul")
+    assert "clinic" not in engine.coextract(haneul, None, [], session).profile
