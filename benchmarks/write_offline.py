@@ -1,4 +1,4 @@
-"""The offline write path on a real store: turns/s, entities per session, residuals per entity.
+"""The offline write path on a real store: turns/s, entities per session, facts per entity.
 
     .venv/bin/python benchmarks/write_offline.py [path/to/locomo/26.json] [--repeats 3]
 
@@ -62,7 +62,7 @@ def main() -> None:
         entities = int(report.usage["calls"]) - report.sessions  # 1 + E calls per session
         print(f"entities per session: {entities / report.sessions:.1f} engine-found (1 + E calls), "
               f"max {max(per_session)} per session in mentions; registry {final['entities']}")
-        print(f"residuals per entity: {final['residuals'] / max(final['entities'], 1):.1f} "
+        print(f"facts per entity: {final['residuals'] / max(final['entities'], 1):.1f} "
               f"({final['residuals']} kept, {report.residuals_deduplicated} dropped as near-duplicates, "
               f"{report.residuals_superseded} superseded)")
 

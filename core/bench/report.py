@@ -234,9 +234,9 @@ def findings(result: BenchResult) -> str:
             f"{_delta(memhop('memhop', 'EM', None), memhop('1-hop', 'EM', None))}."
         ),
         (
-            f"- What residuals are worth on LoCoMo (categories 1–4): memhop − no-residuals-read: R@10 "
-            f"{_delta(locomo('memhop', 'R@10'), locomo('no-residuals-read', 'R@10'))}, F1 "
-            f"{_delta(locomo('memhop', 'F1'), locomo('no-residuals-read', 'F1'))}; memhop − profile-only-write: F1 "
+            f"- What facts are worth on LoCoMo (categories 1–4): memhop − no-facts-read: R@10 "
+            f"{_delta(locomo('memhop', 'R@10'), locomo('no-facts-read', 'R@10'))}, F1 "
+            f"{_delta(locomo('memhop', 'F1'), locomo('no-facts-read', 'F1'))}; memhop − profile-only-write: F1 "
             f"{_delta(locomo('memhop', 'F1'), locomo('profile-only-write', 'F1'))}."
         ),
         (
@@ -286,8 +286,8 @@ def render(result: BenchResult, plots: Sequence[str]) -> str:
 DEFINITIONS = """## Definitions
 
 - **memhop**: the read path with default settings (top 5, gate 0.2, up to 5 hops, facts, 10 evidence turns).
-  **no-expansion**: stage 2 off. **1-hop**: at most one expansion round. **no-residuals-read**: verified
-  facts not read (profiles and raw turns only). **profile-only-write**: a store written with every residual
+  **no-expansion**: stage 2 off. **1-hop**: at most one expansion round. **no-facts-read**: verified
+  facts not read (profiles and raw turns only). **profile-only-write**: a store written with every fact
   dropped, read with default settings.
 - **dense-chunks**: non-overlapping 4-turn chunks per session, embedded as one text, top chunks by cosine.
   **em-graph**: seed 001's Entity–Memory graph: turns gated by the entities the question names (memhop's

@@ -30,7 +30,7 @@ MEMHOP_VARIANTS: dict[str, dict[str, object]] = {
     "memhop": {},
     "no-expansion": {"expand": False},
     "1-hop": {"hops": 1},
-    "no-residuals-read": {"residuals": False},
+    "no-facts-read": {"residuals": False},
     "profile-only-write": {},
 }
 BASELINES = ("dense-chunks", "em-graph", "full-context")

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from support.fake_engine import FakeEngine
 
 QUESTIONS = 5
-SYSTEMS = ("memhop", "no-expansion", "1-hop", "no-residuals-read", "profile-only-write",
+SYSTEMS = ("memhop", "no-expansion", "1-hop", "no-facts-read", "profile-only-write",
            "dense-chunks", "em-graph", "full-context")
 
 
