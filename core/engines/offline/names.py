@@ -27,6 +27,12 @@ SELF_LABELS = frozenset({"me", "myself", "i", "you", "user", "self"})
 _CONNECTORS = frozenset({"of", "and", "&", "de", "da", "du", "la", "le", "van", "von", "the", "'s", "’s", "upon", "on"})
 _NOT_ORGS = frozenset("lgbt lgbtq lgbtq+ lgbtqia fyi omg lol btw tbh imo idk diy tv dj ok ps asap rip".split())
 _BOTS = frozenset({"chatgpt", "assistant", "system", "bot", "deleted account", "gpt", "claude"})
+# A wish is not a name: "Happy Birthday", "Merry Christmas", "Happy New Year".
+_WISHES = frozenset(
+    "happy merry best good warm birthday christmas xmas new year easter anniversary holidays holiday "
+    "halloween diwali eid hanukkah chanukah wishes luck day".split()
+)
+_WISH_OPENERS = frozenset({"happy", "merry", "best", "good", "warm"})
 _TIME_WORDS = frozenset([*MONTHS, *WEEKDAYS, *(w[:3] for w in MONTHS + WEEKDAYS), "tues", "thurs", "weds", "sept"])
 _BAD_CHARS = re.compile(r"[\d@#/\\:;,!?\"“”()\[\]{}<>=+*_|~]|https?")
 
@@ -79,6 +85,9 @@ def clean_name(text: str, keep_possessive: bool = False) -> str | None:
             return None
     if name.lower() in _NOT_ORGS or name.lower() in relations.KIN_ALIASES:
         return None
+    lowered = [w.lower() for w in words]
+    if len(words) > 1 and lowered[0] in _WISH_OPENERS and all(w in _WISHES for w in lowered):
+        return None  # "Happy Birthday", "Merry Christmas": a wish, sung or said
     return name
 
 

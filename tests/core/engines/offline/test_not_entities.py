@@ -162,3 +162,11 @@ def test_a_word_spacy_mostly_reads_as_a_nationality_is_not_a_new_entity() -> Non
     doc = _doc_with(text, [("Zorbic", "NORP"), ("Zorbic", "PERSON"), ("Zorbic", "PERSON")])
     cand = _collect(_view(("Maya Patel", text)), [doc])["Zorbic"]  # type: ignore[list-item]
     assert _keep(cand, "person")  # one odd reading does not undo two
+
+
+@pytest.mark.parametrize("wish", ["Happy Birthday", "Merry Christmas", "Happy New Year"])
+def test_a_wish_is_not_a_name(wish: str) -> None:
+    from memhop.core.engines.offline.names import clean_name
+
+    assert clean_name(wish) is None
+    assert clean_name("New York") == "New York" and clean_name("Good Hope Clinic") == "Good Hope Clinic"
