@@ -34,7 +34,8 @@ MALE = frozenset(
 ) | {w for w, k in KIN_WORDS.items() if k.gender == "m"}
 OTHER_RELATIONS = frozenset(
     "sibling parent child kid grandchild grandson granddaughter boss manager mentor student "
-    "teacher tutor therapist doctor landlord landlady tenant employee assistant babysitter "
+    "teacher tutor coach trainer instructor therapist doctor dentist vet physio landlord landlady tenant "
+    "employee assistant babysitter "
     "in-laws godmother godfather godson goddaughter".split()
 ) | KIN_ALIASES
 ANIMALS = frozenset(

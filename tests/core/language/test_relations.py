@@ -131,3 +131,7 @@ def test_as_someones_role_in_a_first_person_sentence_is_the_speakers_relation() 
     found = relations.find_relations("Three years as ⟦1⟧'s flatmate and ⟦0⟧ still lose every argument", 0)
     assert relations.Relation(0, "flatmate", 1) in found
     assert relations.find_relations("Three years as ⟦1⟧'s flatmate") == []  # nobody says who
+
+
+def test_a_coach_is_a_relation_the_text_can_bind() -> None:
+    assert ("Rafa", "Rafa") in relations.kin_aliases("Rafa, my coach, who never shouts, shouted.")
