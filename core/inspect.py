@@ -39,7 +39,7 @@ class EntityView:
 
 def resolve_entity(store: Store, name: str, strict: bool = False) -> KnownEntity:
     """A name as a user types it: the canonical name, an alias, a first name or a surname,
-    case and accents aside ("siobhan" is Siobhán Keane).
+    case and accents aside ("zoe" is Zoë Byrne).
 
     A name two entities fit is refused with both listed; an unknown one with the closest
     names. `strict` (for what cannot be undone) also refuses a name that is not an

@@ -87,7 +87,7 @@ class EntityGraph:
     """Seed 001: entity gating, α·entity + β·cosine fusion, ±1 chronological recovery at
     0.5 × the seed's score, then dense backfill. Entities are the store's registry (memhop's
     own entity recognition), linked to the turns that name them and to their speakers.
-    Memories are embedded with their speaker ("Caroline: ..."), as the chunks are: on
+    Memories are embedded with their speaker ("Alice: ..."), as the chunks are: on
     LoCoMo 26 that lifts R@10 from 0.26 to 0.45 over the bare turn text."""
 
     name = "em-graph"

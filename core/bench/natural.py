@@ -8,8 +8,8 @@ the inputs reach memhop; the key is read here, for scoring.
 
 Matching is deliberately strict, so that the numbers move only when the engine does: a
 stored name or alias matches a gold name or alias when both are equal after folding case
-and accents, curly apostrophes and runs of whitespace, nothing else ("Siobhán's" is not
-"Siobhán").
+and accents, curly apostrophes and runs of whitespace, nothing else ("Zoë's" is not
+"Zoë").
 """
 
 from __future__ import annotations

@@ -303,7 +303,7 @@ DEFINITIONS = """## Definitions
   per store in the write-path table: reaching the answer's entity by reading most profiles is cheap.
 - **context tokens**: characters / 4 of everything given to the answerer. **p50 ms**: retrieval + answer.
 - **natural text**: names match when equal after folding case, accents and whitespace (no other
-  normalisation: "Siobhán's" is not "Siobhán"). **cast found**: a stored entity is named or aliased like
+  normalisation: "Zoë's" is not "Zoë"). **cast found**: a stored entity is named or aliased like
   a cast entry; **right kind**: one of those has its kind; **split**: two or more do; **spurious**: a
   stored entity matching no cast entry and no other real name of the text. **chain reach**: the chain's
   last entity is among the selected profiles; **right**: the answer contains the gold's normalised words

@@ -1,4 +1,4 @@
-"""A name as a user types it (`memhop show siobhan`): the entities it can mean, or the
+"""A name as a user types it (`memhop show zoe`): the entities it can mean, or the
 closest names when it means none.
 
 Levels, most exact first: the canonical name as written; the canonical name or an alias,
@@ -41,7 +41,7 @@ def _parts_fit(words: list[str], form: str, surnames: bool) -> bool:
 
 
 def lookup(name: str, known: Sequence[tuple[str, Sequence[str]]], people: Collection[str] | None = None) -> Lookup:
-    """`people`: the canonical names whose last word is a surname ("Park" is Jun Park's,
+    """`people`: the canonical names whose last word is a surname ("Park" is Min Park's,
     not Hyde Park's); None: every name's."""
     wanted = name_key(name)
     words = wanted.split()

@@ -2,8 +2,8 @@
 path (matching the registry), the read path (name boost, expansion) and forget.
 
 A name matches as its full form or by its first token as a whole word; aliases match in
-full. Matching ignores case and accents ("siobhan" finds Siobhán, "Bartlomiej" finds
-Bartłomiej), and a hyphenated name is one word: "Ann" is not found in "Mary-Ann", while
+full. Matching ignores case and accents ("zoe" finds Zoë, "Lukasz" finds
+Łukasz), and a hyphenated name is one word: "Ann" is not found in "Mary-Ann", while
 "Leeds-based" still mentions Leeds.
 """
 
@@ -119,7 +119,7 @@ def _kin_keys() -> frozenset[str]:
 
 
 def is_nickname(short: str, long: str) -> bool:
-    """"Seun" for Oluwaseun, "Rafa" for Rafaela, "Mel" for Melanie (folded lower-case words).
+    """"Femi" for Olufemi, "Gabi" for Gabriela, "Mel" for Melanie (folded lower-case words).
 
     A prefix of 3-4 letters ("Carol" is her own name, not Caroline's), or an ending of 4
     letters or more of a name at least 3 letters longer ("Anna" is not Joanna).
@@ -141,7 +141,7 @@ def match_registry(name: str, known: Sequence[tuple[str, Sequence[str]]]) -> str
     """The canonical name a newly seen name refers to, if the registry has it.
 
     "Bob" matches "Bob Kowalski"; "Bob Kowalski" matches a registered "Bob"; aliases count;
-    case and accents do not. Failing those, a nickname ("Seun" and "Oluwaseun Adeyemi")
+    case and accents do not. Failing those, a nickname ("Femi" and "Olufemi Bello")
     matches when exactly one registered name fits it.
     """
     wanted = name_key(name)

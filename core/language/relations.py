@@ -22,7 +22,7 @@ SYMMETRIC = frozenset(
     "cousin partner classmate teammate bandmate spouse ex".split()
 ) | {"best friend", "close friend", "old friend", "good friend"}
 # Parent and grandparent words stand for one person, so they can be that person's alias
-# ("Mum") or name ("Nain"); the table, by language, is in core/language/kin.py.
+# ("Mum") or name ("Oma"); the table, by language, is in core/language/kin.py.
 KIN_ALIASES = frozenset(KIN_WORDS)
 FEMALE = frozenset(
     "sister mum mom mother mummy mommy aunt auntie niece grandma gran granny nan nana grandmother "
@@ -136,7 +136,7 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
     if first_person_owner is not None:
         for m in _NAMED_ANIMAL.finditer(marked):
             found.append(Relation(int(m.group(2)), normalise_word(m.group(1)), first_person_owner))
-        for m in _AS_ROLE.finditer(marked):  # "Three years as Seun's flatmate and I still …"
+        for m in _AS_ROLE.finditer(marked):  # "Three years as Femi's flatmate and I still …"
             found.append(Relation(first_person_owner, normalise_word(m.group(2)), int(m.group(1))))
     unique: dict[tuple[int, int], Relation] = {}
     for r in found:
@@ -172,26 +172,26 @@ def pet_names(text: str) -> list[str]:
     return [m.group(1) for p in _PET_CUES for m in p.finditer(text)]
 
 
-# Name cues with any letters ("Siobhán", "Do-hyun", "O'Brien"). `re` has no class for
+# Name cues with any letters ("Zoë", "Ji-ho", "O'Brien"). `re` has no class for
 # capital letters beyond ASCII, so the patterns ignore case and _names() checks it.
 _W = r"[^\W\d_]+(?:[-'’][^\W\d_]+)*"
 _NAMES = rf"(?P<name>{_W}(?:\s+{_W}){{0,2}})"  # up to three words, trimmed by _names()
 _OWNER = rf"(?P<owner>(?:(?:my|our)\s+)?{_W}['’]s|my|our|your|his|her|their)"
 _PERSON_REL = rf"(?P<rel>{_alternation(RELATION_WORDS - ANIMALS)})(?![\w'’-])"
 _REL_TOKENS = frozenset(w for phrase in RELATION_WORDS - ANIMALS for w in re.findall(r"[^\W\d_]+", phrase.lower()))
-_ENDS = r"(?=\s*(?:[,.;:!?)—–]|\s-\s|$))"  # an apposition that closes: "Do-hyun, my brother, ..."
+_ENDS = r"(?=\s*(?:[,.;:!?)—–]|\s-\s|$))"  # an apposition that closes: "Ji-ho, my brother, ..."
 _BINDINGS = tuple(
     (re.compile(p, re.I), after)
     for p, after in (
         # "Mum (Leena)", "my brother (Tom)"
         (rf"(?:\b{_OWNER}\s+)?\b{_MOD}{_PERSON_REL}\s*\(\s*{_NAMES}\s*\)", True),
-        # "my mum, Carys", "my little brother Do-hyun", "Siobhán's new boyfriend, Rhys Mallory"
+        # "my mum, Gwen", "my little brother Ji-ho", "Zoë's new boyfriend, Sam Doyle"
         (rf"\b{_OWNER}\s+{_MOD}{_PERSON_REL},?\s+(?:(?:named|called)\s+)?{_NAMES}", True),
-        # "Do-hyun, my little brother, ...", "Nain, Mum's mum."
+        # "Ji-ho, my little brother, ...", "Oma, Mum's mum."
         (rf"{_NAMES}\s*,\s+{_OWNER}\s+{_MOD}{_PERSON_REL}{_ENDS}", False),
-        # "Leena (Mum)", "Do-hyun (my brother)"
+        # "Leena (Mum)", "Ji-ho (my brother)"
         (rf"{_NAMES}\s*\(\s*(?:{_OWNER}\s+)?{_MOD}{_PERSON_REL}\s*\)", False),
-        # "Nain is Mum's mum", "Leena is my mum", "Tom's my brother"
+        # "Oma is Mum's mum", "Leena is my mum", "Tom's my brother"
         (rf"{_NAMES}(?:\s+(?:is|was)|['’]s)\s+{_OWNER}\s+{_MOD}{_PERSON_REL}", False),
     )
 )
@@ -212,8 +212,8 @@ _FIRST_PERSON = ("my", "our")
 
 def _names(text: str, start: int, end: int, after: bool) -> tuple[str, int] | None:
     """The name in text[start:end] and where it starts: its capitalised words, the leading
-    ones when it follows its cue ("my mum, Carys and I"), the trailing ones when it comes
-    first ("I met Do-hyun, my brother"); a possessive ends it ("Do-hyun's wife")."""
+    ones when it follows its cue ("my mum, Gwen and I"), the trailing ones when it comes
+    first ("I met Ji-ho, my brother"); a possessive ends it ("Ji-ho's wife")."""
     words = [(m.group(0), start + m.start()) for m in re.finditer(_W, text[start:end])]
     if not after:
         i = len(words)
@@ -245,7 +245,7 @@ def _name_word(word: str) -> bool:
 
 
 def _kin_used_as_name(text: str, start: int, word: str) -> bool:
-    """"Nain", "Mum" written as a name: capitalised, not "the Nain" or "Alice's Nain"."""
+    """"Oma", "Mum" written as a name: capitalised, not "the Oma" or "Alice's Oma"."""
     before = text[:start].rstrip().lower()
     return word[:1].isupper() and not re.search(r"(?:\bthe|\ba|\ban|['’]s)$", before)
 
@@ -253,13 +253,13 @@ def _kin_used_as_name(text: str, start: int, word: str) -> bool:
 def kin_aliases(text: str) -> list[tuple[str, str]]:
     """(name, alias) pairs for the people a kinship or role word names in the text.
 
-    - "Mum (Leena)", "my mum, Carys", "Leena is my mum": ("Leena", "Mum"); the alias is
+    - "Mum (Leena)", "my mum, Gwen", "Leena is my mum": ("Leena", "Mum"); the alias is
       the kin word when it stands for one person (a parent or grandparent, any language:
       core/language/kin.py) and is the diarist's ("my", or nobody's as in "Mum (Leena)").
-    - "my little brother Do-hyun", "Do-hyun, my brother", "Rafa's wife, Tope": the name is
-      a person's, and its own alias: ("Do-hyun", "Do-hyun").
-    - A kin word used as a name where a sentence ties it by a relation ("Nain is Mum's
-      mum", "my grandmother, Nain"): ("Nain", "Nain") and ("Mum", "Mum").
+    - "my little brother Ji-ho", "Ji-ho, my brother", "Gabi's wife, Bisi": the name is
+      a person's, and its own alias: ("Ji-ho", "Ji-ho").
+    - A kin word used as a name where a sentence ties it by a relation ("Oma is Mum's
+      mum", "my grandmother, Oma"): ("Oma", "Oma") and ("Mum", "Mum").
     Bindings to real names come first, so a kin word bound in the same text is an alias.
     """
     bound: list[tuple[str, str]] = []
@@ -297,14 +297,14 @@ _NICKS = tuple(
     for p in (
         # "Robert Kowalski (Bob)"
         rf"(?P<full>{_W}(?:\s+{_W}){{1,3}})\s*\(\s*(?P<nick>{_W})\s*\)",
-        # "Rafaela, who everyone calls Rafa", "Bartłomiej, who goes by Bartek"
+        # "Gabriela, who everyone calls Gabi", "Łukasz, who goes by Luki"
         rf"(?P<full>{_W}(?:\s+{_W}){{0,2}})\s*,?\s+(?:who|whom)\s+(?:{_CALLERS}\s+calls?\s+(?:him\s+|her\s+|them\s+)?"
         rf"|goes\s+by\s+|(?:is|'s|’s)\s+(?:also\s+)?known\s+as\s+)(?P<nick>{_W}(?:\s+{_W})?)",
-        # "Oluwaseun, nicknamed Seun", "Robert aka Bob"
+        # "Olufemi, nicknamed Femi", "Robert aka Bob"
         rf"(?P<full>{_W}(?:\s+{_W}){{0,2}})\s*,?\s+(?:nicknamed|aka|a\.k\.a\.?)\s+(?P<nick>{_W}(?:\s+{_W})?)",
     )
 )
-# A pronoun stands for the person: "everyone calls her Rafa", "His real name is Bartłomiej".
+# A pronoun stands for the person: "everyone calls her Gabi", "His real name is Łukasz".
 _OTHER_NAME = re.compile(
     rf"\b(?:{_CALLERS}\s+call(?:s|ed)?\s+(?:him|her|them)"
     rf"|(?:he|she|they)\s+(?:goes|go|went)\s+by"
@@ -318,11 +318,11 @@ def nicknames(text: str) -> list[tuple[str, str]]:
     """(name, other name) pairs: the person is registered under the first, the second
     becomes an alias.
 
-    "Robert Kowalski (Bob)", "Rafaela, who everyone calls Rafa": (full name, nickname).
-    "everyone calls her Rafa", "His real name is Bartłomiej", "used her full name,
-    Oluwaseun Adeyemi": the pronoun's person is the nearest earlier name that looks like
-    the new one (a shared start, or one inside the other: Bartek / Bartłomiej, Seun /
-    Oluwaseun), paired as (that name, the new one).
+    "Robert Kowalski (Bob)", "Gabriela, who everyone calls Gabi": (full name, nickname).
+    "everyone calls her Gabi", "His real name is Łukasz", "used her full name,
+    Olufemi Bello": the pronoun's person is the nearest earlier name that looks like
+    the new one (a shared start, or one inside the other: Luki / Łukasz, Femi /
+    Olufemi), paired as (that name, the new one).
     """
     out: list[tuple[str, str]] = []
     for pattern in _NICKS:
@@ -363,6 +363,6 @@ def _capitalised_runs(text: str) -> list[str]:
 
 
 def _resembles(a: str, b: str) -> bool:
-    """Two names of one person: "Bartek" / "Bartłomiej", "Seun" / "Oluwaseun Adeyemi"."""
+    """Two names of one person: "Luki" / "Łukasz", "Femi" / "Olufemi Bello"."""
     x, y = name_key(a).split()[0], name_key(b).split()[0]
     return x == y or len(os.path.commonprefix([x, y])) >= 4 or is_nickname(x, y) or is_nickname(y, x)

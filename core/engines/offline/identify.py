@@ -82,13 +82,13 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
         adjectives |= proper_adjectives(doc)
         for ent in doc.ents:
             if ent.label_ in NOT_ENTITY_LABELS and (other := clean_name(ent.text)) is not None:
-                against[other] += 1  # "Siobhán" once read as a nationality still counts as one
+                against[other] += 1  # "Zoë" once read as a nationality still counts as one
         for span, label in spans:
             tokens = list(span)
             while len(tokens) > 1 and tokens[0].tag_ in LEADING_JUNK:
                 tokens = tokens[1:]  # "Took Pepper"
             if len(tokens) > 1 and tokens[0].i == span.start and (id(doc), span.start_char) in cuts:
-                tokens = tokens[1:]  # "Met Priya", "Via Seun": a verb or preposition in capitals
+                tokens = tokens[1:]  # "Met Priya", "Via Femi": a verb or preposition in capitals
             first = tokens[0]
             if first.i > 0 and doc[first.i - 1].lower_ in ("a", "an") and len(tokens) == 1:
                 continue  # "a Steinway": names take no indefinite article
@@ -100,7 +100,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
                 continue
             stated = kinds_of.stated_kind(doc, first.idx, span.end_char)
             if stated == kinds_of.THING:
-                against[name] += 1  # "a leaflet called Portion Awareness"
+                against[name] += 1  # "a leaflet called Healthy Paws"
                 continue
             cand = add(name)
             cand.mentions += 1
@@ -142,7 +142,7 @@ def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
 
 
 def _fold_possessives(found: dict[str, _Candidate]) -> None:
-    """"Siobhán's" beside "Siobhán", "Moth Parliament's" beside "Moth Parliament": one entity."""
+    """"Zoë's" beside "Zoë", "Paper Lanterns's" beside "Paper Lanterns": one entity."""
     for name in [n for n in found if n.endswith("'s") and n[:-2] in found]:
         owned, cand = found.pop(name), found[name[:-2]]
         cand.labels.update(owned.labels)
@@ -197,7 +197,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             person = canonical(name, "person")
             aliases[person].add(kin)
             votes[person]["person"] += kinds_of.CUED
-    # "His real name is Bartłomiej" pairs with a name of an earlier paragraph of the entry
+    # "His real name is Łukasz" pairs with a name of an earlier paragraph of the entry
     for full, nick in relations.nicknames("\n\n".join(texts)):
         person = canonical(full, "person")
         aliases[person].add(nick)
@@ -262,8 +262,8 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
 
 
 def _kin_names(doc: Doc) -> list[str]:
-    """Kin words the diarist uses as names: "Dad", "Nain" capitalised, not someone else's
-    ("Seun's Mum", "her Dad") and not part of a longer name ("Mother Teresa")."""
+    """Kin words the diarist uses as names: "Dad", "Oma" capitalised, not someone else's
+    ("Femi's Mum", "her Dad") and not part of a longer name ("Mother Teresa")."""
     found: list[str] = []
     for token in doc:
         if token.lower_ not in _KIN_NAMES or not token.text[:1].isupper() or token.text.isupper():
@@ -310,7 +310,7 @@ def _keep(cand: _Candidate, kind: str) -> bool:
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:
     """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known;
-    "Moth Parliament's" is the known band's."""
+    "Paper Lanterns's" is the known band's."""
     if surface.endswith("'s") and match_registry(surface[:-2], [(k.name, k.aliases) for k in registry]):
         return True
     people = [(k.name, k.aliases) for k in registry if kinds.get(k.name) in ("person", "self", "pet")]
@@ -324,8 +324,8 @@ def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str
 
 
 def _short_form_of(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> str | None:
-    """"the Rams" for Roundhay Rams: one word that ends exactly one known organisation's
-    name. (Not for people: a surname alone is as often a place, Bradford for Ruth Bradford.)"""
+    """"the Rams" for Eastfield Rams: one word that ends exactly one known organisation's
+    name. (Not for people: a surname alone is as often a place, Bradford for Anne Webb.)"""
     if " " in surface:
         return None
     low = surface.casefold()

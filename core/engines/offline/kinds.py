@@ -21,14 +21,14 @@ if TYPE_CHECKING:
 
 SPEAKS = 6  # speaks in a chat: nothing but a person does
 CUED = 4  # "my dog X", "his wife Y", "Mum (X)": the text says what it is
-NAMED_AS = 3  # the name's own head word: "Kirkgate Clinic", "Potternewton Park"
+NAMED_AS = 3  # the name's own head word: "Elm Road Clinic", "Victoria Park"
 CONTEXT = 2  # one mention's surroundings
 LABEL = 1  # one mention's NER label (the small model guesses kinds poorly)
 GAZETTEER = 1  # a world place of that name (many are also first names: Florence, Jordan)
 
 NER_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
 
-# Head words that make a name an organisation or a place ("Meanwood Vets", "Hyde Park").
+# Head words that make a name an organisation or a place ("Hillside Vets", "Hyde Park").
 ORG_HEADS = frozenset(
     "inc ltd llc plc gmbh co corp company group studio studios clinic clinics vets vet surgery practice "
     "bakery cafe café coffee restaurant bistro kitchen pub bar brewery gym club fc united rovers band "
@@ -112,7 +112,7 @@ def name_votes(name: str) -> Counter[str]:
     elif len(words) > 1 and head in PLACE_HEADS:
         votes["place"] += NAMED_AS
     if "&" in words and not name.endswith("'s"):
-        votes["org"] += CONTEXT  # "Ferrier & Lowe", "Crumb & Co" (two known people are caught earlier)
+        votes["org"] += CONTEXT  # "Hale & Moss", "Crumb & Co" (two known people are caught earlier)
     if is_place_name(name):
         votes["place"] += GAZETTEER
     return votes
@@ -134,20 +134,20 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
     if before is not None:
         votes.update(_title_votes(before, before2))
     if possessive and last.i + 2 < len(doc) and _personal(doc[last.i + 2].lower_):
-        votes["person"] += CONTEXT  # "Seun's sister", "Nain's cat", "Yerin's eyebrows"
+        votes["person"] += CONTEXT  # "Femi's sister", "Oma's cat", "Min-ji's eyebrows"
     stated = stated_kind(doc, start_char, end_char)
     if stated is not None and stated != THING:
         votes[stated] += CUED
     elif _is_person_subject(last):
         votes["person"] += CONTEXT
     if after is not None and after.text == "," and last.i + 2 < len(doc) and doc[last.i + 2].lower_ == "who":
-        votes["person"] += CONTEXT  # "Rafaela Nogueira, who …"
+        votes["person"] += CONTEXT  # "Gabriela Souza, who …"
     return votes
 
 
 def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
-    """The kind the text states outright: an appositive ("Saltbox, Tope's bakery",
-    "Rafa, my climbing coach", "Twm (her cat)") or "X is a/his/Seun's <noun>" ("Biscuit is a
+    """The kind the text states outright: an appositive ("Crumbwell, Bisi's bakery",
+    "Gabi, my climbing coach", "Mochi (her cat)") or "X is a/his/Femi's <noun>" ("Pickle is a
     Staffordshire bull terrier")."""
     span = doc.char_span(start_char, end_char, alignment_mode="expand")
     if span is None or not len(span):
@@ -172,8 +172,8 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
 
 
 def _called_kind(doc: Doc, i: int) -> str | None:
-    """"a band called Moth Parliament" (org), "a cat named Twm" (pet), "a leaflet called
-    Portion Awareness" (a thing: not an entity), from the noun before "called"/"named"."""
+    """"a band called Paper Lanterns" (org), "a cat named Mochi" (pet), "a leaflet called
+    Healthy Paws" (a thing: not an entity), from the noun before "called"/"named"."""
     if i < 2 or doc[i - 1].lower_ not in ("called", "named"):
         return None
     for token in reversed(doc[max(0, i - 5) : i - 1]):
@@ -214,16 +214,16 @@ def _preposition_votes(before: Token, before2: Token | None) -> Counter[str]:
     if word in _PLACE_PREPS:
         votes["place"] += CONTEXT  # "in Leeds", "near Hyde Park"
     elif word == "to" and lead in _MOTION:
-        votes["place"] += CONTEXT  # "drove to Llanrwst", "moved to Galway"
+        votes["place"] += CONTEXT  # "drove to Tromsø", "moved to Galway"
     elif word == "from" and lead in _ORIGIN:
-        votes["place"] += CONTEXT  # "she's from Belo Horizonte"
+        votes["place"] += CONTEXT  # "she's from Porto Alegre"
     elif word in ("at", "for") and lead in _JOB:
-        votes["org"] += CONTEXT * 2  # "works at Saltbox", "a job at Ferrier & Lowe"
+        votes["org"] += CONTEXT * 2  # "works at Crumbwell", "a job at Hale & Moss"
     return votes
 
 
 def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
-    """What stands right before the name: "his wife Yerin", "my boss, Ruth", "her cat Twm",
+    """What stands right before the name: "his wife Min-ji", "my boss, Anne", "her cat Mochi",
     "the Rams" (people take no article)."""
     votes: Counter[str] = Counter()
     word = before2.lower_ if before.text == "," and before2 is not None else before.lower_
@@ -241,13 +241,13 @@ def _personal(word: str) -> bool:
     """What only a person (or a pet) has: kin, friends, pets, a body, a birthday, a home."""
     base = relations.base_word(word)
     return base in relations.RELATION_WORDS or base in _PERSONAL or base.rstrip("s") in _PERSONAL or (
-        word[:1].isdigit() and word.endswith(("st", "nd", "rd", "th"))  # "Nain's 89th"
+        word[:1].isdigit() and word.endswith(("st", "nd", "rd", "th"))  # "Oma's 89th"
     )
 
 
 def _is_person_subject(token: Token) -> bool:
-    """The name is the subject of a verb only people do ("Ruth said", "Tope texted"), or of
-    "is a <job or relation>" ("Yerin is a paediatric dentist")."""
+    """The name is the subject of a verb only people do ("Anne said", "Bisi texted"), or of
+    "is a <job or relation>" ("Min-ji is a paediatric dentist")."""
     if token.dep_ != "nsubj" or not token.head.tag_.startswith("VB"):
         return False
     if token.head.lower_ in _PERSON_VERBS:

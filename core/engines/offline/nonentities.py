@@ -4,7 +4,7 @@ Each rule reads the text the way a person would, from grammar and spaCy's own la
 rather than from lists of names: a nationality or language ("Welsh cakes", "switched to
 Yoruba"), a holiday used as a deadline ("by Easter"), an app one posts on ("a picture on
 Instagram"), a numbered thing ("Grade 6"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
-tagger took for part of a name ("Via Seun", "Met Priya").
+tagger took for part of a name ("Via Femi", "Met Priya").
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 NOT_ENTITY_LABELS = frozenset(
     {"NORP", "LANGUAGE", "EVENT", "WORK_OF_ART", "PRODUCT", "DATE", "TIME", "LAW", "MONEY", "QUANTITY"}
 )
-# Tags of a first word that is not part of the name after it ("Met Priya", "Via Seun").
+# Tags of a first word that is not part of the name after it ("Met Priya", "Via Femi").
 LEADING_JUNK = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "IN", "CC", "DT", "PRP", "PRP$", "MD"})
 _ELONGATED = re.compile(r"([A-Za-z])\1\1")
 # Verbs of speaking and writing: "in X" after them is a language ("announced, in Welsh").
@@ -110,7 +110,7 @@ def leading_cuts(spans: Sequence[Span], starts: Sequence[set[int]]) -> set[tuple
     """Spans (by doc id and start offset) whose first word is not part of the name.
 
     A capitalised first word of a sentence is tagged as a proper noun whatever it is
-    ("Via Seun.", "Met Priya today"); the tagger's view of it in lower case decides. A
+    ("Via Femi.", "Met Priya today"); the tagger's view of it in lower case decides. A
     word that modifies the name in lower case too ("rose Tyler") or a modal ("Will
     Smith") stays.
     """

@@ -60,7 +60,7 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                     fits = [f for f in fits if ents[f].kind == "pet"] or fits
                 subject = _subject_before(s, offset, lead)
                 if pronoun.tag_ == "PRP$" and subject in fits:
-                    fits = [subject]  # "Yerin is back at her clinic": her = the clause's subject
+                    fits = [subject]  # "Min-ji is back at her clinic": her = the clause's subject
                 if learning:
                     if len(fits) == 1 and fits[0] not in genders:
                         genders[fits[0]] = want

@@ -1,10 +1,10 @@
 """Names the NER model does not know.
 
 spaCy's small NER finds the names it saw in training (Alice, Leeds) and misses the rest:
-Saltbox, Meanwood Vets, a dog called Biscuit, Do-hyun, Bartłomiej. The tagger reads
+Crumbwell, Hillside Vets, a dog called Pickle, Ji-ho, Łukasz. The tagger reads
 shape and context instead, and marks those as proper nouns. So a run of capitalised
 proper-noun tokens (joined by "&", "of", "de" …) is a name candidate, and so is a
-capitalised hyphenated word whose parts are not all English ("Do-hyun", not "Check-in").
+capitalised hyphenated word whose parts are not all English ("Ji-ho", not "Check-in").
 What they are (person, pet, place, organisation) the kind votes decide.
 """
 
@@ -50,7 +50,7 @@ def _starts_name(token: Token) -> bool:
 
 
 def _with_hyphenated(text: str, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Add "Do-hyun"-like names (the tokenizer splits them, the tagger calls "Do" a verb),
+    """Add "Ji-ho"-like names (the tokenizer splits them, the tagger calls "Do" a verb),
     replacing the runs inside them."""
     for match in _HYPHENATED.finditer(text):
         word = match.group(1)

@@ -119,7 +119,7 @@ def _sentences(
 
 
 def _borrows_first_person(s: Sentence, after: Sentence | None) -> bool:
-    """A fragment with no subject of its own ("Three years as Seun's flatmate") takes the
+    """A fragment with no subject of its own ("Three years as Femi's flatmate") takes the
     subject of the clause it runs into in the same turn ("and I still lose …")."""
     return (
         s.fragment and after is not None and after.turn.id == s.turn.id and after.first_person
