@@ -17,7 +17,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypedDict, Unpack
 
 from memhop.core.config import Paths, ReadSettings, Settings, load_settings
 from memhop.core.errors import StoreError
@@ -39,6 +39,17 @@ if TYPE_CHECKING:
     from memhop.core.write import WriteReport
 
 __all__ = ["Memory", "open_memory", "user_counts"]
+
+
+class ReadOverrides(TypedDict, total=False):
+    """Read knobs a call may set instead of the settings (`ask --top 3`); None keeps the setting."""
+
+    top: int | None
+    hops: int | None
+    gate: float | None
+    evidence: int | None
+    expand: bool | None
+    facts: bool | None
 
 
 def user_counts(counts: dict[str, int]) -> dict[str, int]:
@@ -176,59 +187,30 @@ class Memory:
 
     # Asking.
 
-    def read(
-        self,
-        question: str,
-        *,
-        top: int | None = None,
-        hops: int | None = None,
-        gate: float | None = None,
-        evidence: int | None = None,
-        expand: bool | None = None,
-        facts: bool | None = None,
-    ) -> Context:
+    def read(self, question: str, **overrides: Unpack[ReadOverrides]) -> Context:
         """What an answer would be built from (profiles, facts, raw turns, the trace),
-        without calling the engine. Unset options come from the settings."""
+        without calling the engine. `overrides` (top, hops, gate, evidence, expand, facts)
+        replace the settings' read knobs; None keeps the setting."""
         from memhop.core.read import read
 
-        options = self.read_options(top=top, hops=hops, gate=gate, evidence=evidence, expand=expand, facts=facts)
-        return read(self.store, question, self.embedder, options)
+        return read(self.store, question, self.embedder, self.read_options(**overrides))
 
-    def ask(
-        self,
-        question: str,
-        *,
-        top: int | None = None,
-        hops: int | None = None,
-        gate: float | None = None,
-        evidence: int | None = None,
-        expand: bool | None = None,
-        facts: bool | None = None,
-    ) -> Answer:
+    def ask(self, question: str, **overrides: Unpack[ReadOverrides]) -> Answer:
         """Answer from memory ("I don't know" when nothing supports an answer); `.text` is
-        the answer, `.context` what it was built from, `.to_dict()` the `--json` shape."""
+        the answer, `.context` what it was built from, `.to_dict()` the `--json` shape.
+        `overrides` as for `read`."""
         from memhop.core.read import ask
 
-        options = self.read_options(top=top, hops=hops, gate=gate, evidence=evidence, expand=expand, facts=facts)
-        return ask(self.store, question, self.embedder, options, self._answer)
+        return ask(self.store, question, self.embedder, self.read_options(**overrides), self._answer)
 
     def _answer(self, request: AnswerRequest) -> str:
         answer: str = self.engine.answer(request)  # the engine is built only when a question reaches it
         return answer
 
-    def read_options(
-        self,
-        *,
-        top: int | None = None,
-        hops: int | None = None,
-        gate: float | None = None,
-        evidence: int | None = None,
-        expand: bool | None = None,
-        facts: bool | None = None,
-    ) -> ReadSettings:
-        """The settings' read knobs with the given ones replaced."""
-        given: dict[str, Any] = {"top": top, "hops": hops, "gate": gate, "evidence": evidence,
-                                 "expand": expand, "residuals": facts}
+    def read_options(self, **overrides: Unpack[ReadOverrides]) -> ReadSettings:
+        """The settings' read knobs with the given ones replaced (users say "facts", the
+        settings "residuals")."""
+        given: dict[str, Any] = {("residuals" if key == "facts" else key): value for key, value in overrides.items()}
         return replace(self.settings.read, **{k: v for k, v in given.items() if v is not None})
 
     # Looking.
