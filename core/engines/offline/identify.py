@@ -225,9 +225,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             aliases[owner].add(cand.surface)
             continue
         name = canonical(cand.surface, kind)
-        votes[name].update(kinds_of.label_votes(cand.labels))
-        if cand.cued_kind:
-            votes[name][cand.cued_kind] += kinds_of.CUED
+        votes[name].update(kinds_of.label_votes(cand.labels))  # what the text states counts per mention, in _mentions
 
     forms = [
         (k.name, tuple(k.aliases) + tuple(sorted(aliases.get(k.name, ()))))
