@@ -157,7 +157,7 @@ def _superseded(drafts: list[_Draft], existing: Sequence[ExistingResidual], own:
 
 def _profile(analysis: SessionAnalysis, focus: int, previous: str | None, drafts: list[_Draft]) -> str:
     entity = analysis.entities[focus]
-    profile = profiles.parse(previous, entity.name)
+    profile = profiles.parse(previous, entity.name, entity.aliases)
     for rel, _ in analysis.relations:
         if rel.subject == focus:
             profiles.add_relation(profile, analysis.entities[rel.owner].name, rel.word, "of")

@@ -51,24 +51,30 @@ def key(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-def parse(text: str | None, name: str) -> Profile:
-    """Read a profile this module wrote; sentences of any other shape become facts."""
+def parse(text: str | None, name: str, aliases: Sequence[str] = ()) -> Profile:
+    """Read a profile this module wrote; sentences of any other shape become facts.
+
+    The profile may have been written under another of the entity's names ("Femi is
+    Ana's flatmate." before the text gave "Femi Bello"), so every name is its subject.
+    """
     profile = Profile(name)
     if not text:
         return profile
     subject, verb = _subject(name)
-    own = (re.escape(name), re.escape(_first(name)))
+    forms = sorted({name, _first(name), *aliases} - {""}, key=len, reverse=True)
+    subjects = "|".join(re.escape(f) for f in ([subject] if subject == "I" else forms))
+    own = "|".join(re.escape(f) for f in forms)
     for sentence in _SPLIT.split(text.strip()):
         body = sentence.strip()
         if _PLACEHOLDER.search(body):
             continue  # "X is a place mentioned in passing": written when nothing was known; never a fact
-        m = re.match(rf"^{re.escape(subject)} {verb} (.+)\.$", re.sub(r"\bmy ", "me's ", body))
+        m = re.match(rf"^(?:{subjects}) {verb} (.+)\.$", re.sub(r"\bmy ", "me's ", body))
         items = _ITEM.findall(m.group(1)) if m else []
         if m and items and all(relations.base_word(w) in relations.RELATION_WORDS for _, w in items):
             for owner, word in items:
                 profile.of.setdefault(owner.strip(), word.strip())
             continue
-        m = re.match(rf"^(?:{own[0]}|{own[1]}|My)['’]?s? ([a-z][a-z -]*?) is (.+)\.$", body)
+        m = re.match(rf"^(?:{own}|My)['’]?s? ([a-z][a-z -]*?) is (.+)\.$", body)
         if m and relations.base_word(m.group(1)) in relations.RELATION_WORDS:
             profile.has.setdefault(m.group(2).strip(), m.group(1).strip())
             continue
