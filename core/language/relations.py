@@ -86,6 +86,21 @@ _MUTUAL = re.compile(
 _GROUP = re.compile(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
 # "as ⟦0⟧'s flatmate" in a first-person sentence: the speaker is ⟦0⟧'s flatmate
 _AS_ROLE = re.compile(rf"\bas\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
+# "⟦1⟧, who sits opposite ⟦0⟧ and is ⟦0⟧'s colleague", "⟦1⟧, who is ⟦2⟧'s cousin": a relative
+# clause states the relation of the name it follows.
+_WHO = r"\s*,\s*who(?:\s+[^.;:!?]*?\s+and)?\s+(?:is|was|has been)"
+_RELATIVE_CLAUSE = re.compile(rf"{_X}{_WHO}\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
+# "⟦1⟧ is a colleague", "⟦1⟧, who …, is the only colleague who knew": a mutual relation with
+# nobody named is the speaker's (the caller passes the owner only for first-person sentences).
+_UNOWNED = re.compile(
+    rf"{_X}(?:{_WHO}|\s+(?:is|was|has been)|\s*['’]s)\s+(?:a|an|the)\s+(?:only\s+|other\s+|new\s+)?"
+    rf"({_alternation(SYMMETRIC)})(?![\w'’-])(?!\s+of\b)",
+    re.I,
+)
+# "⟦1⟧ from next door": a neighbour — of the one other person whose things the sentence
+# names ("… heard ⟦2⟧'s cat"), since next door is next to the home the scene is in; else
+# of the speaker.
+_NEXT_DOOR = re.compile(rf"{_X},?\s+(?:from|who lives|who lived|lives|lived)\s+next\s+door\b", re.I)
 # "a cat named ⟦1⟧" (owner decided by the caller: the speaker when the sentence is first person)
 _NAMED_ANIMAL = re.compile(rf"\b({_alternation(ANIMALS)})\s+(?:named|called)\s+{_X}", re.I)
 
@@ -133,7 +148,17 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
             found.append(Relation(int(m.group(1)), word, int(m.group(2))))
     for m in _GROUP.finditer(marked):
         found.append(Relation(int(m.group(1)), _GROUP_RELATION[m.group(3).lower()], int(m.group(2))))
+    for m in _RELATIVE_CLAUSE.finditer(marked):
+        found.append(Relation(int(m.group(1)), normalise_word(m.group(3)), int(m.group(2))))
+    for m in _NEXT_DOOR.finditer(marked):
+        subject = int(m.group(1))
+        owners = {int(k) for k in re.findall(r"⟦(\d+)⟧['’]s", marked)} - {subject, first_person_owner}
+        neighbour_of = owners.pop() if len(owners) == 1 else first_person_owner
+        if neighbour_of is not None:
+            found.append(Relation(subject, "neighbour", neighbour_of))
     if first_person_owner is not None:
+        for m in _UNOWNED.finditer(marked):
+            found.append(Relation(int(m.group(1)), normalise_word(m.group(2)), first_person_owner))
         for m in _NAMED_ANIMAL.finditer(marked):
             found.append(Relation(int(m.group(2)), normalise_word(m.group(1)), first_person_owner))
         for m in _AS_ROLE.finditer(marked):  # "Three years as Femi's flatmate and I still …"

@@ -135,3 +135,30 @@ def test_as_someones_role_in_a_first_person_sentence_is_the_speakers_relation() 
 
 def test_a_coach_is_a_relation_the_text_can_bind() -> None:
     assert ("Rafa", "Rafa") in relations.kin_aliases("Rafa, my coach, who never shouts, shouted.")
+
+
+@pytest.mark.parametrize(
+    "marked, owner, expected",
+    [
+        # a relative clause states the relation of the name it follows
+        ("⟦1⟧, who sits opposite ⟦0⟧ and is ⟦0⟧'s colleague, laughed", 0, relations.Relation(1, "colleague", 0)),
+        ("⟦1⟧, who is ⟦2⟧'s cousin, came too", None, relations.Relation(1, "cousin", 2)),
+        # a mutual relation nobody owns is the speaker's in a first-person sentence
+        ("⟦1⟧, who sits opposite ⟦0⟧ and is the only colleague who knew, took ⟦0⟧ out", 0, relations.Relation(1, "colleague", 0)),
+        ("⟦1⟧ is a neighbour of ours and ⟦0⟧ like him", 0, None),  # "of" names another owner
+        ("⟦1⟧ is a friend from school, ⟦0⟧ think", 0, relations.Relation(1, "friend", 0)),
+        # next door is next to the home the sentence is in
+        ("⟦2⟧ from next door heard ⟦1⟧'s cat crying", 0, relations.Relation(2, "neighbour", 1)),
+        ("⟦2⟧ from next door fixed ⟦0⟧'s fence", 0, relations.Relation(2, "neighbour", 0)),
+    ],
+)
+def test_relations_stated_in_relative_clauses_and_by_place(marked: str, owner: int | None, expected: relations.Relation | None) -> None:
+    found = relations.find_relations(marked, owner)
+    if expected is None:
+        assert [r for r in found if r.word in ("neighbour", "neighbor")] == []
+    else:
+        assert expected in found
+
+
+def test_an_unowned_relation_outside_a_first_person_sentence_is_nobodys() -> None:
+    assert relations.find_relations("⟦1⟧ is the only colleague who knew") == []
