@@ -82,15 +82,21 @@ def expand(cosines: np.ndarray, selection: list[int], snap: Snapshot, options: R
 
 
 def walk_chain(
-    anchor: int | None, relations: Sequence[str], selection: Sequence[int], edges: Edges,
-    profiles: ProfileIndex, trace: Trace,
+    anchor: int | None, relations: Sequence[str], selection: list[int], edges: Edges, snap: Snapshot, trace: Trace,
+    *, join: bool = True,
 ) -> None:
     """The chain the question describes, walked through the selected profiles: from the
     anchor, for each relation word of the question ("Alice's roommate's sister"), the
     entity the current profile gives that relation to (the offline answerer's rule),
-    with the profile text that links them. Recorded in the trace."""
+    with the profile text that links them. Recorded in the trace.
+
+    An entity the chain reaches joins the selection even below the gate: a profile that
+    states the very relation the question names is stronger evidence than a cosine
+    (`join=False`, as with expansion disabled: the chain stays within the selection)."""
     if anchor is None or anchor not in selection:
         return
+    profiles = snap.profiles
+    row_of = {name: row for row, name in enumerate(profiles.names)}
     path = [anchor]
     for relation in relations:
         here = path[-1]
@@ -98,11 +104,15 @@ def walk_chain(
         pieces = tuple(EntitySlice(profiles.names[r], profiles.texts[r], ()) for r in near)
         found = follow(profiles.names[here], relation, gather_sentences(AnswerRequest("", pieces, ())))
         row = profiles.names.index(found) if found in profiles.names else None
-        if row is None or row not in selection or row in path:
+        joined = row is not None and row not in selection
+        if row is None or row in path or (joined and not join):
             break
+        if joined:
+            selection.append(row)
+            _scan(row, snap, row_of, edges)
         path.append(row)
         around = _link_text(here, row, relation, edges, profiles)
-        trace.links.append(ChainLink(profiles.names[here], profiles.names[row], around))
+        trace.links.append(ChainLink(profiles.names[here], profiles.names[row], around, joined))
     trace.chain = [profiles.names[r] for r in path]
 
 

@@ -125,7 +125,7 @@ def read(store: Store, question: str, embedder: Embedder, options: ReadSettings)
     clock = time.perf_counter()
     edges = expand(cosines, selection, snap, options, trace)
     relations = parse_question(question, [profiles.names[r] for r in anchors]).relations
-    walk_chain(next(iter(anchors), None), relations, selection, edges, profiles, trace)
+    walk_chain(next(iter(anchors), None), relations, selection, edges, snap, trace, join=options.expand)
     timings["stage2"] = _ms(clock)
 
     clock = time.perf_counter()

@@ -50,6 +50,7 @@ class ChainLink:
     source: str
     target: str
     matched: str
+    joined: bool = False  # the chain brought `target` into the selection (its cosine was below the gate)
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ def _stage2(tree: Tree, trace: Trace) -> None:
     if trace.chain:
         chain = tree.add(_text(("Chain: ", STAGE_STYLE), " → ".join(trace.chain)))
         for link in trace.links:
-            step = chain.add(_text(f"{link.source} → {link.target}", ("  named in a profile", "dim")))
+            how = "  named in a profile" + (", joined by the chain" if link.joined else "")
+            step = chain.add(_text(f"{link.source} → {link.target}", (how, "dim")))
             step.add(_text(("“" + _cut(link.matched) + "”", "italic")))
 
 

@@ -75,9 +75,16 @@ def test_an_unrelated_question_stops_at_the_gate(store: Store) -> None:
 
 
 def test_a_high_gate_stops_expansion(store: Store) -> None:
-    context = run(store, ROOMMATE, top=1, gate=0.99)
+    context = run(store, "Where does Alice work these days?", top=1, gate=0.99)
     assert [s.name for s in context.selected] == ["Alice Nguyen"]
     assert "no candidate cleared the gate" in context.trace.stopped
+
+
+def test_the_entity_a_profile_gives_the_questions_relation_joins_below_the_gate(store: Store) -> None:
+    context = run(store, ROOMMATE, top=1, gate=0.99)
+    assert "no candidate cleared the gate" in context.trace.stopped
+    assert len(context.selected) == 2 and "Bob" in context.selected[1].name
+    assert [(link.source, link.joined) for link in context.trace.links] == [("Alice Nguyen", True)]
 
 
 def test_first_person_starts_from_self(store: Store) -> None:
