@@ -190,7 +190,11 @@ def fuller_name(known: KnownEntity, aliases: set[str]) -> str | None:
     if known.name.lower() in relations.KIN_ALIASES:
         names = sorted(a for a in aliases if a.lower() not in relations.KIN_ALIASES and a[:1].isupper())
         return names[0] if names else None
-    longer = sorted(a for a in aliases if a.lower().startswith(known.name.lower() + " ") and len(a.split()) == 2)
+    own = known.name.lower()
+    # "Bob" -> "Bob Kowalski"; "Sora" -> "Lima Sora" (family name first, see identify)
+    longer = sorted(
+        a for a in aliases if len(a.split()) == 2 and (a.lower().startswith(own + " ") or a.lower().endswith(" " + own))
+    )
     return longer[0] if longer else None
 
 

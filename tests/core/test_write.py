@@ -16,7 +16,7 @@ from memhop.core.importers.base import ParsedSource, Session, Turn
 from memhop.core.language.names import find_names, match_registry
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory, raw
-from memhop.core.write import rebuild, write_pending
+from memhop.core.write import fuller_name, rebuild, write_pending
 from support.fake_engine import FakeEngine
 
 PEOPLE = ("Bob Kowalski", "Alice Nguyen")
@@ -242,3 +242,16 @@ def test_an_entity_known_by_a_kin_word_takes_the_name_the_text_gives_it(store: S
     write_pending(store, FakeEngine(identify, coextract), get_embedder())
     people = [(k.name, k.aliases) for k in memory.registry(store)]
     assert people == [("Gareth", ("Dad",))]
+
+
+@pytest.mark.parametrize(
+    ("name", "aliases", "fuller"),
+    [
+        ("Bob", {"Bob Kowalski"}, "Bob Kowalski"),
+        ("Sora", {"Lima Sora"}, "Lima Sora"),  # family name first
+        ("Bob", {"Robert"}, None),
+        ("Bob Kowalski", {"Bob"}, None),
+    ],
+)
+def test_a_one_word_name_grows_into_the_full_name_the_text_gives(name: str, aliases: set[str], fuller: str | None) -> None:
+    assert fuller_name(KnownEntity(1, name, "person"), aliases) == fuller

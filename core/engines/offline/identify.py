@@ -37,7 +37,7 @@ from memhop.core.engines.offline.nonentities import (
 )
 from memhop.core.engines.offline.propn import proper_noun_runs
 from memhop.core.language import relations
-from memhop.core.language.names import find_names, match_registry
+from memhop.core.language.names import find_names, match_registry, name_key
 from memhop.core.language.placeholders import is_unnamed
 from memhop.core.model import FoundEntity, KnownEntity, SessionView, add_votes, decide_kind
 
@@ -161,6 +161,8 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
 
     def canonical(name: str, kind: str) -> str:
         hit = match_registry(name, [(k.name, k.aliases + tuple(aliases.get(k.name, ()))) for k in registry])
+        if hit is None and kind == "person":
+            hit = _given_name_of(name, registry, kinds)
         if hit is None:
             registry.append(KnownEntity(-len(registry) - 1, name, kind))
             kinds[name], aliases[name] = kind, set()
@@ -328,6 +330,32 @@ def _short_form_of(surface: str, registry: Sequence[KnownEntity], kinds: dict[st
         return None
     low = surface.casefold()
     hits = {k.name for k in registry if kinds.get(k.name) == "org" and " " in k.name and k.name.split()[-1].casefold() == low}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _given_name_of(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> str | None:
+    """Names written family name first ("Lima Sora", a niece of Ana Lima): when the first
+    word is another known person's surname, the second is the given name, and the given
+    name alone ("Sora") is that person — as is the full name of a "Sora" met earlier.
+    Exactly one person must fit."""
+    words = [name_key(w) for w in surface.split()]
+    if len(words) > 2 or kinds.get(surface) is not None:
+        return None
+    people = [k for k in registry if kinds.get(k.name) in ("person", "self")]
+
+    def surname_of_another(family: str, person: str) -> bool:
+        return any(o.name != person and len(o.name.split()) > 1 and name_key(o.name.split()[-1]) == family for o in people)
+
+    if len(words) == 1:  # "Sora" after "Lima Sora"
+        hits = {
+            k.name for k in people
+            if len(parts := [name_key(w) for w in k.name.split()]) == 2 and parts[1] == words[0]
+            and surname_of_another(parts[0], k.name)
+        }
+    elif surname_of_another(words[0], surface):  # "Lima Sora" after "Sora", whatever "Sora" was first taken for
+        hits = {k.name for k in registry if kinds.get(k.name) not in ("self", "org") and name_key(k.name) == words[1]}
+    else:
+        return None
     return hits.pop() if len(hits) == 1 else None
 
 

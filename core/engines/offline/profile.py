@@ -175,7 +175,7 @@ def render(profile: Profile) -> str:
         size = len(fact.split())
         if words + size > MAX_WORDS:
             continue
-        parts.append(fact)
+        parts.append(fact if fact.endswith((".", "!", "?", "…", '"', "”", ")")) else fact + ".")
         words += size
     return " ".join(parts)
 
