@@ -36,8 +36,10 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
     animate = {i for i, e in enumerate(ents) if e.kind in ("person", "pet", "self")} - speakers
     for learning in (True, True, False):
         recent: list[tuple[int, int]] = []  # (entity, turn position), most recent last
+        previous_subject: int | None = None  # who the sentence before was about, as its subject
         for s in sentences:
             if s.span is None:
+                previous_subject = None
                 continue
             events: list[tuple[int, int | None, Token | None]] = [
                 (m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative
@@ -66,6 +68,10 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                         genders[fits[0]] = want
                     continue
                 known = [f for f in fits if genders.get(f) == want]
+                if len(known) > 1 and previous_subject in known and pronoun.dep_ in ("nsubj", "nsubjpass"):
+                    # "Ana rang Beth. She was in tears.": a subject pronoun continues the
+                    # previous sentence's subject rather than whoever was named last.
+                    known = [previous_subject]
                 # A person known to fit beats those whose gender is unknown; between two
                 # unknowns the pronoun stays unresolved (a wrong name is worse than none).
                 fits = known or (fits if len(fits) == 1 else [])
@@ -74,15 +80,17 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                     poss = pronoun.tag_ == "PRP$" or pronoun.lower_ == "his"
                     s.mentions.append(Mention(fits[0], offset, offset + length, "pronoun", possessive=poss))
                     recent.append((fits[0], s.turn_pos))
+            previous_subject = _subject_before(s, len(s.text) + 1, lead, names_only=False)
     for s in sentences:
         s.mentions.sort(key=lambda m: m.start)
 
 
-def _subject_before(s: Sentence, offset: int, lead: int) -> int | None:
-    """The entity named as the subject of the sentence before `offset`, if any."""
+def _subject_before(s: Sentence, offset: int, lead: int, names_only: bool = True) -> int | None:
+    """The entity named (or, with `names_only=False`, also pronoun-resolved) as the subject
+    of the sentence before `offset`, if any."""
     assert s.span is not None
-    for m in s.mentions:
-        if m.how != "name" or m.start >= offset:
+    for m in sorted(s.mentions, key=lambda m: m.start):
+        if (names_only and m.how != "name") or m.how not in ("name", "pronoun") or m.start >= offset:
             continue
         token = next((t for t in s.span if t.idx - lead == m.start), None)
         if token is not None and token.dep_ in ("nsubj", "nsubjpass"):
