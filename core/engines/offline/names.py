@@ -123,7 +123,13 @@ def in_quotes(ent: Span) -> bool:
 def modifier(ent: Span) -> bool:
     """"the Perseid meteor shower", "an LGBT pride event": a name used as an adjective."""
     root = ent.root
-    return ent.label_ != "PERSON" and root.dep_ in ("compound", "amod") and root.head.tag_ in ("NN", "NNS")
+    head = root.head
+    if ent.label_ == "PERSON" or root.dep_ not in ("compound", "amod") or head.tag_ not in ("NN", "NNS"):
+        return False
+    # "Oakfield Vets charges £45": a verb in -s the tagger took for a plural noun. A bare
+    # plural after a name is as likely that verb as a noun the name modifies; only a
+    # determiner or possessor ("the Perseid meteor showers") makes it a noun phrase.
+    return head.tag_ == "NN" or any(c.dep_ in ("det", "poss") for c in head.children)
 
 
 def is_vocative(text: str, start: int, end: int, dep: str = "") -> bool:

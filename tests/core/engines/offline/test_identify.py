@@ -32,3 +32,9 @@ def test_the_full_name_joins_the_given_name_met_earlier_even_if_first_taken_for_
 def test_a_surname_alone_is_not_taken_for_a_person_of_that_surname() -> None:
     people = found("Tom Evans fixed the boiler. Later we drove to Evans to see the lake.", [ME])
     assert "Evans" not in people.get("Tom Evans", ("", ()))[1]
+
+
+def test_a_name_before_a_verb_the_tagger_took_for_a_noun_is_still_a_name() -> None:
+    people = found("Biscuit ate a sock. It turns out Oakfield Vets charges £86 on a Sunday just to look at a dog.", [ME])
+    assert people.get("Oakfield Vets", ("",))[0] == "org"
+
