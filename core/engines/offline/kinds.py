@@ -135,6 +135,8 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
         votes.update(_title_votes(before, before2))
     if possessive and last.i + 2 < len(doc) and _personal(doc[last.i + 2].lower_):
         votes["person"] += CONTEXT  # "Femi's sister", "Oma's cat", "Min-ji's eyebrows"
+    if _named_by_pronoun(doc, first.i):
+        votes["person"] += CONTEXT  # "She's called Sora", "he was named Tiago" (a pet word elsewhere outvotes it)
     stated = stated_kind(doc, start_char, end_char)
     if stated is not None and stated != THING:
         votes[stated] += CUED
@@ -169,6 +171,14 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
             if child.dep_ == "attr" and (kind := _noun_kind(child.lower_)) is not None:
                 return kind
     return None
+
+
+def _named_by_pronoun(doc: Doc, i: int) -> bool:
+    """"she's called X", "he is named X": a name given to someone a personal pronoun stands for."""
+    if i < 3 or doc[i - 1].lower_ not in ("called", "named"):
+        return False
+    verb, pronoun = doc[i - 2], doc[i - 3]
+    return verb.lower_ in ("'s", "’s", "is", "was", "'ll", "’ll") and pronoun.lower_ in ("she", "he")
 
 
 def _called_kind(doc: Doc, i: int) -> str | None:

@@ -38,3 +38,7 @@ def test_a_name_before_a_verb_the_tagger_took_for_a_noun_is_still_a_name() -> No
     people = found("Biscuit ate a sock. It turns out Oakfield Vets charges £86 on a Sunday just to look at a dog.", [ME])
     assert people.get("Oakfield Vets", ("",))[0] == "org"
 
+
+
+def test_a_name_given_to_a_he_or_she_is_a_persons() -> None:
+    assert found("The baby arrived at dawn. He's called Tiago.", [ME])["Tiago"][0] == "person"
