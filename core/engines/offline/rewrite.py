@@ -236,11 +236,21 @@ def _named(text: str, first: str) -> bool:
 
 
 def _chunks(text: str) -> list[str]:
-    parts = re.split(r"(?<=[;:.!?])\s+|\s+[—–-]\s+|,\s+(?=(?:and|but|so|which|while|because)\b)", text)
+    """Pieces of at most ~MAX_WORDS words, cut at sentence ends, dashes and ", and"-style
+    joins; pieces that fit together are rejoined with the separator they had."""
+    pieces = re.split(r"((?<=[;:.!?])\s+|\s+[—–-]\s+|,\s+(?=(?:and|but|so|which|while|because)\b))", text)
     chunks: list[str] = []
-    for part in parts:
+    glue = ""
+    for i, part in enumerate(pieces):
+        if i % 2:  # a separator
+            glue = part
+            continue
         if chunks and len(chunks[-1].split()) + len(part.split()) <= MAX_WORDS:
-            chunks[-1] = f"{chunks[-1]} {part}"
+            chunks[-1] = f"{chunks[-1]}{glue}{part}"
         else:
             chunks.append(part)
-    return chunks
+    # A cut can fall after a conjunction ("fetch, and — because …"): no chunk ends on one.
+    return [trimmed for c in chunks if (trimmed := _DANGLING.sub("", c))]
+
+
+_DANGLING = re.compile(r"(?:[,;]?\s+(?:and|but|or|so|because|which|while|then))+\s*[,;]?$|[,;]\s*$", re.I)
