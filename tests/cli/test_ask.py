@@ -16,7 +16,7 @@ from support.paths import SAMPLES
 from support.read_world import build_world
 
 ROOMMATE = "What instrument does Alice's roommate play?"
-JSON_KEYS = {"question", "answer", "selected", "facts", "evidence", "trace"}
+JSON_KEYS = {"question", "answer", "answered", "support", "selected", "facts", "evidence", "trace"}
 EVIDENCE_KEYS = {"turn_id", "external_id", "session", "speaker", "timestamp", "text"}
 
 
