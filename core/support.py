@@ -118,6 +118,7 @@ def find_support(store: Store, context: Context, answer: str) -> Support:
     ]
     candidates += [(rank, 1, cite_turn(turns[e.turn.id])) for rank, e in enumerate(context.evidence) if e.turn.id in turns]
     candidates.sort(key=lambda c: (c[0], c[1]))  # the read path's ranking, a fact before a turn of the same rank
+    candidates = _once(candidates)
     asked = frozenset(lexical.terms(context.question))
     if answered:
         target = _Target.of(answer)
@@ -127,6 +128,18 @@ def find_support(store: Store, context: Context, answer: str) -> Support:
             return Support(True, tuple(SupportItem(c, False, f.quote, f.span, f.how) for f, c in kept))
     closest = [SupportItem(c, True, _nearest(c.text, asked), None) for _, _, c in candidates[:CLOSEST]]
     return Support(answered, tuple(closest))
+
+
+def _once(candidates: list[tuple[int, int, Cited]]) -> list[tuple[int, int, Cited]]:
+    """Two entities' facts can say the same thing: cite it once, where it ranks best."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for candidate in candidates:
+        key = (candidate[2].kind, candidate[2].text)
+        if key not in seen:
+            seen.add(key)
+            kept.append(candidate)
+    return kept
 
 
 def match(target: _Target, text: str, when: datetime | None) -> _Found:

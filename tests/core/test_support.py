@@ -12,9 +12,9 @@ import pytest
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
 from memhop.core.engines.offline.answer import answer_offline
-from memhop.core.model import AnswerRequest
+from memhop.core.model import AnswerRequest, ResidualDraft
 from memhop.core.read import Answer, ask
-from memhop.core.store import Store, open_store
+from memhop.core.store import Store, memory, open_store
 from memhop.core.support import is_refusal
 from support.cite_world import build_diary
 from support.read_world import build_world
@@ -116,3 +116,16 @@ def test_every_way_of_refusing_is_a_refusal(said: str) -> None:
 
 def test_an_answer_is_not_a_refusal() -> None:
     assert not is_refusal("piano") and not is_refusal("Knowles Street")
+
+
+def test_the_same_fact_held_by_two_entities_is_cited_once(tmp_path: Path) -> None:
+    db = build_world(tmp_path / "twice")
+    embedder, text = get_embedder("minilm"), "Bob Kowalski plays the piano."
+    with open_store(db) as store:
+        alice = memory.entity_by_name(store, "Alice Nguyen")
+        source = memory.residuals_of_many(store, [e.id for e in memory.registry(store)])
+        turns = next(r.source_turns for rs in source.values() for r in rs if r.text == text)
+        memory.insert_residuals(store, alice.id, [ResidualDraft(text, "identity", turns)], embedder.embed([text]))
+        assert sum(text in s.facts for s in asked(store, ROOMMATE, "piano").context.selected) == 2
+        items = asked(store, ROOMMATE, "piano").support.items
+    assert [i.cited.text for i in items].count(text) == 1
