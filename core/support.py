@@ -43,6 +43,11 @@ _ARTICLE = r"(?:a|an|the)"
 _SEP = rf"[^a-z0-9]+(?:{_ARTICLE}[^a-z0-9]+)?"
 _MONTH_LABEL = re.compile(r"in [A-Z][a-z]+ (\d{4})$")
 _YEAR_LABEL = re.compile(r"in (\d{4})$")
+_MAYBE_DATE = re.compile(  # what every date expression core/language/dates.py reads contains
+    r"\d|yesterday|today|tonight|tomorrow|night|morning|afternoon|evening|ago|week|month|year|recently|day"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:mon|tue|wed|thu|fri|sat|sun)",
+    re.IGNORECASE,
+)
 
 
 def is_refusal(answer: str) -> bool:
@@ -160,10 +165,11 @@ def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
         hit = target.pattern.search(fold(sentence))
         if hit:
             return _Found(FULL, sentence, hit.span(), "words")
-    if target.days:
-        for past in (True, False):  # the tense is not known: "on the 14th" may be before or after
-            for mention in find_dates(sentence, ref, past=past):
-                if mention.day and _grain(mention.label) and any(_same(mention.day, d, g) for d, g in target.days):
+    if target.days and _MAYBE_DATE.search(sentence):
+        for mention in find_dates(sentence, ref, past=True):
+            readings = [mention] if mention.explicit else [mention, *find_dates(mention.text, ref, past=False)[:1]]
+            for reading in readings:  # the tense is not known: "on the 14th" may be before or after
+                if reading.day and _grain(reading.label) and any(_same(reading.day, d, g) for d, g in target.days):
                     return _Found(FULL, sentence, (mention.start, mention.end), "date")
     if target.terms:
         share = len(target.terms & set(lexical.terms(sentence))) / len(target.terms)
