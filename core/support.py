@@ -22,10 +22,13 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from memhop.core.cite import Cited, cite_fact, cite_turn
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates
 from memhop.core.language.sentences import split_sentences
+from memhop.core.store.recall import snapshot
 from memhop.core.store.turns import turns_by_id
 from memhop.core.trace import AnswerSource
 
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 REFUSALS = ("i don't know", "i do not know", "i dont know", "unknown", "not mentioned", "no answer")
 CLOSEST = 3  # memories shown when nothing supports an answer
+WIDER = 300  # facts of the selected entities searched when the answerer's own context holds no support
 FULL = 1.0  # the answer's words in order, or its date
 OWN_DATE = 0.5  # a date answer that is only the turn's own date
 PARTIAL = 0.8  # times the share of the answer's content words a sentence holds
@@ -113,37 +117,73 @@ class _Found:
 
 def find_support(store: Store, context: Context, answer: str) -> Support:
     """The facts and evidence turns the answer was read from, best first; the closest ones
-    (flagged) for a refusal or an answer none of them contains."""
+    (flagged) for a refusal or an answer none of them contains.
+
+    An answer read from a profile is in none of the facts and turns the answerer saw; the
+    selected entities' other facts (and the turns those came from) are searched next."""
     answered = not is_refusal(answer)
+    given = _given(store, context)
+    if answered:
+        target = _Target.of(answer)
+        kept = _supporting(target, given) or _supporting(target, _wider(store, context, given))
+        if kept:
+            return Support(True, tuple(kept))
+    return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
+
+
+def _given(store: Store, context: Context) -> list[Cited]:
+    """What the answerer saw, in the read path's order: facts by score and evidence turns
+    in the order given, interleaved (a fact before a turn of the same rank), each once."""
     facts = sorted(((text, src) for s in context.selected for text, src in zip(s.facts, s.sources)), key=lambda f: -f[1].score)
     wanted = [e.turn.id for e in context.evidence] + [t for _, src in facts for t in src.turn_ids[:1]]
     turns = turns_by_id(store, wanted)
-    candidates: list[tuple[int, int, Cited]] = [
+    ranked: list[tuple[int, int, Cited]] = [
         (rank, 0, cite_fact(src.residual_id, text, src.turn_ids, turns)) for rank, (text, src) in enumerate(facts)
     ]
-    candidates += [(rank, 1, cite_turn(turns[e.turn.id])) for rank, e in enumerate(context.evidence) if e.turn.id in turns]
-    candidates.sort(key=lambda c: (c[0], c[1]))  # the read path's ranking, a fact before a turn of the same rank
-    candidates = _once(candidates)
-    asked = frozenset(lexical.terms(context.question))
-    if answered:
-        target = _Target.of(answer)
-        found = [(match(target, c.text, c.timestamp), c) for _, _, c in candidates]
-        kept = sorted(((f, c) for f, c in found if f.score >= ENOUGH), key=lambda fc: -fc[0].score)  # stable
-        if kept:
-            return Support(True, tuple(SupportItem(c, False, f.quote, f.span, f.how) for f, c in kept))
-    closest = [SupportItem(c, True, _nearest(c.text, asked), None) for _, _, c in candidates[:CLOSEST]]
-    return Support(answered, tuple(closest))
+    ranked += [(rank, 1, cite_turn(turns[e.turn.id])) for rank, e in enumerate(context.evidence) if e.turn.id in turns]
+    ranked.sort(key=lambda c: (c[0], c[1]))
+    return _once([c for _, _, c in ranked])
 
 
-def _once(candidates: list[tuple[int, int, Cited]]) -> list[tuple[int, int, Cited]]:
+def _wider(store: Store, context: Context, given: list[Cited]) -> list[Cited]:
+    """The selected entities' live facts (at most WIDER, in selection order) the answerer
+    was not given, then the turns every one of those facts came from."""
+    residuals = snapshot(store).residuals
+    rows: list[int] = []
+    for entity in context.selected:
+        lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity.entity_id, entity.entity_id + 1]))
+        rows += range(lo, hi)
+    rows = rows[:WIDER]
+    turns = turns_by_id(store, [t for r in rows for t in residuals.source_turns[r][:1]])
+    shown = {(c.kind, c.id) for c in given}
+    facts = [cite_fact(int(residuals.ids[r]), residuals.texts[r], residuals.source_turns[r], turns) for r in rows]
+    sources = [cite_turn(turns[t]) for r in rows for t in residuals.source_turns[r][:1] if t in turns]
+    return _once([c for c in facts + sources if (c.kind, c.id) not in shown])
+
+
+def _supporting(target: _Target, candidates: list[Cited]) -> list[SupportItem]:
+    """The candidates that contain the answer, fullest first (ties keep their order)."""
+    found = [(match(target, c.text, c.timestamp), c) for c in candidates]
+    kept = sorted(((f, c) for f, c in found if f.score >= ENOUGH), key=lambda fc: -fc[0].score)
+    return [SupportItem(c, False, f.quote, f.span, f.how) for f, c in kept]
+
+
+def _closest(given: list[Cited], asked: frozenset[str]) -> list[SupportItem]:
+    """The CLOSEST memories to the question: most of its words in one sentence, then the
+    read path's order."""
+    quotes = [(_nearest(c.text, asked), c) for c in given]
+    ordered = sorted(range(len(quotes)), key=lambda i: (-_shared(quotes[i][0], asked), i))
+    return [SupportItem(quotes[i][1], True, quotes[i][0], None) for i in ordered[:CLOSEST]]
+
+
+def _once(candidates: list[Cited]) -> list[Cited]:
     """Two entities' facts can say the same thing: cite it once, where it ranks best."""
     seen: set[tuple[str, str]] = set()
     kept = []
-    for candidate in candidates:
-        key = (candidate[2].kind, candidate[2].text)
-        if key not in seen:
-            seen.add(key)
-            kept.append(candidate)
+    for cited in candidates:
+        if (cited.kind, cited.text) not in seen:
+            seen.add((cited.kind, cited.text))
+            kept.append(cited)
     return kept
 
 
@@ -184,8 +224,11 @@ def _sentences(text: str) -> Iterator[str]:
 
 def _nearest(text: str, terms: frozenset[str]) -> str:
     """The sentence sharing most content words with `terms` (the first on a tie)."""
-    parts = list(_sentences(text))
-    return max(parts, key=lambda s: len(terms & set(lexical.terms(s))))
+    return max(_sentences(text), key=lambda s: _shared(s, terms))
+
+
+def _shared(sentence: str, terms: frozenset[str]) -> int:
+    return len(terms & set(lexical.terms(sentence)))
 
 
 def _grain(label: str) -> str | None:

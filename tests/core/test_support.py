@@ -5,6 +5,7 @@ found whatever the answerer — the answers here come from small fakes as an eng
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,9 +36,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         yield store
 
 
-def asked(store: Store, question: str, answer: str | Callable[[AnswerRequest], str]) -> Answer:
+def asked(store: Store, question: str, answer: str | Callable[[AnswerRequest], str], **options: object) -> Answer:
     reply = answer if callable(answer) else (lambda _request: answer)
-    return ask(store, question, get_embedder("minilm"), ReadSettings(), reply)
+    return ask(store, question, get_embedder("minilm"), replace(ReadSettings(), **options), reply)
 
 
 def test_a_date_answer_is_found_where_the_diary_says_last_night(diary: Store) -> None:
@@ -129,3 +130,11 @@ def test_the_same_fact_held_by_two_entities_is_cited_once(tmp_path: Path) -> Non
         assert sum(text in s.facts for s in asked(store, ROOMMATE, "piano").context.selected) == 2
         items = asked(store, ROOMMATE, "piano").support.items
     assert [i.cited.text for i in items].count(text) == 1
+
+
+def test_an_answer_read_from_a_profile_is_found_in_the_entitys_other_memories(world: Store) -> None:
+    result = asked(world, "What is the name of Carol's dog?", "Pepper", evidence=0)  # no turns given
+    assert not any("Pepper" in f for s in result.context.selected for f in s.facts)
+    first = result.support.items[0]
+    assert not first.closest and first.cited.kind == "turn" and "greyhound Pepper" in first.quote
+    assert str(first.cited.day) == "2024-03-02"  # the turn Carol's fact came from
