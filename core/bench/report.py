@@ -100,14 +100,15 @@ def natural_entities(nat: NaturalResult) -> str:
     return _entity_counts(nat) + "\n\n" + "\n".join(f"- {label}: {names or 'none'}" for label, names in lists)
 
 
-QUESTION_COLUMNS = ("questions", "n", "chain reach", "right", "refused", "wrong", "evidence-day recall %",
+QUESTION_COLUMNS = ("questions", "n", "chain reach", "right", "refused", "wrong", "first support holds gold",
+                    "evidence-day recall %",
                     "entities read")
 
 
 def _tally_row(label: str, t: Tally) -> list[str]:
     read = "–" if t.entities_read is None else f"{t.entities_read:.1f}"
     return [label, str(t.n), _of(t.reached, t.n), _of(t.right, t.n), _of(t.refused, t.n), _of(t.wrong, t.n),
-            _pct(t.day_recall), read]
+            _of(t.cited, t.answerable), _pct(t.day_recall), read]
 
 
 def natural_questions(nat: NaturalResult) -> str:
@@ -310,6 +311,8 @@ DEFINITIONS = """## Definitions
   stored entity matching no cast entry and no other real name of the text. **chain reach**: the chain's
   last entity is among the selected profiles; **right**: the answer contains the gold's normalised words
   (an unanswerable question: "I don't know"); **refused**: "I don't know" to an answerable question;
+  **first support holds gold**: of the answerable questions, those whose first support item (the first
+  memory `ask` prints under the answer, or the closest one under a refusal) contains the gold's words;
   **evidence-day recall**: share of the gold evidence dates among the evidence turns' dates.
 """
 
