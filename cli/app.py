@@ -113,7 +113,7 @@ def show(
         typer.Argument(help="An entity: full name, alias, first name or surname (case and accents aside).", show_default=False),
     ] = None,
     turn: Annotated[
-        int | None, typer.Option("--turn", help="Show this raw turn (an id from search or ask) with its neighbours.",
+        int | None, typer.Option("--turn", help="Show this raw turn (an id from `search` or `ask --json`) with its neighbours.",
                                  show_default=False),
     ] = None,
     all: Annotated[bool, typer.Option("--all", help="Include superseded facts.")] = False,
