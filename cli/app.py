@@ -12,7 +12,7 @@ import typer
 
 import memhop
 from memhop.cli import ask as ask_cmd
-from memhop.cli import bench_cmd, edit_cmds, export_cmds
+from memhop.cli import bench_cmd, edit_cmds, export_cmds, search_cmd
 from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
 
 app = typer.Typer(
@@ -108,20 +108,35 @@ def rebuild(
 @app.command()
 @reports_errors
 def show(
-    name: Annotated[str, typer.Argument(help="An entity: full name, alias, first name or surname (case and accents aside).")],
+    name: Annotated[
+        str | None,
+        typer.Argument(help="An entity: full name, alias, first name or surname (case and accents aside).", show_default=False),
+    ] = None,
+    turn: Annotated[
+        int | None, typer.Option("--turn", help="Show this raw turn (an id from `search` or `ask --json`) with its neighbours.",
+                                 show_default=False),
+    ] = None,
     all: Annotated[bool, typer.Option("--all", help="Include superseded facts.")] = False,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """An entity's profile and its facts, with their sources.
+    """An entity's profile and its facts, each with the date and file it came from; or one
+    raw turn with the two turns before and after it.
 
     \b
     Example:
       memhop show Bob --all
+      memhop show --turn 42
     """
-    from memhop.cli.render.views import render_entity
+    from memhop.cli.render.views import render_entity, render_turn
 
+    if (name is None) == (turn is None):
+        raise typer.BadParameter("give an entity NAME or --turn ID (one of them)")
     with memhop.open(db, read_only=True) as mem:
+        if turn is not None:
+            render_turn(mem.turn(turn), as_json=json)
+            return
+        assert name is not None
         view = mem.show(name, include_superseded=all)
     render_entity(view, as_json=json)
 
@@ -160,6 +175,7 @@ def config(json: JsonOption = False, db: DbOption = None, engine: EngineOption =
 
 # Commands that live in their own modules; they import only typer at module level.
 app.command()(ask_cmd.ask)
+app.command()(search_cmd.search)
 app.command()(bench_cmd.bench)
 app.command()(edit_cmds.forget)
 app.command()(edit_cmds.edit)

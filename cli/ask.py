@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 import memhop
-from memhop.cli.common import DbOption, EngineOption, JsonOption, reports_errors
+from memhop.cli.common import DbOption, EngineOption, JsonOption, SinceOption, UntilOption, reports_errors
 
 QuestionArg = Annotated[str, typer.Argument(help='The question; "-" reads one question per line from stdin.')]
 
@@ -24,6 +24,8 @@ def ask(
     no_expand: Annotated[bool, typer.Option("--no-expand", help="Skip stage 2: no hops.")] = False,
     no_facts: Annotated[bool, typer.Option("--no-facts", help="Leave out the verified facts.")] = False,
     evidence: Annotated[int | None, typer.Option("--evidence", min=0, help="Raw turns given (K).")] = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Show every decision of the read path.")] = False,
     json: JsonOption = False,
     db: DbOption = None,
@@ -31,9 +33,13 @@ def ask(
 ) -> None:
     """Answer a question from memory, hopping from profile to profile.
 
+    The answer comes with the memories it was read from (date · speaker · file); "I don't
+    know" comes with the closest memories found. Both exit 0; --json says `answered`.
+
     \b
     Example:
       memhop ask "What instrument does Alice's roommate play?" --trace
+      memhop ask "Where did Bob work?" --until "March 2024"
       memhop ask - < questions.txt
     """
     # A question is a few small matrix products: BLAS threads only spin against each other
@@ -44,7 +50,7 @@ def ask(
 
     with memhop.open(db, engine, read_only=True) as mem:
         ask_one = functools.partial(
-            mem.ask, top=top, hops=hops, gate=gate, evidence=evidence,
+            mem.ask, since=since, until=until, top=top, hops=hops, gate=gate, evidence=evidence,
             expand=False if no_expand else None, facts=False if no_facts else None,
         )
         if question == "-":

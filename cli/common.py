@@ -29,6 +29,16 @@ EngineOption = Annotated[
     str | None, typer.Option("--engine", help="offline (default) or openai.", show_default=False)
 ]
 
+SinceOption = Annotated[
+    str | None,
+    typer.Option("--since", help="Only memories from this day on (2024-03-15, '15 March 2024', 'March 2024', 'last week').",
+                 show_default=False),
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option("--until", help="Only memories up to this day (a month or year: up to its end).", show_default=False),
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

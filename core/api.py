@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypedDict, Unpack
@@ -30,12 +31,14 @@ if TYPE_CHECKING:
     from memhop.core.export import EntitySummary
     from memhop.core.forget import ForgetReport
     from memhop.core.ingest import IngestReport
-    from memhop.core.inspect import EntityView
+    from memhop.core.inspect import EntityView, TurnContext
     from memhop.core.model import AnswerRequest
     from memhop.core.progress import Progress
     from memhop.core.read import Answer, Context
     from memhop.core.redact import Redactor
+    from memhop.core.search import SearchResult
     from memhop.core.store import Store
+    from memhop.core.window import Window
     from memhop.core.write import WriteReport
 
 __all__ = ["Memory", "open_memory", "user_counts"]
@@ -50,6 +53,16 @@ class ReadOverrides(TypedDict, total=False):
     evidence: int | None
     expand: bool | None
     facts: bool | None
+
+
+When = date | str | None  # a window bound: a date, or text as `--since` takes it
+
+
+def _window(since: When, until: When) -> Window | None:
+    """None when no bound is given; InvalidDate when text is not a date."""
+    from memhop.core.window import parse_window
+
+    return None if since is None and until is None else parse_window(since, until)
 
 
 def user_counts(counts: dict[str, int]) -> dict[str, int]:
@@ -187,21 +200,39 @@ class Memory:
 
     # Asking.
 
-    def read(self, question: str, **overrides: Unpack[ReadOverrides]) -> Context:
+    def read(
+        self, question: str, *, since: When = None, until: When = None, **overrides: Unpack[ReadOverrides]
+    ) -> Context:
         """What an answer would be built from (profiles, facts, raw turns, the trace),
         without calling the engine. `overrides` (top, hops, gate, evidence, expand, facts)
-        replace the settings' read knobs; None keeps the setting."""
+        replace the settings' read knobs; None keeps the setting. `since` / `until` (a date,
+        or text such as "2024-03-15", "March 2024", "last week") keep only the facts and
+        turns of that time."""
         from memhop.core.read import read
 
-        return read(self.store, question, self.embedder, self.read_options(**overrides))
+        return read(self.store, question, self.embedder, self.read_options(**overrides), _window(since, until))
 
-    def ask(self, question: str, **overrides: Unpack[ReadOverrides]) -> Answer:
+    def ask(
+        self, question: str, *, since: When = None, until: When = None, **overrides: Unpack[ReadOverrides]
+    ) -> Answer:
         """Answer from memory ("I don't know" when nothing supports an answer); `.text` is
-        the answer, `.context` what it was built from, `.to_dict()` the `--json` shape.
-        `overrides` as for `read`."""
+        the answer, `.answered` False for a refusal, `.support` the facts and turns it was
+        read from (or, flagged `closest`, the memories nearest the question),
+        `.context` what it was built from, `.to_dict()` the `--json` shape. `since`,
+        `until` and `overrides` as for `read`."""
         from memhop.core.read import ask
 
-        return ask(self.store, question, self.embedder, self.read_options(**overrides), self._answer)
+        options = self.read_options(**overrides)
+        return ask(self.store, question, self.embedder, options, self._answer, _window(since, until))
+
+    def search(
+        self, query: str, *, person: str | None = None, since: When = None, until: When = None, limit: int = 10
+    ) -> SearchResult:
+        """The raw turns and facts closest to `query`, best first, each with its date, speaker
+        and source file; `person` (any name `show` takes) keeps their turns and facts only."""
+        from memhop.core.search import search
+
+        return search(self.store, self.embedder, query, person, _window(since, until), limit)
 
     def _answer(self, request: AnswerRequest) -> str:
         answer: str = self.engine.answer(request)  # the engine is built only when a question reaches it
@@ -222,6 +253,13 @@ class Memory:
         from memhop.core.inspect import describe_entity
 
         return describe_entity(self.store, name, include_superseded=include_superseded)
+
+    def turn(self, turn_id: int) -> TurnContext:
+        """One raw turn with the two before and after it in its session; TurnNotFound if
+        there is no such turn."""
+        from memhop.core.inspect import describe_turn
+
+        return describe_turn(self.store, turn_id)
 
     def entities(self) -> list[EntitySummary]:
         """Every entity: the diarist first, then by name."""

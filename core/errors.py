@@ -70,3 +70,17 @@ class SecondDiarist(MemhopError):
 
 class EngineError(MemhopError):
     """An engine failed for good: retries exhausted, invalid replies, misconfiguration."""
+
+
+class InvalidDate(MemhopError):
+    """A --since / --until value that is not a date, or a window that ends before it starts."""
+
+    exit_code = 2
+
+
+class TurnNotFound(MemhopError):
+    """`show --turn` named a turn id the store does not hold (never imported, or forgotten)."""
+
+    def __init__(self, turn_id: int) -> None:
+        self.turn_id = turn_id
+        super().__init__(f"no turn {turn_id} (turn ids are in `memhop search --json` and `ask --json`)")

@@ -14,7 +14,7 @@ point at the right turns, but backfill finds more of the others).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -50,13 +50,15 @@ def gather(
     focus_rows: np.ndarray,
     sources: Sequence[FactSource],
     budget: int,
+    allowed: np.ndarray | None = None,
 ) -> list[Evidence]:
-    """Up to `budget` turns, fact sources first, then neighbours, then backfill by score."""
+    """Up to `budget` turns, fact sources first, then neighbours, then backfill by score;
+    only rows `allowed` (a boolean mask over the turns, e.g. a time window) when given."""
     if budget <= 0 or not len(turns.ids):
         return []
     picks: dict[int, EvidencePick] = {}  # row -> why, in pick order
-    _from_facts(turns, sources, -(-budget // FACT_SHARE), picks)
-    _backfill(turns, query, query_text, focus_rows, budget, picks)
+    _from_facts(turns, sources, -(-budget // FACT_SHARE), picks, allowed)
+    _backfill(turns, query, query_text, focus_rows, budget, picks, allowed)
     rows = list(picks)
     return [Evidence(rec, replace(picks[r], external_id=rec.external_id)) for rec, r in zip(turns.records(rows), rows)]
 
@@ -73,7 +75,9 @@ def _neighbours(turns: TurnIndex, row: int) -> list[int]:
     return out
 
 
-def _from_facts(turns: TurnIndex, sources: Sequence[FactSource], cap: int, picks: dict[int, EvidencePick]) -> None:
+def _from_facts(
+    turns: TurnIndex, sources: Sequence[FactSource], cap: int, picks: dict[int, EvidencePick], allowed: np.ndarray | None
+) -> None:
     ordered = sorted(sources, key=lambda s: -s.score)
     seeds: list[tuple[int, float]] = []
     for source in ordered:
@@ -81,7 +85,7 @@ def _from_facts(turns: TurnIndex, sources: Sequence[FactSource], cap: int, picks
             row = int(row)
             if len(picks) >= cap:
                 return
-            if row not in picks:
+            if row not in picks and (allowed is None or allowed[row]):
                 picks[row] = EvidencePick(
                     int(turns.ids[row]), None, "fact source", f"fact #{source.residual_id}", round(source.score, 4)
                 )
@@ -90,38 +94,68 @@ def _from_facts(turns: TurnIndex, sources: Sequence[FactSource], cap: int, picks
         for other in _neighbours(turns, row):
             if len(picks) >= cap:
                 return
-            if other not in picks:
+            if other not in picks and (allowed is None or allowed[other]):
                 picks[other] = EvidencePick(
                     int(turns.ids[other]), None, "neighbour", _external(turns, row), round(NEIGHBOUR_SHARE * score, 4)
                 )
 
 
+def hybrid_scores(
+    matrix: np.ndarray,
+    query: np.ndarray,
+    query_text: str,
+    texts: Callable[[list[int]], list[str]],
+    wanted: int,
+    focus_rows: np.ndarray | None = None,
+    allowed: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every row's score — cosine, +ENTITY_BONUS for `focus_rows`, +BM25 (scaled to
+    LEXICAL_WEIGHT) over the best LEXICAL_POOL rows — and the best `wanted` rows, unordered.
+    Rows not `allowed` score -inf and are never among the best."""
+    base = matrix @ query
+    if focus_rows is not None and len(focus_rows):
+        base[focus_rows] += ENTITY_BONUS
+    if allowed is not None:
+        base[~allowed] = -np.inf
+    wanted = min(len(base), max(wanted, 1))
+    seeds = np.argpartition(-base, wanted - 1)[:wanted]
+    seeds = seeds[np.isfinite(base[seeds])]
+    pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
+    query_terms = lexical.terms(query_text)
+    if query_terms and len(pool):
+        lex = np.asarray(lexical.bm25(query_terms, [lexical.terms(text) for text in texts(pool.tolist())]))
+        if lex.max(initial=0.0) > 0:
+            base[pool] += LEXICAL_WEIGHT * lex / lex.max()
+    return base, seeds
+
+
 def backfill(
-    turns: TurnIndex, query: np.ndarray, query_text: str, focus_rows: np.ndarray, room: int, taken: Collection[int]
+    turns: TurnIndex,
+    query: np.ndarray,
+    query_text: str,
+    focus_rows: np.ndarray,
+    room: int,
+    taken: Collection[int],
+    allowed: np.ndarray | None = None,
+    lend: bool = True,
 ) -> list[tuple[int, float, int]]:
     """The best `room` turns not yet taken, best first: (row, score, row its score came from).
 
     Only the top turns by their own score can lend a neighbour a score (a lent score is a
     fraction of the lender's), so ranking those and their neighbours ranks every turn; one
-    matrix product is the only pass over all of them.
+    matrix product is the only pass over all of them. `lend=False` ranks turns by their
+    own words only (a search result must match by itself).
     """
     if room <= 0 or not len(turns.ids):
         return []
-    base = turns.matrix @ query
-    if len(focus_rows):
-        base[focus_rows] += ENTITY_BONUS
-    wanted = min(len(base), max(LEXICAL_POOL, room + len(taken)))
-    seeds = np.argpartition(-base, wanted - 1)[:wanted]
-    pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
-    query_terms = lexical.terms(query_text)
-    if query_terms:
-        lex = np.asarray(lexical.bm25(query_terms, [lexical.terms(text) for text in turns.texts(pool.tolist())]))
-        if lex.max(initial=0.0) > 0:
-            base[pool] += LEXICAL_WEIGHT * lex / lex.max()
+    wanted = max(LEXICAL_POOL, room + len(taken))
+    base, seeds = hybrid_scores(turns.matrix, query, query_text, turns.texts, wanted, focus_rows, allowed)
     best: dict[int, tuple[float, int]] = {}
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))
-        for other in _neighbours(turns, seed):
+        for other in _neighbours(turns, seed) if lend else ():
+            if allowed is not None and not allowed[other]:
+                continue
             lent = (NEIGHBOUR_SHARE * float(base[seed]), seed)
             best[other] = max(best.get(other, (float(base[other]), other)), lent)
     ranked = sorted((r for r in best if r not in taken), key=lambda r: (-best[r][0], r))[:room]
@@ -135,7 +169,8 @@ def _backfill(
     focus_rows: np.ndarray,
     budget: int,
     picks: dict[int, EvidencePick],
+    allowed: np.ndarray | None,
 ) -> None:
-    for row, score, origin in backfill(turns, query, query_text, focus_rows, budget - len(picks), picks):
+    for row, score, origin in backfill(turns, query, query_text, focus_rows, budget - len(picks), picks, allowed):
         reason, via = ("dense", None) if origin == row else ("neighbour", _external(turns, origin))
         picks[row] = EvidencePick(int(turns.ids[row]), None, reason, via, round(score, 4))

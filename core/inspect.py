@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from memhop.core.errors import AmbiguousName, EntityNotFound
+from memhop.core.cite import Cited, cite_turn
+from memhop.core.errors import AmbiguousName, EntityNotFound, TurnNotFound
 from memhop.core.language.name_lookup import CANONICAL, lookup, suggest
 from memhop.core.model import KnownEntity
 from memhop.core.store import Store, memory
+from memhop.core.store.turns import turn_with_neighbours, turns_by_id
+
+NEIGHBOURS = 2  # turns shown before and after one turn
 
 
 @dataclass(frozen=True)
@@ -16,6 +20,11 @@ class EntityView:
     entity: KnownEntity
     profile: str | None
     residuals: list[memory.StoredResidual]
+    turns: dict[int, Cited] = field(default_factory=dict)  # the facts' source turns that still exist
+
+    def sources_of(self, residual: memory.StoredResidual) -> list[Cited]:
+        """Where a fact came from: its source turns, as date, speaker and file."""
+        return [self.turns[t] for t in residual.source_turns if t in self.turns]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -31,6 +40,11 @@ class EntityView:
                     "date": r.date.isoformat() if r.date else None,
                     "superseded": r.superseded_by is not None,
                     "sources": list(r.source_turns),
+                    "from": [
+                        {"turn_id": c.id, "date": c.day.isoformat() if c.day else None, "speaker": c.speaker,
+                         "source": c.source}
+                        for c in self.sources_of(r)
+                    ],
                 }
                 for r in self.residuals
             ],
@@ -59,8 +73,36 @@ def resolve_entity(store: Store, name: str, strict: bool = False) -> KnownEntity
 
 def describe_entity(store: Store, name: str, include_superseded: bool = False) -> EntityView:
     entity = resolve_entity(store, name)
+    residuals = memory.residuals_of(store, entity.id, include_superseded=include_superseded)
+    stored = turns_by_id(store, [t for r in residuals for t in r.source_turns])
     return EntityView(
         entity=entity,
         profile=memory.profile_of(store, entity.id),
-        residuals=memory.residuals_of(store, entity.id, include_superseded=include_superseded),
+        residuals=residuals,
+        turns={t: cite_turn(turn) for t, turn in stored.items()},
     )
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """One turn with the turns around it in its session (`show --turn`)."""
+
+    turn: Cited
+    before: tuple[Cited, ...]
+    after: tuple[Cited, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn.to_dict(),
+            "before": [c.to_dict() for c in self.before],
+            "after": [c.to_dict() for c in self.after],
+        }
+
+
+def describe_turn(store: Store, turn_id: int, around: int = NEIGHBOURS) -> TurnContext:
+    found = turn_with_neighbours(store, turn_id, around, around)
+    at = next((i for i, t in enumerate(found) if t.id == turn_id), None)
+    if at is None:
+        raise TurnNotFound(turn_id)
+    cited = [cite_turn(t) for t in found]
+    return TurnContext(cited[at], tuple(cited[:at]), tuple(cited[at + 1 :]))

@@ -24,8 +24,10 @@ from memhop.core.language.names import NameMatch, find_names, match_registry
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.store import Store
-from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
+from memhop.core.store.recall import ProfileIndex, Snapshot, TurnIndex, snapshot
+from memhop.core.support import Support, find_support
 from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
+from memhop.core.window import Window
 
 FIRST_PERSON = re.compile(r"(?<![\w'])(i|me|my|mine|myself)(?![\w'])", re.IGNORECASE)
 STAGE1_SHOWN_EXTRA = 3  # profiles listed in the trace beyond the selected ones
@@ -39,6 +41,7 @@ class Selected:
     kind: str
     profile: str
     facts: tuple[str, ...]
+    sources: tuple[FactSource, ...] = ()  # per fact, in the same order: its id, score and source turns
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,12 @@ class Context:
 class Answer:
     context: Context
     text: str
+    support: Support
+
+    @property
+    def answered(self) -> bool:
+        """False for "I don't know"."""
+        return self.support.answered
 
     def to_dict(self) -> dict[str, Any]:
         """The `--json` shape: exactly these keys."""
@@ -72,6 +81,8 @@ class Answer:
         return {
             "question": ctx.question,
             "answer": self.text,
+            "answered": self.answered,
+            "support": self.support.to_list(),
             "selected": [s.name for s in ctx.selected],
             "facts": {s.name: list(s.facts) for s in ctx.selected},
             "evidence": [
@@ -90,18 +101,31 @@ class Answer:
 
 
 def ask(
-    store: Store, question: str, embedder: Embedder, options: ReadSettings, answer: Callable[[AnswerRequest], str]
+    store: Store,
+    question: str,
+    embedder: Embedder,
+    options: ReadSettings,
+    answer: Callable[[AnswerRequest], str],
+    window: Window | None = None,
 ) -> Answer:
-    """Read, then answer; an empty store or an unsupported question gets "I don't know"."""
-    context = read(store, question, embedder, options)
+    """Read, then answer, then find the answer's support; an empty store or an unsupported
+    question gets "I don't know" and the closest memories."""
+    context = read(store, question, embedder, options, window)
     started = time.perf_counter()
     text = answer(context.request())
     context.trace.timings_ms["answer"] = _ms(started)
-    return Answer(context, text)
+    started = time.perf_counter()
+    support = find_support(store, context, text)
+    context.trace.answer, context.trace.answer_from = text, support.source
+    context.trace.timings_ms["support"] = _ms(started)
+    return Answer(context, text, support)
 
 
-def read(store: Store, question: str, embedder: Embedder, options: ReadSettings) -> Context:
-    """Stages 1–3 and the raw evidence for one question, with the trace of every decision."""
+def read(
+    store: Store, question: str, embedder: Embedder, options: ReadSettings, window: Window | None = None
+) -> Context:
+    """Stages 1–3 and the raw evidence for one question, with the trace of every decision;
+    with a `window`, only facts and turns from that time (a fact by its source turns)."""
     question = " ".join(question.split())
     clock = time.perf_counter()
     snap = snapshot(store)
@@ -130,19 +154,23 @@ def read(store: Store, question: str, embedder: Embedder, options: ReadSettings)
 
     clock = time.perf_counter()
     facts_query = _unit(full + stripped)
+    allowed = window.mask(snap.turns.columns.column("ts")) if window else None
     chosen: list[Selected] = []
     sources: list[FactSource] = []
     for row in selection:
-        facts, row_sources = _facts(row, facts_query, snap.residuals, profiles, options, trace)
+        facts, row_sources = _facts(row, facts_query, snap, options, trace, allowed)
         chosen.append(
-            Selected(profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts)
+            Selected(
+                profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts,
+                tuple(row_sources),
+            )
         )
         sources.extend(f for f in row_sources if f.score > options.gate)  # only relevant facts bring turns
     timings["stage3"] = _ms(clock)
 
     clock = time.perf_counter()
     focus = _focus_rows(snap.turns, [m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
-    evidence = gather(snap.turns, stripped, query_text, focus, sources, options.evidence)
+    evidence = gather(snap.turns, stripped, query_text, focus, sources, options.evidence, allowed)
     trace.evidence = [e.pick for e in evidence]
     timings["evidence"] = _ms(clock)
     return Context(question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
@@ -208,10 +236,12 @@ def _stage1(
 
 
 def _facts(
-    row: int, query: np.ndarray, residuals: ResidualIndex, profiles: ProfileIndex, options: ReadSettings, trace: Trace
+    row: int, query: np.ndarray, snap: Snapshot, options: ReadSettings, trace: Trace, allowed: np.ndarray | None
 ) -> tuple[tuple[str, ...], list[FactSource]]:
     """One entity's own top facts by cosine to the question (its own ranking: a fact-rich
-    entity cannot crowd out a fact-poor one), and the turns they came from."""
+    entity cannot crowd out a fact-poor one), and the turns they came from; with `allowed`
+    (a time window over the turns) only facts with a source turn inside it."""
+    residuals, profiles = snap.residuals, snap.profiles
     entity_id = profiles.entity_ids[row]
     lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity_id, entity_id + 1]))
     superseded = residuals.superseded.get(entity_id, 0)
@@ -221,12 +251,21 @@ def _facts(
         return (), []
     scores = residuals.matrix[lo:hi] @ query
     cap = max(options.facts_per_entity, 0)
-    order = np.argsort(-scores, kind="stable")[: cap + CUT_SHOWN]
+    ranked = np.argsort(-scores, kind="stable")
+    if allowed is not None:
+        inside = [fact_allowed(snap.turns, residuals.source_turns[lo + int(i)], allowed) for i in ranked]
+        ranked = ranked[np.asarray(inside, dtype=bool)]
+    order = ranked[: cap + CUT_SHOWN]
     scored = [FactScore(int(residuals.ids[lo + i]), residuals.texts[lo + i], round(float(scores[i]), 4)) for i in order]
     chosen, cut = tuple(scored[:cap]), tuple(scored[cap:])
-    trace.facts.append(EntityFacts(profiles.names[row], chosen, cut, max(0, hi - lo - cap), superseded))
+    trace.facts.append(EntityFacts(profiles.names[row], chosen, cut, max(0, len(ranked) - cap), superseded))
     sources = [FactSource(f.fact_id, f.score, residuals.source_turns[lo + int(i)]) for f, i in zip(chosen, order)]
     return tuple(f.text for f in chosen), sources
+
+
+def fact_allowed(turns: TurnIndex, source_turns: Sequence[int], allowed: np.ndarray) -> bool:
+    """A fact is inside a time window when one of its source turns is."""
+    return bool(allowed[turns.rows_of(source_turns)].any())
 
 
 def _focus_rows(
@@ -234,13 +273,15 @@ def _focus_rows(
 ) -> np.ndarray:
     """Turns spoken by, or (per the write path's mentions) naming, the entities the question starts from."""
     people = list(dict.fromkeys([*named, *(profiles.names[profiles.entity_ids.index(e)] for e in anchor_ids)]))
+    aliases = {n: profiles.aliases[profiles.names.index(n)] if n in profiles.names else () for n in people}
+    return rows_about(turns, [(n, aliases[n]) for n in people], anchor_ids)
+
+
+def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], entity_ids: Sequence[int]) -> np.ndarray:
+    """Rows of the turns spoken by one of `people` (name, aliases) or naming one of `entity_ids`."""
     if not people or not len(turns.ids):
         return np.zeros(0, dtype=np.int64)
-    aliases = {n: profiles.aliases[profiles.names.index(n)] if n in profiles.names else () for n in people}
-    codes = [
-        code for code, speaker in enumerate(turns.speakers)
-        if match_registry(speaker, [(n, aliases[n]) for n in people]) is not None
-    ]
+    codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
     parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
-    parts += [turns.mentions[e] for e in anchor_ids if e in turns.mentions]
+    parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

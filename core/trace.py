@@ -82,6 +82,20 @@ class EvidencePick:
     score: float
 
 
+@dataclass(frozen=True)
+class AnswerSource:
+    """The sentence the answer was read from, and where the answer is in it."""
+
+    kind: str  # "fact" | "turn"
+    id: int
+    sentence: str
+    span: tuple[int, int] | None  # character offsets of the answer in `sentence`
+    how: str  # "words" (in order), "date" (a date written any way), "some words", "own date" (the turn's date)
+    date: str | None
+    speaker: str | None
+    source: str | None
+
+
 @dataclass
 class Trace:
     question: str
@@ -97,6 +111,8 @@ class Trace:
     chain: list[str] = field(default_factory=list)  # where the question leads: anchor, then hops
     links: list[ChainLink] = field(default_factory=list)  # why each step of the chain is there
     timings_ms: dict[str, float] = field(default_factory=dict)
+    answer: str | None = None  # set once the question is answered
+    answer_from: AnswerSource | None = None  # None: refused, or no memory contains the answer
 
     def to_dict(self) -> dict[str, Any]:
         """The trace as `ask --json` shows it: users read "facts" where the code says residuals."""

@@ -1,5 +1,7 @@
-"""An answer as text, as JSON (one document, or one line per question from stdin), and
-the trace tree: stage 1 scores, each hop, facts chosen and cut, the evidence turns."""
+"""An answer as text with the memories it was read from (or, for "I don't know", the
+closest ones), as JSON (one document, or one line per question from stdin), and the trace
+tree: stage 1 scores, each hop, facts chosen and cut, the evidence turns, and the sentence
+the answer came from."""
 
 from __future__ import annotations
 
@@ -12,11 +14,19 @@ from rich.text import Text
 from rich.tree import Tree
 
 from memhop.cli.common import out, print_json
+from memhop.cli.render.cite import cited_line, where
 
 if TYPE_CHECKING:
     from memhop.core.read import Answer
     from memhop.core.trace import Trace
 
+SUPPORT_SHOWN = 3  # memories printed under an answer
+MATCHED = {
+    "words": "the answer's words",
+    "date": "the answer's date, as written here",
+    "some words": "some of the answer's words",
+    "own date": "only the turn's own date",
+}
 TRACE_WIDTH = 80  # the tree is laid out for this many columns when stdout is not a terminal
 SNIPPET_CHARS = 90
 STAGE_STYLE = "bold"
@@ -27,6 +37,12 @@ def render_answer(result: Answer, as_json: bool, trace: bool) -> None:
         print_json(result.to_dict())
         return
     out.print(result.text, markup=False, highlight=False)
+    items = result.support.items[:SUPPORT_SHOWN]
+    if items and items[0].closest:
+        out.print("Closest memories:" if not result.answered else "No memory states this answer; the closest:",
+                  markup=False, highlight=False)
+    for item in items:
+        out.print(cited_line(item.cited, item.quote), markup=False, highlight=False)
     if trace:
         render_trace(result)
 
@@ -49,6 +65,7 @@ def render_trace(result: Answer) -> None:
     _evidence(tree, result)
     times = ", ".join(f"{k} {v:.0f} ms" for k, v in trace.timings_ms.items())
     tree.add(_text(("Timings: ", "dim"), (times, "dim")))
+    _answer(tree, result)
     width = out.width if out.is_terminal else TRACE_WIDTH
     Console(file=sys.stdout, width=width, highlight=False, force_terminal=out.is_terminal).print(tree)
 
@@ -130,3 +147,24 @@ def _evidence(tree: Tree, result: Answer) -> None:
         why = pick.reason + (f": {pick.via}" if pick.via else "")
         head = _text((f"{day} ", "cyan"), turn.speaker, (f"  {turn.external_id or turn.id} · {why}", "dim"))
         node.add(head).add(_text(_cut(turn.text)))
+
+
+def _answer(tree: Tree, result: Answer) -> None:
+    """The answer last, with the sentence it was read from and the answer in [brackets]."""
+    node = tree.add(_text(("Answer: ", STAGE_STYLE), result.text))
+    source = result.context.trace.answer_from
+    if source is None:
+        why = "refused: no memory supports an answer" if not result.answered else "no memory contains this answer"
+        node.add(_text((why, "yellow")))
+        return
+    head = next(i.cited for i in result.support.items if i.cited.kind == source.kind and i.cited.id == source.id)
+    how = MATCHED.get(source.how, source.how)
+    node.add(_text(("read from ", "dim"), f"{source.kind} {source.id} · {where(head)}", (f"  ({how})", "dim")))
+    sentence = " ".join(source.sentence.split()) if source.span is None else source.sentence
+    limit = 2 * SNIPPET_CHARS
+    if source.span is not None:
+        start, end = source.span
+        sentence = f"{sentence[:start]}[{sentence[start:end]}]{sentence[end:]}"
+        if len(sentence) > limit and start > limit // 2:  # keep the span in view
+            sentence = "…" + sentence[start - limit // 2 :]
+    node.add(_text(("“" + _cut(sentence, limit) + "”", "italic")))

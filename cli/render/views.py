@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from memhop.cli.common import out, print_json
+from memhop.cli.render.cite import day_text, where
 
 if TYPE_CHECKING:
+    from memhop.core.cite import Cited
     from memhop.core.export import EntitySummary
-    from memhop.core.inspect import EntityView
+    from memhop.core.inspect import EntityView, TurnContext
 
 
 def render_entity(view: EntityView, as_json: bool) -> None:
@@ -19,14 +22,31 @@ def render_entity(view: EntityView, as_json: bool) -> None:
         return
     entity = view.entity
     aliases = f" (also: {', '.join(entity.aliases)})" if entity.aliases else ""
-    out.print(f"[bold]{entity.name}[/bold] [{entity.kind}]{aliases}", markup=True)
+    out.print(f"[bold]{escape(entity.name)}[/bold] \\[{entity.kind}]{escape(aliases)}", markup=True)
     out.print(view.profile or "(no profile yet)", markup=False)
     if view.residuals:
         table = Table("id", "fact", "category", "date", "sources", box=None)
         for r in view.residuals:
             text = r.text + (" (superseded)" if r.superseded_by is not None else "")
-            table.add_row(str(r.id), text, r.category, r.date.isoformat() if r.date else "", ",".join(map(str, r.source_turns)))
+            sources = "; ".join(f"{day_text(c)} · {c.source}" for c in view.sources_of(r)) or "(forgotten)"
+            table.add_row(str(r.id), text, r.category, r.date.isoformat() if r.date else "", sources)
         out.print(table)
+
+
+def render_turn(context: TurnContext, as_json: bool) -> None:
+    """The turn between its neighbours, marked with ▶, each headed by its date, speaker and file."""
+    if as_json:
+        print_json(context.to_json())
+        return
+    for cited in (*context.before, context.turn, *context.after):
+        _turn(cited, here=cited is context.turn)
+
+
+def _turn(cited: Cited, here: bool) -> None:
+    mark = "▶ " if here else "  "
+    out.print(f"{mark}{where(cited)}  [turn {cited.id}]", style="bold" if here else "dim", markup=False, highlight=False)
+    for line in cited.text.splitlines() or [""]:
+        out.print(f"  {line}", markup=False, highlight=False)
 
 
 def render_entities(rows: list[EntitySummary], as_json: bool) -> None:

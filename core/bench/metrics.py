@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from memhop.core.support import is_refusal
+
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = str.maketrans({c: " " for c in string.punctuation})
-_IDK = ("i don't know", "i do not know", "i dont know", "unknown", "not mentioned", "no answer")
 
 
 def normalise(text: str) -> str:
@@ -39,8 +40,8 @@ def token_f1(answer: str, gold: str) -> float:
 
 
 def is_idk(answer: str) -> bool:
-    said = answer.strip().lower().replace("\u2019", "'")
-    return not said or any(said.startswith(p) for p in _IDK)
+    """"I don't know" as `memhop ask` recognises it (its `answered` is False)."""
+    return is_refusal(answer)
 
 
 def recall_at(ranked: Sequence[str | None], gold: Sequence[str], k: int) -> float | None:
@@ -99,6 +100,12 @@ class Record:
         return self.idk if self.gold is None else exact_match(self.answer, self.gold)
 
     @property
+    def wrong(self) -> bool:
+        """An answer that is not "I don't know" and does not match the gold (EM); any answer
+        to an adversarial question."""
+        return self.answer is not None and not self.idk and not self.em
+
+    @property
     def f1(self) -> float:
         if self.answer is None:
             return 0.0
@@ -118,5 +125,7 @@ METRICS: dict[str, Metric] = {
     "chain reach": lambda r: r.reached,
     "EM": lambda r: None if r.answer is None else r.em,
     "F1": lambda r: None if r.answer is None else r.f1,
-    "IDK": lambda r: None if r.answer is None else r.idk,
+    "answered": lambda r: None if r.answer is None else not r.idk,
+    "refused": lambda r: None if r.answer is None else r.idk,
+    "wrong": lambda r: None if r.answer is None else r.wrong,
 }

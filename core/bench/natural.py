@@ -98,6 +98,7 @@ class QuestionRecord:
     gold_days: tuple[str, ...]
     evidence_days: tuple[str, ...]
     day_recall: float | None  # None: no gold evidence (unanswerable)
+    cited: bool | None = None  # the answer's first support item holds the gold; None: unanswerable
 
 
 @dataclass(frozen=True)
@@ -111,12 +112,15 @@ class Tally:
     wrong: int
     day_recall: float | None
     entities_read: float | None  # selected profiles per question: reach is cheap when most are read
+    cited: int = 0  # answerable questions whose first support item holds the gold
+    answerable: int = 0
 
     @classmethod
     def of(cls, records: Sequence[QuestionRecord]) -> Tally:
         count = {o: sum(r.outcome == o for r in records) for o in OUTCOMES}
         return cls(len(records), sum(r.reached for r in records), count["right"], count["refused"],
-                   count["wrong"], mean(r.day_recall for r in records), mean(len(r.selected) for r in records))
+                   count["wrong"], mean(r.day_recall for r in records), mean(len(r.selected) for r in records),
+                   sum(bool(r.cited) for r in records), sum(r.cited is not None for r in records))
 
 
 @dataclass
@@ -242,11 +246,13 @@ def day_recall(gold_days: Sequence[str], evidence_days: Iterable[str]) -> float 
 
 
 def score_question(gold: GoldQuestion, answer: str, selected: Sequence[str], evidence_days: Sequence[str],
-                   cast: Cast, stored: Sequence[KnownEntity]) -> QuestionRecord:
+                   cast: Cast, stored: Sequence[KnownEntity], first_support: str | None = None) -> QuestionRecord:
+    """`first_support`: the text of the answer's first support item (`ask` prints it first)."""
     hops = hops_reached(gold.chain, selected, cast, stored)
+    cited = None if name_key(gold.answer) == UNKNOWN else answer_contains(first_support or "", gold.answer)
     return QuestionRecord(
         gold.q, gold.answer, gold.k, gold.type, answer, outcome(answer, gold.answer), bool(hops) and hops[-1], hops,
-        tuple(selected), gold.evidence, tuple(evidence_days), day_recall(gold.evidence, evidence_days),
+        tuple(selected), gold.evidence, tuple(evidence_days), day_recall(gold.evidence, evidence_days), cited,
     )
 
 
@@ -313,7 +319,9 @@ def run_natural(folder: Path, settings: Settings, progress: Progress | None = No
         for gold in questions:
             got = mem.ask(gold.q)
             days = [e.turn.timestamp.date().isoformat() for e in got.context.evidence if e.turn.timestamp]
-            records.append(score_question(gold, got.text, [s.name for s in got.context.selected], days, cast, stored))
+            first = got.support.items[0].cited.text if got.support.items else None
+            records.append(score_question(gold, got.text, [s.name for s in got.context.selected], days, cast, stored,
+                                          first))
         turns = mem.stats()["turns"]
     return NaturalResult(folder, cast.self_name, [p.name for p in inputs], turns, score_entities(cast, stored),
                          records, time.perf_counter() - started)

@@ -100,14 +100,15 @@ def natural_entities(nat: NaturalResult) -> str:
     return _entity_counts(nat) + "\n\n" + "\n".join(f"- {label}: {names or 'none'}" for label, names in lists)
 
 
-QUESTION_COLUMNS = ("questions", "n", "chain reach", "right", "refused", "wrong", "evidence-day recall %",
+QUESTION_COLUMNS = ("questions", "n", "chain reach", "right", "refused", "wrong", "first support holds gold",
+                    "evidence-day recall %",
                     "entities read")
 
 
 def _tally_row(label: str, t: Tally) -> list[str]:
     read = "–" if t.entities_read is None else f"{t.entities_read:.1f}"
     return [label, str(t.n), _of(t.reached, t.n), _of(t.right, t.n), _of(t.refused, t.n), _of(t.wrong, t.n),
-            _pct(t.day_recall), read]
+            _of(t.cited, t.answerable), _pct(t.day_recall), read]
 
 
 def natural_questions(nat: NaturalResult) -> str:
@@ -268,10 +269,10 @@ def render(result: BenchResult, plots: Sequence[str]) -> str:
         "## LoCoMo, categories 1–4\n\n" + headline(result, "locomo"),
         "## Natural text (dev set)\n\n" + natural_section(result),
         "## MemHop by hop depth K",
-        *(f"### {m}\n\n" + by_group(result, "memhop", m) for m in ("R@10", "R@25", "chain reach", "EM", "IDK")),
+        *(f"### {m}\n\n" + by_group(result, "memhop", m) for m in ("R@10", "R@25", "chain reach", "EM", "refused", "wrong")),
         "### Which hop broke (K ≥ 2)\n\n" + broken_hops(result),
         "## LoCoMo by category",
-        *(f"### {m}\n\n" + by_group(result, "locomo", m) for m in ("R@10", "R@25", "EM", "F1", "IDK")),
+        *(f"### {m}\n\n" + by_group(result, "locomo", m) for m in ("R@10", "R@25", "EM", "F1", "refused", "wrong")),
         "## Write path (full memory)\n\n" + ingest_table(result),
         "## Speed at scale\n\n" + (scale_table(result) if result.scale else "not available: "
                                    + result.unavailable.get("scale", "not run")),
@@ -298,7 +299,9 @@ DEFINITIONS = """## Definitions
   selected profiles; raw-turn systems: one of the hop's gold turns is among the 10 evidence turns.
   **which hop broke**: the first hop of the chain the context did not carry.
 - **EM**: normalised exact match (lower case, no punctuation or articles). **F1**: token overlap (LoCoMo's
-  metric). **IDK**: share answered "I don't know" (the right answer to adversarial questions).
+  metric). **answered**: share not answered "I don't know". **refused**: share answered "I don't know"
+  (the right answer to adversarial questions). **wrong**: share answered, but not matching the gold by
+  EM (any answer to an adversarial question): a wrong answer is worse than a refusal.
 - **entities read**: profiles (with their facts) in the answerer's context; compare with the entities
   per store in the write-path table: reaching the answer's entity by reading most profiles is cheap.
 - **context tokens**: characters / 4 of everything given to the answerer. **p50 ms**: retrieval + answer.
@@ -308,6 +311,8 @@ DEFINITIONS = """## Definitions
   stored entity matching no cast entry and no other real name of the text. **chain reach**: the chain's
   last entity is among the selected profiles; **right**: the answer contains the gold's normalised words
   (an unanswerable question: "I don't know"); **refused**: "I don't know" to an answerable question;
+  **first support holds gold**: of the answerable questions, those whose first support item (the first
+  memory `ask` prints under the answer, or the closest one under a refusal) contains the gold's words;
   **evidence-day recall**: share of the gold evidence dates among the evidence turns' dates.
 """
 

@@ -16,7 +16,7 @@ from support.paths import SAMPLES
 from support.read_world import build_world
 
 ROOMMATE = "What instrument does Alice's roommate play?"
-JSON_KEYS = {"question", "answer", "selected", "facts", "evidence", "trace"}
+JSON_KEYS = {"question", "answer", "answered", "support", "selected", "facts", "evidence", "trace"}
 EVIDENCE_KEYS = {"turn_id", "external_id", "session", "speaker", "timestamp", "text"}
 
 
@@ -43,7 +43,8 @@ def test_answers_the_roommate_question_with_the_hop_in_the_trace(invoke) -> None
     assert "hop 1" in text and "named by Alice Nguyen" in text and "[Bob Kowalski]" in text
     assert "Chain: Alice Nguyen → Bob Kowalski" in text and "stopped:" in text
     assert "Bob Kowalski plays the piano." in text and "superseded" in text
-    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    tree = lines[next(i for i, line in enumerate(lines) if line.startswith("Trace: ")):]
+    assert all(len(line) <= 80 for line in tree), max(tree, key=len)  # support lines above it are one per memory
 
 
 def test_no_expand_removes_the_hop(invoke) -> None:
@@ -138,3 +139,50 @@ def test_end_to_end_on_the_sample_diaries(invoke, samples: Path) -> None:
 )
 def test_sample_questions(invoke, samples: Path, question: str, answer: str) -> None:
     assert json.loads(invoke(question, "--json", db=samples).stdout)["answer"] == answer
+
+
+def test_the_answer_is_followed_by_the_memories_it_was_read_from(invoke) -> None:
+    result = invoke(ROOMMATE)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "piano" and 2 <= len(lines) <= 4
+    assert lines[1].startswith("3 Feb 2024 · Maya Patel · diary.md — ") and "piano" in lines[1]
+
+
+def test_a_refusal_shows_the_closest_memories_and_still_exits_0(invoke) -> None:
+    result = invoke("What is the capital of Peru?")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["I don't know", "Closest memories:"] and len(lines) == 5
+    assert all(" · " in line and " — " in line for line in lines[2:])
+    data = json.loads(invoke("What is the capital of Peru?", "--json").stdout)
+    assert data["answered"] is False and len(data["support"]) == 3 and all(s["closest"] for s in data["support"])
+
+
+def test_json_support_is_best_first_with_where_it_came_from(invoke) -> None:
+    data = json.loads(invoke(ROOMMATE, "--json").stdout)
+    assert data["answered"] is True
+    first = data["support"][0]
+    assert "piano" in first["quote"].lower() and not first["closest"]
+    assert (first["date"], first["speaker"], first["source"]) == ("2024-02-03", "Maya Patel", "diary.md")
+
+
+def test_the_trace_ends_with_the_answer_and_its_sentence(invoke) -> None:
+    lines = invoke(ROOMMATE, "--trace").stdout.splitlines()
+    answer_at = next(i for i, line in enumerate(lines) if "Answer: piano" in line)
+    tail = "\n".join(lines[answer_at:])
+    assert "read from" in tail and "diary.md" in tail and "[piano]" in tail
+    assert not lines[answer_at].startswith("│")  # the last branch of the tree
+
+
+def test_since_and_until_limit_the_evidence(invoke) -> None:
+    data = json.loads(invoke(ROOMMATE, "--json", "--since", "April 2024").stdout)
+    assert data["evidence"] and all(e["timestamp"] >= "2024-04-01" for e in data["evidence"])
+    data = json.loads(invoke(ROOMMATE, "--json", "--until", "2024-02-10").stdout)
+    assert all(e["timestamp"] < "2024-02-11" for e in data["evidence"])
+
+
+def test_a_date_that_is_not_one_is_a_one_line_usage_error(invoke) -> None:
+    result = invoke(ROOMMATE, "--since", "soonish")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "--since" in result.stderr and "soonish" in result.stderr

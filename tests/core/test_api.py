@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from support.paths import REPO, SAMPLES
 from support.purge_world import sha256_file
 
 import memhop
-from memhop.core.errors import ConfigError, EntityNotFound, MemhopError, StoreError
+from memhop.core.errors import ConfigError, EntityNotFound, InvalidDate, MemhopError, StoreError
 from memhop.core.export import ExportError
 from memhop.core.forget import ForgetError
 
@@ -86,7 +87,7 @@ def test_ask_and_its_options(diary_db: Path, home: Path) -> None:
     with memhop.open(diary_db, read_only=True) as mem:
         answer = mem.ask(ROOMMATE)
         assert answer.text == "piano"
-        assert set(answer.to_dict()) == {"question", "answer", "selected", "facts", "evidence", "trace"}
+        assert set(answer.to_dict()) == {"question", "answer", "answered", "support", "selected", "facts", "evidence", "trace"}
         assert answer.context.chain[:2] == ("Alice", "Bob")
         assert any(answer.to_dict()["facts"].values())
         assert not any(mem.ask(ROOMMATE, facts=False).to_dict()["facts"].values())
@@ -94,6 +95,24 @@ def test_ask_and_its_options(diary_db: Path, home: Path) -> None:
         assert flat.context.trace.hops == [] and [s.name for s in flat.context.selected] == ["Alice"]
         assert len(mem.ask(ROOMMATE, evidence=2).context.evidence) == 2
         assert mem.ask("What is the capital of Peru?").text == "I don't know"
+
+
+def test_support_search_and_turns_for_a_script(diary_db: Path, home: Path) -> None:
+    with memhop.open(diary_db, read_only=True) as mem:
+        answer = mem.ask(ROOMMATE)
+        assert answer.answered and answer.support.items and "piano" in answer.support.items[0].quote.lower()
+        assert answer.support.items[0].cited.source == "maya-diary.md"
+        refused = mem.ask("What is the capital of Peru?")
+        assert not refused.answered and all(i.closest for i in refused.support.items)
+        spring = mem.ask(ROOMMATE, since="March 2024", until=date(2024, 4, 30))
+        assert all(date(2024, 3, 1) <= e.turn.timestamp.date() <= date(2024, 4, 30) for e in spring.context.evidence)
+        found = mem.search("recital", person="Bob", limit=3)
+        assert found.person == "Bob" and 0 < len(found.hits) <= 3 and "recital" in found.hits[0].cited.text.lower()
+        turn = next(h.cited for h in mem.search("recital").hits if h.cited.kind == "turn")
+        around = mem.turn(turn.id)
+        assert around.turn == turn and len(around.before) <= 2 and len(around.after) <= 2
+        with pytest.raises(InvalidDate):
+            mem.search("recital", since="the day the music died")
 
 
 def test_show_entities_and_stats_speak_of_facts(diary_db: Path, home: Path) -> None:

@@ -103,6 +103,19 @@ def test_chain_reach_follows_cast_aliases_and_day_recall_counts_gold_dates() -> 
     assert day_recall([], ["2024-02-24"]) is None  # unanswerable: no gold evidence
 
 
+def test_the_first_support_item_is_scored_against_the_gold() -> None:
+    gold = GoldQuestion("Where is Rafa from?", "Belo Horizonte", 1, ("Rafa",), ("2024-02-11",), "single")
+    cited = score_question(gold, "Belo Horizonte", [], [], CAST, STORED, "Rafa grew up in Belo Horizonte, she says.")
+    assert cited.cited is True
+    assert score_question(gold, "Recife", [], [], CAST, STORED, "Rafa loves Recife.").cited is False
+    assert score_question(gold, "I don't know", [], [], CAST, STORED, None).cited is False
+    nobody = GoldQuestion("Who is Rafa's dog?", "unknown", 1, ("Rafa",), (), "unanswerable")
+    assert score_question(nobody, "I don't know", [], [], CAST, STORED, "Rafa has a cat.").cited is None
+    tally = NaturalResult(Path("dev"), "Jun Park", [], 1, score_entities(CAST, STORED),
+                          [cited, score_question(nobody, "I don't know", [], [], CAST, STORED, None)]).total
+    assert (tally.cited, tally.answerable) == (1, 1)
+
+
 def _result(records: list[tuple[str, str, str, int, str]]) -> NaturalResult:
     """(question, gold, answer, k, type); each chain is its own last entity, Jun Park."""
     scored = [score_question(GoldQuestion(q, gold, k, ("Jun Park",), ("2024-02-11",), kind), answer,
@@ -128,7 +141,7 @@ def test_the_report_and_summary_carry_the_section_or_say_why_not() -> None:
     bench.natural = _result([("a", "Galway", "Galway", 1, "single")])
     report = render(bench, [])
     assert "## Natural text (dev set)" in report and "| 5/6 | 4/6 | 10 | 3/10 | 1 |" in report
-    assert "- missed: Biscuit" in report and "| all | 1 | 1/1 | 1/1 | 0/1 | 0/1 | 100.0 | 1.0 |" in report
+    assert "- missed: Biscuit" in report and "| all | 1 | 1/1 | 1/1 | 0/1 | 0/1 | 0/1 | 100.0 | 1.0 |" in report
     natural = summary(bench)["natural"]
     assert isinstance(natural, dict)
     assert natural["entities"]["found"] == 5 and natural["questions"]["all"]["right"] == 1

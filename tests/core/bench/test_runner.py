@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from memhop.core.bench.baselines import Corpus, EntityGraph
 from memhop.core.bench.ingest import ingest_parsed
-from memhop.core.bench.metrics import exact_match, is_idk, recall_at, split_evidence, token_f1
+from memhop.core.bench.metrics import METRICS, Record, exact_match, is_idk, mean, recall_at, split_evidence, token_f1
 from memhop.core.bench.scale import grow
 from memhop.core.bench.sources import locomo_sources
 from memhop.core.bench.systems import ProfileOnly
@@ -57,6 +57,7 @@ def test_every_system_is_measured_or_said_not_available(bench_run: tuple[dict, P
         else:
             assert stats["questions"] == QUESTIONS
             assert 0.0 <= stats["R@10"] <= stats["R@25"] <= 1.0
+            assert stats["answered"] + stats["refused"] == pytest.approx(1.0) and stats["wrong"] <= stats["answered"]
     assert memhop["full-context"]["R@10"] == 1.0  # every turn: the ceiling
     assert memhop["full-context"]["context_tokens"] > 5 * memhop["dense-chunks"]["context_tokens"]
     assert summary["headline"]["locomo"] == {s: None for s in SYSTEMS}
@@ -67,6 +68,7 @@ def test_report_records_and_plots_are_written(bench_run: tuple[dict, Path]) -> N
     summary, out = bench_run
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "## MemHop-style, all K" in report and "| dense-chunks |" in report
+    assert "| answered | refused | wrong |" in report and "### wrong" in report
     assert "## LoCoMo, categories 1–4\n\nnot run" in report
     ran = [s for s, stats in summary["headline"]["memhop"].items() if stats]
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
@@ -92,6 +94,17 @@ def test_answer_and_recall_metrics() -> None:
     assert recall_at(["D1:1", "D2:2", "D3:3"], ["D2:2", "D9:9"], 2) == 0.5
     assert recall_at(["D1:1"], [], 10) is None
     assert split_evidence(["D8:6; D9:17", "D1:3"]) == ["D8:6", "D9:17", "D1:3"]
+
+
+def test_answered_refused_and_wrong_split_every_answer() -> None:
+    def record(answer: str | None, gold: str | None) -> Record:
+        return Record("memhop", "s0", "memhop", "q", "K=1", "?", gold, answer, None, None, None, None, 0, 0.0)
+
+    cases = [record("piano", "piano"), record("The cello", "piano"), record("I don't know", "piano"),
+             record("I don't know", None), record("Lisbon", None), record(None, "piano")]
+    rates = {m: mean(METRICS[m](r) for r in cases) for m in ("answered", "refused", "wrong", "EM")}
+    assert rates == {"answered": 3 / 5, "refused": 2 / 5, "wrong": 2 / 5, "EM": 2 / 5}  # None: not counted
+    assert [r.wrong for r in cases] == [False, True, False, False, True, False]
 
 
 def _corpus(texts: Sequence[str], vectors: np.ndarray) -> Corpus:

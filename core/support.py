@@ -1,0 +1,285 @@
+"""Why an answer can be trusted: the facts and turns it was read from, best first.
+
+Computed after the answer call from what the answerer was given, so it works the same for
+every engine. A fact or turn supports an answer when one of its sentences contains it —
+its words in order (case, punctuation, accents and articles aside), a date written in any
+form that resolves to the answer's date ("last night" in a turn of 15 March is 14 March),
+or at least half of its content words — and support is ranked by how fully it contains
+the answer, then by the read path's own ranking. A date answer that no text states but
+that is a turn's own date is weak support: it shows where the answerer took it from.
+
+A refusal, or an answer nothing contains, gets the closest memories instead, flagged
+`closest`: what was found, never presented as proof.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from memhop.core.cite import Cited, cite_fact, cite_turn
+from memhop.core.language import lexical
+from memhop.core.language.dates import find_dates
+from memhop.core.language.sentences import split_sentences
+from memhop.core.store.recall import snapshot
+from memhop.core.store.turns import turns_by_id
+from memhop.core.trace import AnswerSource
+
+if TYPE_CHECKING:
+    from memhop.core.read import Context
+    from memhop.core.store import Store
+
+REFUSALS = ("i don't know", "i do not know", "i dont know", "unknown", "not mentioned", "no answer")
+CLOSEST = 3  # memories shown when nothing supports an answer
+WIDER = 300  # facts of the selected entities searched when the answerer's own context holds no support
+FULL = 1.0  # the answer's words in order, or its date
+OWN_DATE = 0.5  # a date answer that is only the turn's own date
+PARTIAL = 0.8  # times the share of the answer's content words a sentence holds
+ENOUGH = 0.4  # a sentence with half the answer's content words supports it
+_ARTICLE = r"(?:a|an|the)"
+_SEP = rf"[^a-z0-9]+(?:{_ARTICLE}[^a-z0-9]+)?"
+_MONTH_LABEL = re.compile(r"in [A-Z][a-z]+ (\d{4})$")
+_YEAR_LABEL = re.compile(r"in (\d{4})$")
+_MAYBE_DATE = re.compile(  # what every date expression core/language/dates.py reads contains
+    r"\d|yesterday|today|tonight|tomorrow|night|morning|afternoon|evening|ago|week|month|year|recently|day"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\b(?:mon|tue|wed|thu|fri|sat|sun)",
+    re.IGNORECASE,
+)
+
+
+def is_refusal(answer: str) -> bool:
+    """"I don't know" in any of the ways an engine says it (or nothing at all)."""
+    said = answer.strip().lower().replace("\u2019", "'")
+    return not said or any(said.startswith(p) for p in REFUSALS)
+
+
+@dataclass(frozen=True)
+class SupportItem:
+    cited: Cited
+    closest: bool  # only close to the question: not shown to contain the answer
+    quote: str  # the sentence holding the answer (or, for a closest item, nearest the question)
+    span: tuple[int, int] | None  # where the answer is in `quote`
+    how: str | None = None  # "words" | "date" | "some words" | "own date"; None for a closest item
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.cited.to_dict(), "closest": self.closest, "quote": self.quote}
+
+
+@dataclass(frozen=True)
+class Support:
+    answered: bool  # False for "I don't know"
+    items: tuple[SupportItem, ...]  # best first
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [item.to_dict() for item in self.items]
+
+    @property
+    def source(self) -> AnswerSource | None:
+        """Where the answer was read from: the best item that contains it."""
+        best = next((i for i in self.items if not i.closest), None)
+        if best is None:
+            return None
+        c = best.cited
+        day = c.day.isoformat() if c.day else None
+        return AnswerSource(c.kind, c.id, best.quote, best.span, best.how or "", day, c.speaker, c.source)
+
+
+@dataclass(frozen=True)
+class _Target:
+    """The answer, prepared for matching."""
+
+    pattern: re.Pattern[str] | None  # its words in order, on folded text
+    terms: frozenset[str]  # its content-word stems
+    days: tuple[tuple[date, str], ...]  # the dates it says, with their grain: day | monthday | month | year
+
+    @classmethod
+    def of(cls, answer: str) -> _Target:
+        words = [w for w in re.findall(r"[a-z0-9]+", fold(answer)) if w not in ("a", "an", "the")]
+        pattern = re.compile(r"(?<![a-z0-9])" + _SEP.join(map(re.escape, words)) + r"(?![a-z0-9])") if words else None
+        days, undated = _answer_days(answer)
+        return cls(pattern, frozenset(lexical.terms(undated)), days)  # "12 May" shares no word with "12 March"
+
+
+@dataclass(frozen=True)
+class _Found:
+    score: float
+    quote: str
+    span: tuple[int, int] | None
+    how: str | None = None
+
+
+def find_support(store: Store, context: Context, answer: str) -> Support:
+    """The facts and evidence turns the answer was read from, best first; the closest ones
+    (flagged) for a refusal or an answer none of them contains.
+
+    An answer read from a profile is in none of the facts and turns the answerer saw; the
+    selected entities' other facts (and the turns those came from) are searched next."""
+    answered = not is_refusal(answer)
+    given = _given(store, context)
+    if answered:
+        target = _Target.of(answer)
+        kept = _supporting(target, given) or _supporting(target, _wider(store, context, given))
+        if kept:
+            return Support(True, tuple(kept))
+    return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
+
+
+def _given(store: Store, context: Context) -> list[Cited]:
+    """What the answerer saw, in the read path's order: facts by score and evidence turns
+    in the order given, interleaved (a fact before a turn of the same rank), each once."""
+    facts = sorted(((text, src) for s in context.selected for text, src in zip(s.facts, s.sources)), key=lambda f: -f[1].score)
+    wanted = [e.turn.id for e in context.evidence] + [t for _, src in facts for t in src.turn_ids[:1]]
+    turns = turns_by_id(store, wanted)
+    ranked: list[tuple[int, int, Cited]] = [
+        (rank, 0, cite_fact(src.residual_id, text, src.turn_ids, turns)) for rank, (text, src) in enumerate(facts)
+    ]
+    ranked += [(rank, 1, cite_turn(turns[e.turn.id])) for rank, e in enumerate(context.evidence) if e.turn.id in turns]
+    ranked.sort(key=lambda c: (c[0], c[1]))
+    return _once([c for _, _, c in ranked])
+
+
+def _wider(store: Store, context: Context, given: list[Cited]) -> list[Cited]:
+    """The selected entities' live facts (at most WIDER, in selection order) the answerer
+    was not given, then the turns every one of those facts came from."""
+    residuals = snapshot(store).residuals
+    rows: list[int] = []
+    for entity in context.selected:
+        lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity.entity_id, entity.entity_id + 1]))
+        rows += range(lo, hi)
+    rows = rows[:WIDER]
+    turns = turns_by_id(store, [t for r in rows for t in residuals.source_turns[r][:1]])
+    shown = {(c.kind, c.id) for c in given}
+    facts = [cite_fact(int(residuals.ids[r]), residuals.texts[r], residuals.source_turns[r], turns) for r in rows]
+    sources = [cite_turn(turns[t]) for r in rows for t in residuals.source_turns[r][:1] if t in turns]
+    return _once([c for c in facts + sources if (c.kind, c.id) not in shown])
+
+
+def _supporting(target: _Target, candidates: list[Cited]) -> list[SupportItem]:
+    """The candidates that contain the answer, fullest first (ties keep their order)."""
+    found = [(match(target, c.text, c.timestamp), c) for c in candidates]
+    kept = sorted(((f, c) for f, c in found if f.score >= ENOUGH), key=lambda fc: -fc[0].score)
+    return [SupportItem(c, False, f.quote, f.span, f.how) for f, c in kept]
+
+
+def _closest(given: list[Cited], asked: frozenset[str]) -> list[SupportItem]:
+    """The CLOSEST memories to the question: most of its words in one sentence, then the
+    read path's order."""
+    quotes = [(_nearest(c.text, asked), c) for c in given]
+    ordered = sorted(range(len(quotes)), key=lambda i: (-_shared(quotes[i][0], asked), i))
+    return [SupportItem(quotes[i][1], True, quotes[i][0], None) for i in ordered[:CLOSEST]]
+
+
+def _once(candidates: list[Cited]) -> list[Cited]:
+    """Two entities' facts can say the same thing: cite it once, where it ranks best."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for cited in candidates:
+        if (cited.kind, cited.text) not in seen:
+            seen.add((cited.kind, cited.text))
+            kept.append(cited)
+    return kept
+
+
+def match(target: _Target, text: str, when: datetime | None) -> _Found:
+    """How fully the best sentence of `text` (said at `when`) contains the answer."""
+    best = _Found(0.0, "", None)
+    ref = when.date() if when else None
+    for sentence in _sentences(text):
+        found = _in_sentence(target, sentence, ref)
+        if found.score > best.score:
+            best = found
+    if best.score < ENOUGH and ref is not None and any(_same(ref, day, grain) for day, grain in target.days):
+        best = _Found(OWN_DATE, _nearest(text, target.terms), None, "own date")
+    return best
+
+
+def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
+    if target.pattern is not None:
+        hit = target.pattern.search(fold(sentence))
+        if hit:
+            return _Found(FULL, sentence, hit.span(), "words")
+    if target.days and _MAYBE_DATE.search(sentence):
+        for mention in find_dates(sentence, ref, past=True):
+            readings = [mention] if mention.explicit else [mention, *find_dates(mention.text, ref, past=False)[:1]]
+            for reading in readings:  # the tense is not known: "on the 14th" may be before or after
+                if reading.day and _grain(reading.label) and any(_same(reading.day, d, g) for d, g in target.days):
+                    return _Found(FULL, sentence, (mention.start, mention.end), "date")
+    if target.terms:
+        share = len(target.terms & set(lexical.terms(sentence))) / len(target.terms)
+        return _Found(PARTIAL * share, sentence, None, "some words")
+    return _Found(0.0, sentence, None)
+
+
+def _sentences(text: str) -> Iterator[str]:
+    parts = split_sentences(text)
+    yield from parts or [text]
+
+
+def _nearest(text: str, terms: frozenset[str]) -> str:
+    """The sentence sharing most content words with `terms` (the first on a tie)."""
+    return max(_sentences(text), key=lambda s: _shared(s, terms))
+
+
+def _shared(sentence: str, terms: frozenset[str]) -> int:
+    return len(terms & set(lexical.terms(sentence)))
+
+
+def _grain(label: str) -> str | None:
+    if label.startswith("on "):
+        return "day"
+    if _MONTH_LABEL.fullmatch(label):
+        return "month"
+    if _YEAR_LABEL.fullmatch(label):
+        return "year"
+    return None  # "around…", "in the week of…": too loose to count as the answer's date
+
+
+def _answer_days(answer: str) -> tuple[tuple[tuple[date, str], ...], str]:
+    """The dates an answer states (a day without a year, "14 March", matches any year), and
+    the answer without them."""
+    out = []
+    rest = answer
+    for mention in reversed(find_dates(answer, date.today(), past=True)):
+        grain = _grain(mention.label)
+        if mention.day is None or grain is None:
+            continue
+        if mention.explicit:
+            out.append((mention.day, grain))
+        elif grain == "day" and re.search(r"\d", mention.text) and re.search(r"[A-Za-z]{3}", mention.text):
+            out.append((mention.day, "monthday"))  # "14 March": the answerer's year is unknown
+        else:
+            continue
+        rest = rest[: mention.start] + " " + rest[mention.end :]
+    return tuple(reversed(out)), rest
+
+
+def _same(day: date, target: date, grain: str) -> bool:
+    if grain == "day":
+        return day == target
+    if grain == "monthday":
+        return (day.month, day.day) == (target.month, target.day)
+    if grain == "month":
+        return (day.year, day.month) == (target.year, target.month)
+    return day.year == target.year
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, one character for one, so offsets stay those of `text`."""
+    return "".join(_fold_char(c) for c in text)
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)).lower()
+    if len(base) == 1:
+        return base
+    lower = char.lower()
+    return lower if len(lower) == 1 else char
+

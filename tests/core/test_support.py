@@ -1,0 +1,140 @@
+"""What an answer is shown with: the facts and turns it was read from (date, speaker, file),
+found whatever the answerer — the answers here come from small fakes as an engine's would
+— and, for "I don't know" or an answer no memory states, the closest memories, flagged."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from memhop.core.config import ReadSettings
+from memhop.core.embed import get_embedder
+from memhop.core.engines.offline.answer import answer_offline
+from memhop.core.model import AnswerRequest, ResidualDraft
+from memhop.core.read import Answer, ask
+from memhop.core.store import Store, memory, open_store
+from memhop.core.support import is_refusal
+from support.cite_world import build_diary
+from support.read_world import build_world
+
+ROOMMATE = "What instrument does Alice's roommate play?"
+RECITAL = "When was Bob's recital?"
+
+
+@pytest.fixture(scope="module")
+def diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    with open_store(build_diary(tmp_path_factory.mktemp("cite")), read_only=True) as store:
+        yield store
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    with open_store(build_world(tmp_path_factory.mktemp("world")), read_only=True) as store:
+        yield store
+
+
+def asked(store: Store, question: str, answer: str | Callable[[AnswerRequest], str], **options: object) -> Answer:
+    reply = answer if callable(answer) else (lambda _request: answer)
+    return ask(store, question, get_embedder("minilm"), replace(ReadSettings(), **options), reply)
+
+
+def test_a_date_answer_is_found_where_the_diary_says_last_night(diary: Store) -> None:
+    result = asked(diary, RECITAL, "14 March 2024")
+    first = result.support.items[0]
+    assert result.answered and not first.closest
+    assert (first.cited.kind, str(first.cited.day), first.cited.speaker, first.cited.source) == (
+        "turn", "2024-03-15", "Maya Patel", "maya-diary.md")
+    assert first.quote == "Bob's recital was last night!"
+    assert first.span is not None and first.quote[slice(*first.span)] == "last night"
+    source = result.context.trace.answer_from
+    assert source is not None and (source.id, source.how, source.sentence) == (first.cited.id, "date", first.quote)
+
+
+def test_the_same_date_written_another_way_is_support_too(diary: Store) -> None:
+    items = asked(diary, RECITAL, "on March 14").support.items
+    days = {str(i.cited.day) for i in items if not i.closest}
+    assert {"2024-03-02", "2024-03-15"} <= days  # "on the 14th" said on 2 March, "last night" on 15 March
+    assert "2024-05-12" not in days  # "since the recital" gives no date
+
+
+def test_a_date_only_the_message_was_sent_on_is_weak_support(diary: Store) -> None:
+    result = asked(diary, RECITAL, "12 May 2024")
+    first = result.support.items[0]
+    assert str(first.cited.day) == "2024-05-12" and first.how == "own date" and first.span is None
+    assert result.context.trace.answer_from is not None and result.context.trace.answer_from.how == "own date"
+
+
+def test_case_punctuation_and_accents_do_not_hide_the_answer(diary: Store) -> None:
+    first = asked(diary, "Where did I have coffee with Dan?", "ZOE'S CAFE!").support.items[0]
+    assert not first.closest and first.how == "words"
+    assert first.quote[slice(*first.span or (0, 0))] == "Zoë’s Café"
+
+
+def test_half_the_answers_words_in_another_order_still_support_it(diary: Store) -> None:
+    first = asked(diary, "What did I give Bob?", "a poster of the concert, framed").support.items[0]
+    assert not first.closest and first.how == "some words" and "framed concert poster" in first.quote
+
+
+def test_facts_are_cited_with_the_date_speaker_and_file_of_their_source_turn(world: Store) -> None:
+    result = asked(world, ROOMMATE, answer_offline)
+    assert result.text == "piano" and result.answered
+    fact = next(i for i in result.support.items if i.cited.kind == "fact")
+    assert fact.cited.text == "Bob Kowalski plays the piano." and not fact.closest
+    assert (str(fact.cited.day), fact.cited.speaker, fact.cited.source) == ("2024-02-03", "Maya Patel", "diary.md")
+    assert all("piano" in i.quote.lower() for i in result.support.items)  # only what contains the answer
+
+
+def test_a_refusal_comes_with_the_three_closest_memories(diary: Store) -> None:
+    result = asked(diary, "What did Alice call the plant?", "I don't know")
+    assert not result.answered and len(result.support.items) == 3
+    assert all(i.closest for i in result.support.items)
+    assert any("Gerald" in i.cited.text for i in result.support.items)
+    assert result.context.trace.answer_from is None
+    assert result.to_dict()["answered"] is False and result.to_dict()["support"][0]["closest"] is True
+
+
+def test_an_answer_no_memory_states_is_not_shown_as_proven(diary: Store) -> None:
+    result = asked(diary, RECITAL, "purple elephants")
+    assert result.answered and len(result.support.items) == 3 and all(i.closest for i in result.support.items)
+    assert result.context.trace.answer_from is None
+
+
+def test_support_json_has_the_documented_keys(world: Store) -> None:
+    data = asked(world, ROOMMATE, answer_offline).to_dict()
+    assert data["answered"] is True and data["support"]
+    for item in data["support"]:
+        assert set(item) == {"kind", "id", "text", "date", "speaker", "source", "closest", "quote"}
+        assert item["kind"] in ("fact", "turn") and item["date"] == "2024-02-03" and item["source"] == "diary.md"
+
+
+@pytest.mark.parametrize("said", ["I don't know", "I don’t know.", "Unknown", "", "  "])
+def test_every_way_of_refusing_is_a_refusal(said: str) -> None:
+    assert is_refusal(said)
+
+
+def test_an_answer_is_not_a_refusal() -> None:
+    assert not is_refusal("piano") and not is_refusal("Knowles Street")
+
+
+def test_the_same_fact_held_by_two_entities_is_cited_once(tmp_path: Path) -> None:
+    db = build_world(tmp_path / "twice")
+    embedder, text = get_embedder("minilm"), "Bob Kowalski plays the piano."
+    with open_store(db) as store:
+        alice = memory.entity_by_name(store, "Alice Nguyen")
+        source = memory.residuals_of_many(store, [e.id for e in memory.registry(store)])
+        turns = next(r.source_turns for rs in source.values() for r in rs if r.text == text)
+        memory.insert_residuals(store, alice.id, [ResidualDraft(text, "identity", turns)], embedder.embed([text]))
+        assert sum(text in s.facts for s in asked(store, ROOMMATE, "piano").context.selected) == 2
+        items = asked(store, ROOMMATE, "piano").support.items
+    assert [i.cited.text for i in items].count(text) == 1
+
+
+def test_an_answer_read_from_a_profile_is_found_in_the_entitys_other_memories(world: Store) -> None:
+    result = asked(world, "What is the name of Carol's dog?", "Pepper", evidence=0)  # no turns given
+    assert not any("Pepper" in f for s in result.context.selected for f in s.facts)
+    first = result.support.items[0]
+    assert not first.closest and first.cited.kind == "turn" and "greyhound Pepper" in first.quote
+    assert str(first.cited.day) == "2024-03-02"  # the turn Carol's fact came from
