@@ -98,7 +98,7 @@ def rebuild(
     from memhop.cli.progress import progress_for
     from memhop.cli.render.reports import render_write
 
-    with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
+    with memhop.open(db, engine, create=False) as mem, progress_for(quiet) as progress:
         report = mem.rebuild(progress=progress)
     render_write(report, as_json=json)
     if report.failures:
@@ -137,7 +137,7 @@ def stats(json: JsonOption = False, db: DbOption = None) -> None:
     """
     from memhop.cli.render.views import render_stats
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         counts = mem.stats()
     render_stats({**counts, "db": str(mem.db)}, as_json=json)
 

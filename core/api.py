@@ -58,21 +58,24 @@ def user_counts(counts: dict[str, int]) -> dict[str, int]:
 
 
 def open_memory(
-    db: str | Path | None = None, engine: str | None = None, *, read_only: bool = False
+    db: str | Path | None = None, engine: str | None = None, *, read_only: bool = False, create: bool = True
 ) -> Memory:
     """Settings from the config file and MEMHOP_* variables, `db` and `engine` winning."""
     paths = Paths.from_env()
     settings = load_settings(paths, db=None if db is None else Path(db), engine=engine)
-    return Memory(settings, paths, read_only=read_only)
+    return Memory(settings, paths, read_only=read_only, create=create)
 
 
 class Memory:
     """One memhop store with its settings; use it as a context manager to close the file."""
 
-    def __init__(self, settings: Settings, paths: Paths | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, paths: Paths | None = None, *, read_only: bool = False, create: bool = True
+    ) -> None:
         self.settings = settings
         self.paths = paths or Paths.from_env()
         self.read_only = read_only
+        self.create = create  # False: a missing store is an error (StoreNotFound), never made
         self._store: Store | None = None
         self._engine: Engine | None = None
 
@@ -109,7 +112,9 @@ class Memory:
         if self._store is None:
             from memhop.core.store import open_store
 
-            self._store = open_store(self.settings.db, read_only=self.read_only, embedder=self.settings.embedder)
+            self._store = open_store(
+                self.settings.db, read_only=self.read_only, embedder=self.settings.embedder, create=self.create
+            )
         return self._store
 
     @property

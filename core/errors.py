@@ -30,6 +30,14 @@ class StoreError(MemhopError):
     """The DuckDB store cannot be opened or is in an unexpected state."""
 
 
+class StoreNotFound(StoreError):
+    """A command that only uses a store was pointed at a path that holds none (same exit
+    code as every other store error)."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(f"no memhop store at {path} (check --db, or run `memhop ingest` to create one)")
+
+
 def _either(names: Sequence[str]) -> str:
     """"A", "A or B", "A, B or C"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
