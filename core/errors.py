@@ -26,6 +26,10 @@ class ImportFormatError(MemhopError):
         super().__init__(f"{source}: {reason}")
 
 
+class UnknownFormat(ImportFormatError):
+    """A file in no format memhop knows (inside a folder or archive it is skipped, not failed)."""
+
+
 class StoreError(MemhopError):
     """The DuckDB store cannot be opened or is in an unexpected state."""
 

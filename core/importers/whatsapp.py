@@ -1,7 +1,12 @@
 """WhatsApp "Export chat" text files, iOS and Android layouts, any common locale.
 
 The date order (day-first or month-first) is a property of the phone that exported the
-file, so it is decided once per file from all dates, never line by line.
+file, so it is decided once per file from all dates, never line by line: a field above 12
+decides, then the only order in which the dates run forward; a file that still cannot
+tell is refused with a request for --dayfirst or --monthfirst, never guessed. Times are
+the phone's local time and stored as written. The chat's name (the group subject, iOS's
+chat-name line, or the export's file name) is every session's title; a poll becomes
+"Poll: question — options".
 Media placeholders, in whatever language the phone spoke, become a placeholder line
 ("[image omitted]", "[media omitted]", "[attached: NAME]") so the fact that something was
 shared is kept and nothing is read into the app's wording; deleted messages, calls and
@@ -18,8 +23,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session
-from memhop.core.importers.base import ParsedSource, Turn
+from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session, poll_text
+from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
 from memhop.core.language.placeholders import is_phone_number, placeholder, unsaved_contact
 
 _DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
@@ -90,11 +95,14 @@ class WhatsAppImporter:
             return False  # exports always start with a dated line
         return any((m := LINE.match(ln)) and _SENDER.match(m["rest"]) for ln in lines[:30])
 
-    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+    def parse(
+        self, data: bytes, filename: str, self_name: str | None = None, options: ParseOptions | None = None
+    ) -> ParsedSource:
         msgs = list(_messages(decode(data, filename)))
         if not msgs:
             raise ImportFormatError(filename, "not a WhatsApp export: no dated message lines")
-        order = _date_order([m.date for m in msgs])
+        order = _date_order([m.date for m in msgs], (options or ParseOptions()).day_first, filename)
+        title = _chat_name(msgs, filename)
         days: dict[str, list[Turn]] = {}
         for msg in msgs:
             stamp = _timestamp(msg, order)
@@ -106,7 +114,7 @@ class WhatsAppImporter:
             day = stamp.date().isoformat()
             bucket = days.setdefault(day, [])
             bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
-        sessions = [make_session(day, turns) for day, turns in days.items()]
+        sessions = [make_session(day, turns, title=title) for day, turns in days.items()]
         return finish(self.name, sessions, filename, owner=self_name)
 
 
@@ -128,15 +136,55 @@ def _messages(text: str) -> Iterator[_Msg]:
         yield current
 
 
-def _date_order(dates: list[tuple[int, int, int]]) -> str:
-    """ "ymd", "dmy" or "mdy" for the whole file (default day-first when nothing tells)."""
+def _date_order(dates: list[tuple[int, int, int]], day_first: bool | None, filename: str) -> str:
+    """ "ymd", "dmy" or "mdy" for the whole file; ImportFormatError when nothing tells and
+    the user did not say (--dayfirst / --monthfirst)."""
     if any(d[0] > 31 for d in dates):
         return "ymd"
+    if day_first is not None:
+        return "dmy" if day_first else "mdy"
     if any(d[0] > 12 for d in dates):
         return "dmy"
     if any(d[1] > 12 for d in dates):
         return "mdy"
-    return "dmy"
+    if all(d[0] == d[1] for d in dates):
+        return "dmy"  # 5/5/24: both orders read the same day
+    forward = [order for order in ("dmy", "mdy") if _runs_forward(dates, order)]
+    if len(forward) == 1:
+        return forward[0]  # exports are in time order; the other reading would go back in time
+    raise ImportFormatError(
+        filename,
+        "cannot tell whether dates are day/month or month/day (no day above 12); "
+        "pass --dayfirst (e.g. 3/4 is 3 April) or --monthfirst (3/4 is March 4)",
+    )
+
+
+def _runs_forward(dates: list[tuple[int, int, int]], order: str) -> bool:
+    keys = [(c, b, a) if order == "dmy" else (c, a, b) for a, b, c in dates]
+    return all(x <= y for x, y in zip(keys, keys[1:]))
+
+
+_SUBJECT = re.compile(r"(?:created group|changed the subject (?:from .+? )?to|changed the group name (?:from .+? )?to)"
+                      r"\s+[\"\u201c](?P<name>[^\"\u201d]+)[\"\u201d]", re.I)
+_FILE_TITLE = re.compile(r"^WhatsApp Chat (?:with|-|mit|avec|con|com|met)\s+(?P<name>.+?)(?:\.zip|\.txt)?$", re.I)
+
+
+def _chat_name(msgs: list[_Msg], filename: str) -> str | None:
+    """The group's subject as last set in the file; else iOS's chat-name line (its first
+    line puts the encryption notice under the chat's name); else the export's file name."""
+    subject = None
+    for msg in msgs:
+        if match := _SUBJECT.search(msg.rest):
+            subject = match["name"].strip()
+    if subject:
+        return subject
+    first = _SENDER.match(msgs[0].rest)
+    if first and _E2E.match(first["text"].strip(INVISIBLE + " ")):
+        return _speaker(first["name"])
+    for part in reversed(re.split(r"[/\\:]", filename)):
+        if match := _FILE_TITLE.match(part.strip()):
+            return match["name"].strip()
+    return None
 
 
 def _timestamp(msg: _Msg, order: str) -> datetime | None:
@@ -170,6 +218,8 @@ def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
         return None
     if media := _media_marker(text, ios_notice=raw.startswith("\u200e")):
         text = media
+    elif poll := _poll(text):
+        text = poll
     elif raw.startswith("\u200e"):
         return None  # iOS marks its other system notices with a leading LRM
     return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp)
@@ -195,3 +245,15 @@ def _media_marker(text: str, ios_notice: bool) -> str | None:
     else:
         return None
     return f"{marker}\n{caption.strip()}" if caption.strip() else marker
+
+
+_OPTION = re.compile(r"^\s*OPTION:\s*(?P<text>.+?)\s*$")
+
+
+def _poll(text: str) -> str | None:
+    """ "POLL:\nquestion\nOPTION: a (2 votes)\n..." as "Poll: question — a (2 votes); ..."."""
+    lines = [ln.strip(INVISIBLE + " ") for ln in text.splitlines() if ln.strip(INVISIBLE + " ")]
+    if len(lines) < 2 or lines[0].upper() != "POLL:":
+        return None
+    options = [m["text"] for ln in lines[2:] if (m := _OPTION.match(ln))]
+    return poll_text(lines[1], options)
