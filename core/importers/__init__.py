@@ -21,8 +21,11 @@ _REGISTRY: dict[str, str] = {
     "locomo": "locomo:LoCoMoImporter",
     "chatgpt": "chatgpt:ChatGPTImporter",
     "telegram": "telegram:TelegramImporter",
+    "dayone": "dayone:DayOneImporter",
     "generic": "generic:GenericImporter",
+    "telegram-html": "telegram_html:TelegramHTMLImporter",
     "whatsapp": "whatsapp:WhatsAppImporter",
+    "daily": "daily:DailyNoteImporter",
     "markdown": "markdown:MarkdownImporter",
 }
 HEAD_BYTES = 64 * 1024
