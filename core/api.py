@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from memhop.core.read import Answer, Context
     from memhop.core.redact import Redactor
     from memhop.core.store import Store
+    from memhop.core.store.source_list import SourceSummary
     from memhop.core.write import WriteReport
 
 __all__ = ["Memory", "open_memory", "user_counts"]
@@ -160,13 +161,19 @@ class Memory:
         self_name: str | None = None,
         progress: Progress | None = None,
         write: bool = True,
+        day_first: bool | None = None,
+        tz: str | None = None,
+        name: str | None = None,
     ) -> IngestReport:
-        """Import export files or folders ("-" is stdin), then write profiles and facts
-        for every pending session (`write=False`: the raw turns only). A bad file is
-        reported in the result and skipped; the others still import."""
-        from memhop.core.ingest import ingest
+        """Import export files, folders or `.zip` exports ("-" is stdin, stored under `name`),
+        then write profiles and facts for every pending session (`write=False`: the raw
+        turns only). A bad file is reported in the result and skipped; the others still
+        import. `day_first` settles a file whose dates cannot tell day/month order; `tz`
+        (an IANA zone name) is the zone UTC times are shown in (default: this machine's)."""
+        from memhop.core.ingest import ingest, parse_options
 
         names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
+        options = parse_options(day_first, tz)  # a bad --tz is refused before the store is touched
         store = self._writable("ingest")
         with ExitStack() as stack:
             # built before any file is read: a misconfigured engine fails before any import
@@ -180,6 +187,8 @@ class Memory:
                 progress=progress,
                 engine=engine,
                 dedup_threshold=self.settings.dedup_threshold,
+                options=options,
+                stdin_name=name,
             )
 
     def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
@@ -237,6 +246,12 @@ class Memory:
     def stats(self) -> dict[str, int]:
         """How many sources, sessions, turns, entities, profiles and facts the store holds."""
         return user_counts(self.store.counts())
+
+    def sources(self) -> list[SourceSummary]:
+        """Every import: id, name, format, sessions, turns, first and last turn time."""
+        from memhop.core.store.source_list import source_summaries
+
+        return source_summaries(self.store)
 
     def config(self) -> dict[str, Any]:
         """Where memhop keeps things and the active settings, secrets as "set" / "not set"."""

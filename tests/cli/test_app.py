@@ -64,7 +64,7 @@ def test_db_flag_points_anywhere(home: Path, runner: CliRunner, tmp_path: Path) 
 
 @pytest.mark.parametrize(
     "command",
-    [["stats"], ["rebuild"], ["rename", "Bob", "Robert"], ["edit", "Bob", "--set", "Bob plays chess."], ["fact", "add", "Bob", "Bob plays chess."]],
+    [["stats"], ["rebuild"], ["rename", "Bob", "Robert"], ["edit", "Bob", "--set", "Bob plays chess."], ["fact", "add", "Bob", "Bob plays chess."], ["sources"]],
 )
 def test_a_mistyped_db_creates_nothing(home: Path, runner: CliRunner, tmp_path: Path, command: list[str]) -> None:
     target = tmp_path / "typo" / "memhpo.duckdb"
