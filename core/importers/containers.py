@@ -39,6 +39,9 @@ _SIBLINGS = frozenset(
         "desktop.ini",
     }
 )
+# A file that repeats, in another form, the conversation of a sibling: signal-export
+# writes each chat as data.json, chat.md and index.html.
+_SHADOWED_BY = {"chat.md": "data.json", "index.html": "data.json"}
 # Folders of known exports that hold no conversation: Telegram's page assets and lists.
 _ASSET_DIRS = frozenset({"css", "js", "images", "lists", "profile_pictures", "__macosx"})
 # Media and documents that exports carry beside the text; their content is never speech.
@@ -75,12 +78,15 @@ class Found:
     reason: str | None = None
 
 
-def known_non_conversation(relative: str) -> str | None:
-    """Why a file inside an export holds no conversation, or None if it may hold one."""
+def known_non_conversation(relative: str, siblings: frozenset[str] = frozenset()) -> str | None:
+    """Why a file inside an export holds no conversation, or None if it may hold one.
+    `siblings`: the lower-case names of the files beside it."""
     path = PurePosixPath(relative.replace("\\", "/"))
     name = path.name.lower()
     if name in _SIBLINGS:
         return "part of an export, holds no conversation"
+    if _SHADOWED_BY.get(name) in siblings:
+        return f"the same chat as {_SHADOWED_BY[name]} beside it"
     if any(part.lower() in _ASSET_DIRS for part in path.parts[:-1]):
         return "export page asset"
     if path.suffix.lower() in MEDIA_SUFFIXES:
@@ -110,6 +116,7 @@ def _folder(root: Path, folder: Path, limits: Limits) -> Iterator[Found]:
     except OSError as exc:
         yield Found(str(folder), _unreadable(str(folder), f"cannot list folder ({exc.strerror})"), nested=True)
         return
+    siblings = frozenset(c.name.lower() for c in children)
     for child in children:
         if child.name.startswith("."):
             continue  # .obsidian/, .DS_Store, .git/
@@ -120,7 +127,7 @@ def _folder(root: Path, folder: Path, limits: Limits) -> Iterator[Found]:
         if not child.is_file():
             continue
         relative = child.relative_to(root).as_posix()
-        if reason := known_non_conversation(relative):
+        if reason := known_non_conversation(relative, siblings):
             yield Found(str(child), _file_loader(child), nested=True, status="ignored", reason=reason)
         elif _is_zip_name(child):
             yield from _archive(child, limits, nested=True)
@@ -140,6 +147,10 @@ def _archive(path: Path, limits: Limits, nested: bool) -> Iterator[Found]:
         yield Found(str(path), _unreadable(str(path), f"archive holds {len(infos)} files (limit {limits.members})"))
         return
     budget = [limits.archive_bytes]
+    folders: dict[str, set[str]] = {}
+    for info in infos:
+        folder, _, base = info.filename.replace("\\", "/").rpartition("/")
+        folders.setdefault(folder, set()).add(base.lower())
     for info in sorted(infos, key=lambda i: i.filename):
         name = f"{path}{ARCHIVE_SEP}{info.filename}"
         inner = PurePosixPath(info.filename.replace("\\", "/"))
@@ -149,7 +160,8 @@ def _archive(path: Path, limits: Limits, nested: bool) -> Iterator[Found]:
             continue
         if any(part.startswith(".") for part in inner.parts):
             continue
-        if why := known_non_conversation(info.filename):
+        siblings = frozenset(folders[info.filename.replace("\\", "/").rpartition("/")[0]])
+        if why := known_non_conversation(info.filename, siblings):
             yield Found(name, _unreadable(name, why), nested=True, status="ignored", reason=why)
             continue
         if inner.suffix.lower() == ".zip":

@@ -261,3 +261,153 @@ def zip_folder(folder: Path, target: Path, inside: str | None = None) -> Path:
             if path.is_file():
                 archive.write(path, prefix + path.relative_to(folder).as_posix())
     return target
+
+
+# Facebook Messenger / Instagram ------------------------------------------------------------
+
+
+def meta_mangle(text: str) -> str:
+    """How Meta's JSON writes text: each UTF-8 byte as its own \\u00XX escape."""
+    return text.encode("utf-8").decode("latin-1")
+
+
+def messenger_thread(root: Path) -> Path:
+    """messages/inbox/<thread>/message_1.json as "Download your information" (JSON) writes it."""
+    thread = root / "your_facebook_activity" / "messages" / "inbox" / "zofiakrol_1234567890"
+    thread.mkdir(parents=True)
+    (thread / "photos").mkdir()
+    (thread / "photos" / "448812_10159.jpg").write_bytes(PNG)
+    doc = {
+        "participants": [{"name": meta_mangle("Zofia Król")}, {"name": "Kit Moreau"}],
+        "messages": [  # newest first, as Meta writes them
+            {"sender_name": "Kit Moreau", "timestamp_ms": 1715080000000, "content": "Zofia reacted \u00e2\u009d\u00a4 "
+             "to your message", "is_geoblocked_for_viewer": False},
+            {"sender_name": meta_mangle("Zofia Król"), "timestamp_ms": 1715079000000,
+             "photos": [{"uri": "your_facebook_activity/messages/inbox/zofiakrol_1234567890/photos/448812_10159.jpg",
+                         "creation_timestamp": 1715079000}], "is_geoblocked_for_viewer": False},
+            {"sender_name": "Kit Moreau", "timestamp_ms": 1715078000000, "content": "Kit unsent a message",
+             "is_unsent": True, "is_geoblocked_for_viewer": False},
+            {"sender_name": meta_mangle("Zofia Król"), "timestamp_ms": 1715000000000, "call_duration": 125,
+             "content": "The call ended.", "is_geoblocked_for_viewer": False},
+            {"sender_name": "Kit Moreau", "timestamp_ms": 1714990000000,
+             "content": meta_mangle("Yes! Meet at the café on Żurawia 🙂"), "is_geoblocked_for_viewer": False},
+            {"sender_name": meta_mangle("Zofia Król"), "timestamp_ms": 1714989000000,
+             "content": meta_mangle("Are you in Kraków next weekend?"), "is_geoblocked_for_viewer": False},
+        ],
+        "title": meta_mangle("Zofia Król"),
+        "is_still_participant": True,
+        "thread_path": "inbox/zofiakrol_1234567890",
+        "magic_words": [],
+    }
+    path = thread / "message_1.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="ascii")  # ensure_ascii: the \u00XX escapes
+    return path
+
+
+# DiscordChatExporter ---------------------------------------------------------------------
+
+
+def discord_channel(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+
+    def author(uid: str, name: str, nickname: str) -> dict[str, object]:
+        return {"id": uid, "name": name, "discriminator": "0000", "nickname": nickname, "color": None,
+                "isBot": False, "roles": [], "avatarUrl": "https://cdn.discordapp.com/embed/avatars/0.png"}
+
+    def message(mid: str, kind: str, stamp: str, who: dict[str, object], content: str,
+                attachments: list[dict[str, object]] | None = None, edited: str | None = None) -> dict[str, object]:
+        return {"id": mid, "type": kind, "timestamp": stamp, "timestampEdited": edited, "callEndedTimestamp": None,
+                "isPinned": False, "content": content, "author": who, "attachments": attachments or [],
+                "embeds": [], "stickers": [], "reactions": [], "mentions": [], "inlineEmojis": []}
+
+    noor = author("501", "noor.h", "Noor")
+    tam = author("502", "tamsin_r", "Tam")
+    doc = {
+        "guild": {"id": "900", "name": "Allotment Friends", "iconUrl": "https://cdn.discordapp.com/icons/900/a.png"},
+        "channel": {"id": "901", "type": "GuildTextChat", "categoryId": "902", "category": "Text Channels",
+                    "name": "harvest", "topic": None},
+        "dateRange": {"after": None, "before": None},
+        "exportedAt": "2024-05-20T09:00:00.000+01:00",
+        "messages": [
+            message("1001", "GuildMemberJoin", "2024-05-04T08:00:00.000+01:00", tam, ""),
+            message("1002", "Default", "2024-05-04T08:05:10.123+01:00", noor, "First courgettes are in!"),
+            message("1003", "Reply", "2024-05-04T08:07:00.456+01:00", tam, "Save me two, I'll swap rhubarb",
+                    edited="2024-05-04T08:09:00.000+01:00"),
+            message("1004", "Default", "2024-05-05T19:30:00.000+01:00", noor, "",
+                    [{"id": "77", "url": "https://cdn.discordapp.com/attachments/901/77/beds.jpg",
+                      "fileName": "beds.jpg", "fileSizeBytes": 52311}]),
+            message("1005", "ChannelPinnedMessage", "2024-05-05T19:31:00.000+01:00", noor, "Pinned a message."),
+        ],
+        "messageCount": 5,
+    }
+    path = root / "Allotment Friends - Text Channels - harvest [901].json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return path
+
+
+# signal-export ---------------------------------------------------------------------------
+
+
+def signal_chat(root: Path) -> Path:
+    """One chat folder as sigexport writes it: data.json, chat.md, index.html, media/."""
+    folder = root / "signal-out" / "Bea Lindqvist"
+    (folder / "media").mkdir(parents=True)
+    (folder / "media" / "2024-05-06T18-02-11.000_00_IMG_2231.jpg").write_bytes(PNG)
+
+    def msg(date: str, sender: str, body: str, **extra: object) -> dict[str, object]:
+        return {"date": date, "sender": sender, "body": body + "  ", "quote": "", "sticker": "", "reactions": [],
+                "attachments": [], "deleted": False, "call": False, "missed": False, **extra}
+
+    records = [
+        msg("2024-05-06T18:00:00", "Bea Lindqvist", "Did you book the ferry to Gotland?"),
+        msg("2024-05-06T18:01:30", "Me", "Yes, Friday 7am", quote="\n\n> Did you book the ferry?\n\n",
+            reactions=[["Bea Lindqvist", "👍"]]),
+        msg("2024-05-06T18:02:11", "Bea Lindqvist", "",
+            attachments=[{"name": "2024-05-06T18-02-11.000_00_IMG_2231.jpg",
+                          "path": "media/2024-05-06T18-02-11.000_00_IMG_2231.jpg"}]),
+        msg("2024-05-07T09:00:00", "Me", "Outgoing voice call (accepted, 2m 5s)", call=True),
+        msg("2024-05-07T09:10:00", "Bea Lindqvist", "", deleted=True),
+    ]
+    (folder / "data.json").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+                                      encoding="utf-8")
+    (folder / "chat.md").write_text(
+        "[2024-05-06 18:00:00] Bea Lindqvist: Did you book the ferry to Gotland?  \n\n"
+        "[2024-05-06 18:01:30] Me: \n\n> Did you book the ferry?\n\nYes, Friday 7am  \n(- Bea Lindqvist: 👍 -)\n\n"
+        "[2024-05-06 18:02:11] Bea Lindqvist:   ![2024-05-06T18-02-11.000_00_IMG_2231.jpg]"
+        "(./media/2024-05-06T18-02-11.000_00_IMG_2231.jpg)  \n\n"
+        "[2024-05-07 09:00:00] Me: Outgoing voice call (accepted, 2m 5s)  \n\n"
+        "[2024-05-07 09:10:00] Bea Lindqvist: (This message was deleted)\n\n",
+        encoding="utf-8",
+    )
+    (folder / "index.html").write_text("<html><body><div class='msg'>…</div></body></html>", encoding="utf-8")
+    return folder
+
+
+# imessage-exporter -----------------------------------------------------------------------
+
+IMESSAGE_TXT = (
+    "May 06, 2024  6:00:00 PM\n"
+    "+15555550123\n"
+    "Landed! Taxi line is huge\n"
+    "\n"
+    "May 06, 2024  6:02:45 PM (Read by them after 1 minute)\n"
+    "Me\n"
+    "Welcome back. Dinner at Rosa's at 8?\n"
+    "Reactions:\n"
+    "Loved by +15555550123\n"
+    "\n"
+    "May 06, 2024  6:05:10 PM\n"
+    "+15555550123\n"
+    "/Users/kit/Library/Messages/Attachments/4f/15/ABC123/IMG_4410.HEIC\n"
+    "Perfect, see you there\n"
+    "    May 06, 2024  6:06:00 PM\n"
+    "    Me\n"
+    "    Booked a table for two\n"
+    "    This message responded to an earlier message.\n"
+    "\n"
+    "May 07, 2024  8:15:00 AM\n"
+    "Me\n"
+    "Thanks for last night\n"
+    "Sent with Confetti\n"
+    "\n"
+)

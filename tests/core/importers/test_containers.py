@@ -80,3 +80,18 @@ def test_a_broken_zip_is_one_error_naming_it(tmp_path: Path) -> None:
     (found,) = walk([str(broken)])
     with pytest.raises(ImportFormatError, match=r"export\.zip: not a valid zip archive"):
         found.load()
+
+
+def test_a_chat_written_twice_is_read_once(tmp_path: Path) -> None:
+    folder = exports.signal_chat(tmp_path)
+    listing = _listing([str(folder)])
+    assert listing == {
+        "data.json": "read",
+        "chat.md": "ignored",  # signal-export's Markdown copy of data.json
+        "index.html": "ignored",
+        "2024-05-06T18-02-11.000_00_IMG_2231.jpg": "ignored",
+    }
+    archive = exports.zip_folder(folder, tmp_path / "signal.zip")
+    assert _listing([str(archive)]) == listing
+    (folder / "data.json").unlink()
+    assert _listing([str(folder)])["chat.md"] == "read"  # exported with --no-json: the Markdown is the chat

@@ -112,3 +112,60 @@ def test_chatgpt_voice_mode_and_local_time() -> None:
     assert voice.turns[0].timestamp == datetime(2024, 5, 2, 10, 0)
     utc = parse_source(data, "conversations.json", options=ParseOptions(tz=ZoneInfo("UTC")))
     assert utc.sessions[1].turns[0].timestamp == datetime(2024, 5, 2, 8, 0)
+
+
+def test_messenger_text_is_re_decoded_and_notices_skipped(tmp_path: Path) -> None:
+    path = exports.messenger_thread(tmp_path)
+    assert detect(str(path), path.read_bytes()) == "messenger"
+    parsed = parse_source(path.read_bytes(), str(path), options=ParseOptions(tz=ZoneInfo("Europe/Warsaw")))
+    assert [(s.external_id, s.title) for s in parsed.sessions] == [("2024-05-06", "Zofia Król"), ("2024-05-07", "Zofia Król")]
+    assert [(t.speaker, t.text) for t in _turns(parsed)] == [
+        ("Zofia Król", "Are you in Kraków next weekend?"),  # in time order, not Meta's newest-first
+        ("Kit Moreau", "Yes! Meet at the café on Żurawia 🙂"),
+        ("Zofia Król", "[photo]"),
+    ]  # the call, the unsent message and the reaction notice are not speech
+    assert _turns(parsed)[0].timestamp == datetime(2024, 5, 6, 11, 50)  # 09:50 UTC on a Warsaw clock
+
+
+def test_discord_channel(tmp_path: Path) -> None:
+    path = exports.discord_channel(tmp_path)
+    assert detect(str(path), path.read_bytes()) == "discord"
+    parsed = parse_source(path.read_bytes(), str(path))
+    assert {s.title for s in parsed.sessions} == {"Allotment Friends #harvest"}
+    assert [(t.speaker, t.text, t.timestamp, t.external_id) for t in _turns(parsed)] == [
+        ("Noor", "First courgettes are in!", datetime(2024, 5, 4, 8, 5, 10, 123000), "1002"),
+        ("Tam", "Save me two, I'll swap rhubarb", datetime(2024, 5, 4, 8, 7, 0, 456000), "1003"),
+        ("Noor", "[attached: beds.jpg]", datetime(2024, 5, 5, 19, 30), "1004"),
+    ]
+
+
+def test_signal_export_json_and_markdown_agree(tmp_path: Path) -> None:
+    folder = exports.signal_chat(tmp_path)
+    data, md = folder / "data.json", folder / "chat.md"
+    assert detect(str(data), data.read_bytes()) == "signal"
+    assert detect(str(md), md.read_bytes()) == "signal"
+    expected = [
+        ("Bea Lindqvist", "Did you book the ferry to Gotland?", datetime(2024, 5, 6, 18, 0)),
+        ("Kit Moreau", "Yes, Friday 7am", datetime(2024, 5, 6, 18, 1, 30)),  # "Me", named by --self
+        ("Bea Lindqvist", "[attached: 2024-05-06T18-02-11.000_00_IMG_2231.jpg]", datetime(2024, 5, 6, 18, 2, 11)),
+    ]  # the call and the deleted message are left out
+    for path in (data, md):
+        parsed = parse_source(path.read_bytes(), str(path), self_name="Kit Moreau")
+        assert [(t.speaker, t.text, t.timestamp) for t in _turns(parsed)] == expected, path.name
+        assert {s.title for s in parsed.sessions} == {"Bea Lindqvist"}
+
+
+def test_imessage_exporter_text(tmp_path: Path) -> None:
+    path = tmp_path / "+15555550123.txt"
+    path.write_text(exports.IMESSAGE_TXT, encoding="utf-8")
+    assert detect(str(path), path.read_bytes()) == "imessage"
+    parsed = parse_source(path.read_bytes(), str(path), self_name="Kit Moreau")
+    assert [(t.speaker, t.text, t.timestamp) for t in _turns(parsed)] == [
+        ("+15555550123", "Landed! Taxi line is huge", datetime(2024, 5, 6, 18, 0)),
+        ("Kit Moreau", "Welcome back. Dinner at Rosa's at 8?", datetime(2024, 5, 6, 18, 2, 45)),
+        ("+15555550123", "[attached: IMG_4410.HEIC]\nPerfect, see you there", datetime(2024, 5, 6, 18, 5, 10)),
+        ("Kit Moreau", "Booked a table for two", datetime(2024, 5, 6, 18, 6)),  # a reply, indented
+        ("Kit Moreau", "Thanks for last night", datetime(2024, 5, 7, 8, 15)),
+    ]
+    assert [s.external_id for s in parsed.sessions] == ["2024-05-06", "2024-05-07"]
+    assert {s.title for s in parsed.sessions} == {"+15555550123"}
