@@ -180,6 +180,8 @@ def ingest(
         raise ImportFormatError("--name", "names a stdin import; give - as the input")
     if self_name:
         _check_diarist(store, self_name)
+    else:
+        self_name = stored_diarist(store)  # --self is remembered: "I" is the store's diarist
     report = IngestReport()
     for found in walk(list(paths)):
         if found.status is not None:
@@ -198,6 +200,11 @@ def ingest(
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)
     return report
+
+
+def stored_diarist(store: Store) -> str | None:
+    """The name of the store's `self` entity, if an earlier import named one."""
+    return next((k.name for k in memory.registry(store) if k.kind == "self"), None)
 
 
 def _check_diarist(store: Store, self_name: str) -> None:

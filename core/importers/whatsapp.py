@@ -46,6 +46,11 @@ _DELETED = re.compile(
     r"bericht verwijderd)\.?$",
     re.I,
 )
+_YOU_DELETED = re.compile(
+    r"^(?:you deleted this message|du hast diese nachricht gelöscht|vous avez supprimé ce message|eliminaste este "
+    r"mensaje|você apagou esta mensagem|hai eliminato questo messaggio|je hebt dit bericht verwijderd)\.?$",
+    re.I,
+)
 _CALL = re.compile(
     r"^(?:missed (?:group )?(?:voice|video) call|verpasster (?:sprach|video|gruppen)anruf|appel (?:vocal|vidéo) "
     r"manqué|llamada (?:de voz |de video |)perdida|chamada de (?:voz|vídeo) perdida|chiamata (?:vocale|video) persa|"
@@ -115,7 +120,7 @@ class WhatsAppImporter:
             bucket = days.setdefault(day, [])
             bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
         sessions = [make_session(day, turns, title=title) for day, turns in days.items()]
-        return finish(self.name, sessions, filename, owner=self_name)
+        return finish(self.name, sessions, filename, owner=self_name or _owner(msgs))
 
 
 def _messages(text: str) -> Iterator[_Msg]:
@@ -223,6 +228,16 @@ def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
     elif raw.startswith("\u200e"):
         return None  # iOS marks its other system notices with a leading LRM
     return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp)
+
+
+def _owner(msgs: list[_Msg]) -> str | None:
+    """Whoever exported the chat, when the file shows it: the sender of a "You deleted this
+    message" line is the phone's owner."""
+    for msg in msgs:
+        sender = _SENDER.match(msg.rest)
+        if sender and _YOU_DELETED.match(sender["text"].strip(INVISIBLE + " \t")):
+            return _speaker(sender["name"])
+    return None
 
 
 def _speaker(name: str) -> str:

@@ -114,3 +114,13 @@ def test_a_bad_time_zone_is_refused_before_anything_happens(home: Path, runner: 
     assert result.exit_code == 2
     assert "unknown time zone 'Mars/Olympus'" in result.stderr
     assert not (home / "memhop.duckdb").exists()
+
+
+def test_self_is_remembered_by_the_store(home: Path, runner: CliRunner) -> None:
+    first = ingest(runner, "-", "--self", "Maya Patel", "--name", "one", input="# 2024-05-01\nI met Alice today.\n")
+    assert first.exit_code == 0, first.output
+    second = ingest(runner, "-", "--name", "two", input="# 2024-05-02\nI called Bob.\n")  # no --self
+    assert second.exit_code == 0, second.output
+    exported = json.loads(runner.invoke(app, ["export", "--format", "json"]).stdout)
+    speakers = {s["path"]: {t["speaker"] for x in s["sessions"] for t in x["turns"]} for s in exported["sources"]}
+    assert speakers == {"one": {"Maya Patel"}, "two": {"Maya Patel"}}

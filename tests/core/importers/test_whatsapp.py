@@ -188,3 +188,14 @@ def test_the_chat_name_from_the_export_file_name() -> None:
     ios = parse_source(line, "WhatsApp Chat - Ruben Ortiz.zip:_chat.txt")
     assert ios.sessions[0].title == "Ruben Ortiz"
     assert parse_source(line, "chat.txt").sessions[0].title is None
+
+
+def test_the_exporter_is_found_from_their_you_deleted_lines() -> None:
+    text = (
+        "[14/05/2024, 20:30:11] Ruben Ortiz: see you at 8\n"
+        f"[14/05/2024, 20:31:00] Ines Varga: {chr(0x200E)}You deleted this message.\n"
+    )
+    parsed = _parse(text, day_first=None)
+    assert parsed.owner == "Ines Varga"
+    assert [t.text for s in parsed.sessions for t in s.turns] == ["see you at 8"]
+    assert _parse(text, self_name="Ines V.", day_first=None).owner == "Ines V."  # --self wins
