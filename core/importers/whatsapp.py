@@ -106,7 +106,7 @@ class WhatsAppImporter:
         msgs = list(_messages(decode(data, filename)))
         if not msgs:
             raise ImportFormatError(filename, "not a WhatsApp export: no dated message lines")
-        order = _date_order([m.date for m in msgs], (options or ParseOptions()).day_first, filename)
+        order = _date_order(msgs, (options or ParseOptions()).day_first, filename)
         title = _chat_name(msgs, filename)
         days: dict[str, list[Turn]] = {}
         for msg in msgs:
@@ -141,9 +141,10 @@ def _messages(text: str) -> Iterator[_Msg]:
         yield current
 
 
-def _date_order(dates: list[tuple[int, int, int]], day_first: bool | None, filename: str) -> str:
+def _date_order(msgs: list[_Msg], day_first: bool | None, filename: str) -> str:
     """ "ymd", "dmy" or "mdy" for the whole file; ImportFormatError when nothing tells and
     the user did not say (--dayfirst / --monthfirst)."""
+    dates = [m.date for m in msgs]
     if any(d[0] > 31 for d in dates):
         return "ymd"
     if day_first is not None:
@@ -157,11 +158,36 @@ def _date_order(dates: list[tuple[int, int, int]], day_first: bool | None, filen
     forward = [order for order in ("dmy", "mdy") if _runs_forward(dates, order)]
     if len(forward) == 1:
         return forward[0]  # exports are in time order; the other reading would go back in time
+    a, b = next((m.date[0], m.date[1]) for m in msgs if m.date[0] != m.date[1])
+    hint = _text_hint(msgs)
     raise ImportFormatError(
         filename,
-        "cannot tell whether dates are day/month or month/day (no day above 12); "
-        "pass --dayfirst (e.g. 3/4 is 3 April) or --monthfirst (3/4 is March 4)",
+        f"cannot tell whether dates are day/month or month/day (no day above 12); pass --dayfirst "
+        f"({a}/{b} is {a} {_MONTH_NAMES[b - 1]}) or --monthfirst ({a}/{b} is {_MONTH_NAMES[a - 1]} {b}){hint}",
     )
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_MONTH_PREFIXES = tuple(name[:3].lower() for name in _MONTH_NAMES)
+_MENTION = re.compile(r"\b(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<day>\d{1,2})"
+                      r"(?:st|nd|rd|th)?\b|\b(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>jan|feb|mar|apr|"
+                      r"may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def _text_hint(msgs: list[_Msg]) -> str:
+    """Weak evidence, only ever shown, never acted on: a message dated 3/4 that says
+    "March 4th" suggests month-first."""
+    for msg in msgs:
+        a, b, _ = msg.date
+        for match in _MENTION.finditer(msg.rest):
+            month = _MONTH_PREFIXES.index((match["month"] or match["month2"]).lower()) + 1
+            day = int(match["day"] or match["day2"])
+            if (month, day) == (a, b) and a != b:
+                return f"; line {msg.line} says {match[0]!r}, which suggests --monthfirst"
+            if (month, day) == (b, a) and a != b:
+                return f"; line {msg.line} says {match[0]!r}, which suggests --dayfirst"
+    return ""
 
 
 def _runs_forward(dates: list[tuple[int, int, int]], order: str) -> bool:

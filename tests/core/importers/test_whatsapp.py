@@ -158,6 +158,9 @@ def test_a_file_that_cannot_tell_day_from_month_is_refused_not_guessed() -> None
         _parse(WHATSAPP_US, day_first=None)
     message = str(caught.value)
     assert message.startswith("chat.txt: cannot tell") and "--monthfirst" in message and "\n" not in message
+    assert "(3/4 is 3 April)" in message and "(3/4 is March 4)" in message
+    # the text's "March 4th" is shown as a hint, never acted on
+    assert message.endswith("line 1 says 'March 4th', which suggests --monthfirst")
     us = _parse(WHATSAPP_US, day_first=False)
     assert [s.external_id for s in us.sessions] == ["2024-03-04", "2024-03-09", "2024-03-11"]
     assert us.sessions[0].turns[0].text == "Happy March 4th! Coffee at 10?"
