@@ -56,7 +56,7 @@ def ingest(
         str | None, typer.Option("--format", "-f", help="Force a format instead of detecting it.")
     ] = None,
     self_name: Annotated[
-        str | None, typer.Option("--self", help="Who 'I' am in these files (the diarist).")
+        str | None, typer.Option("--self", help="Who 'I' am in these files (the diarist); the store remembers it.")
     ] = None,
     day_first: Annotated[
         bool | None,
