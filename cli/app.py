@@ -12,7 +12,7 @@ import typer
 
 import memhop
 from memhop.cli import ask as ask_cmd
-from memhop.cli import bench_cmd, edit_cmds, export_cmds, search_cmd
+from memhop.cli import bench_cmd, edit_cmds, export_cmds, search_cmd, sources_cmd
 from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
 
 app = typer.Typer(
@@ -51,13 +51,32 @@ def options(
 @app.command()
 @reports_errors
 def ingest(
-    paths: Annotated[list[str], typer.Argument(help="Export files or folders; - reads stdin.")],
+    paths: Annotated[list[str], typer.Argument(help="Export files, folders or .zip exports; - reads stdin.")],
     format: Annotated[
         str | None, typer.Option("--format", "-f", help="Force a format instead of detecting it.")
     ] = None,
     self_name: Annotated[
-        str | None, typer.Option("--self", help="Who 'I' am in these files (the diarist).")
+        str | None, typer.Option("--self", help="Who 'I' am in these files (the diarist); the store remembers it.")
     ] = None,
+    day_first: Annotated[
+        bool | None,
+        typer.Option(
+            "--dayfirst/--monthfirst",
+            help="Read 3/4/24 as 3 April (--dayfirst) or March 4 (--monthfirst) when a file's dates cannot tell.",
+            show_default=False,
+        ),
+    ] = None,
+    tz: Annotated[
+        str | None,
+        typer.Option("--tz", help="Time zone for times exports give in UTC (ChatGPT); default: this machine's.",
+                     show_default=False),
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Name of a stdin (-) import, as `memhop sources` lists it.")
+    ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also list the files of an export that hold no conversation.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     json: JsonOption = False,
     db: DbOption = None,
@@ -70,13 +89,16 @@ def ingest(
     \b
     Example:
       memhop ingest ~/exports/WhatsApp-Alice.txt diary.md --self "Maya Patel"
+      memhop ingest "WhatsApp Chat - Family.zip" ~/exports/ChatGPT/ --monthfirst
     """
     from memhop.cli.progress import progress_for
     from memhop.cli.render.reports import render_ingest
 
     with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
-        report = mem.ingest(paths, format=format, self_name=self_name, progress=progress)
-    render_ingest(report, as_json=json)
+        report = mem.ingest(
+            paths, format=format, self_name=self_name, progress=progress, day_first=day_first, tz=tz, name=name
+        )
+    render_ingest(report, as_json=json, verbose=verbose)
     if report.failed or (report.write and report.write.failures):
         raise typer.Exit(code=1)
 
@@ -98,7 +120,7 @@ def rebuild(
     from memhop.cli.progress import progress_for
     from memhop.cli.render.reports import render_write
 
-    with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
+    with memhop.open(db, engine, create=False) as mem, progress_for(quiet) as progress:
         report = mem.rebuild(progress=progress)
     render_write(report, as_json=json)
     if report.failures:
@@ -152,7 +174,7 @@ def stats(json: JsonOption = False, db: DbOption = None) -> None:
     """
     from memhop.cli.render.views import render_stats
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         counts = mem.stats()
     render_stats({**counts, "db": str(mem.db)}, as_json=json)
 
@@ -185,6 +207,7 @@ app.command()(edit_cmds.rename)
 app.command()(edit_cmds.entities)
 app.command()(export_cmds.export)
 app.command()(export_cmds.restore)
+app.command()(sources_cmd.sources)
 
 
 def main() -> None:

@@ -86,7 +86,7 @@ def edit(
     from memhop.cli.render.reports import render_edit
 
     text = sys.stdin.read() if set_text == "-" else set_text
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         report = mem.edit(name, text, editor=None if text is not None else click.edit)
     render_edit(report, as_json=json)
 
@@ -111,7 +111,7 @@ def fact_add(
     """
     from memhop.cli.render.reports import render_edit
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         report = mem.add_fact(name, text, category)
     render_edit(report, as_json=json)
 
@@ -133,7 +133,7 @@ def fact_edit(
     """
     from memhop.cli.render.reports import render_edit
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         report = mem.edit_fact(fact_id, text, category)
     render_edit(report, as_json=json)
 
@@ -149,7 +149,7 @@ def fact_rm(fact_id: FactIdArg, json: JsonOption = False, db: DbOption = None) -
     """
     from memhop.cli.render.forget import render_forget
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         report = mem.remove_fact(fact_id)
     render_forget(report, as_json=json)
 
@@ -169,7 +169,7 @@ def merge(
     """
     from memhop.cli.render.reports import render_edit
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         report = mem.merge(keep, fold)
     render_edit(report, as_json=json)
 
@@ -190,7 +190,7 @@ def rename(
     """
     from memhop.cli.render.reports import render_edit
 
-    with memhop.open(db) as mem:
+    with memhop.open(db, create=False) as mem:
         report = mem.rename(old, new, keep_alias=not no_alias)
     render_edit(report, as_json=json)
 

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from memhop.core.redact import Redactor
     from memhop.core.search import SearchResult
     from memhop.core.store import Store
+    from memhop.core.store.source_list import SourceSummary
     from memhop.core.window import Window
     from memhop.core.write import WriteReport
 
@@ -71,21 +72,24 @@ def user_counts(counts: dict[str, int]) -> dict[str, int]:
 
 
 def open_memory(
-    db: str | Path | None = None, engine: str | None = None, *, read_only: bool = False
+    db: str | Path | None = None, engine: str | None = None, *, read_only: bool = False, create: bool = True
 ) -> Memory:
     """Settings from the config file and MEMHOP_* variables, `db` and `engine` winning."""
     paths = Paths.from_env()
     settings = load_settings(paths, db=None if db is None else Path(db), engine=engine)
-    return Memory(settings, paths, read_only=read_only)
+    return Memory(settings, paths, read_only=read_only, create=create)
 
 
 class Memory:
     """One memhop store with its settings; use it as a context manager to close the file."""
 
-    def __init__(self, settings: Settings, paths: Paths | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, paths: Paths | None = None, *, read_only: bool = False, create: bool = True
+    ) -> None:
         self.settings = settings
         self.paths = paths or Paths.from_env()
         self.read_only = read_only
+        self.create = create  # False: a missing store is an error (StoreNotFound), never made
         self._store: Store | None = None
         self._engine: Engine | None = None
 
@@ -122,7 +126,9 @@ class Memory:
         if self._store is None:
             from memhop.core.store import open_store
 
-            self._store = open_store(self.settings.db, read_only=self.read_only, embedder=self.settings.embedder)
+            self._store = open_store(
+                self.settings.db, read_only=self.read_only, embedder=self.settings.embedder, create=self.create
+            )
         return self._store
 
     @property
@@ -168,13 +174,19 @@ class Memory:
         self_name: str | None = None,
         progress: Progress | None = None,
         write: bool = True,
+        day_first: bool | None = None,
+        tz: str | None = None,
+        name: str | None = None,
     ) -> IngestReport:
-        """Import export files or folders ("-" is stdin), then write profiles and facts
-        for every pending session (`write=False`: the raw turns only). A bad file is
-        reported in the result and skipped; the others still import."""
-        from memhop.core.ingest import ingest
+        """Import export files, folders or `.zip` exports ("-" is stdin, stored under `name`),
+        then write profiles and facts for every pending session (`write=False`: the raw
+        turns only). A bad file is reported in the result and skipped; the others still
+        import. `day_first` settles a file whose dates cannot tell day/month order; `tz`
+        (an IANA zone name) is the zone UTC times are shown in (default: this machine's)."""
+        from memhop.core.ingest import ingest, parse_options
 
         names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
+        options = parse_options(day_first, tz)  # a bad --tz is refused before the store is touched
         store = self._writable("ingest")
         with ExitStack() as stack:
             # built before any file is read: a misconfigured engine fails before any import
@@ -188,6 +200,8 @@ class Memory:
                 progress=progress,
                 engine=engine,
                 dedup_threshold=self.settings.dedup_threshold,
+                options=options,
+                stdin_name=name,
             )
 
     def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
@@ -270,6 +284,12 @@ class Memory:
     def stats(self) -> dict[str, int]:
         """How many sources, sessions, turns, entities, profiles and facts the store holds."""
         return user_counts(self.store.counts())
+
+    def sources(self) -> list[SourceSummary]:
+        """Every import: id, name, format, sessions, turns, first and last turn time."""
+        from memhop.core.store.source_list import source_summaries
+
+        return source_summaries(self.store)
 
     def config(self) -> dict[str, Any]:
         """Where memhop keeps things and the active settings, secrets as "set" / "not set"."""

@@ -26,8 +26,20 @@ class ImportFormatError(MemhopError):
         super().__init__(f"{source}: {reason}")
 
 
+class UnknownFormat(ImportFormatError):
+    """A file in no format memhop knows (inside a folder or archive it is skipped, not failed)."""
+
+
 class StoreError(MemhopError):
     """The DuckDB store cannot be opened or is in an unexpected state."""
+
+
+class StoreNotFound(StoreError):
+    """A command that only uses a store was pointed at a path that holds none (same exit
+    code as every other store error)."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(f"no memhop store at {path} (check --db, or run `memhop ingest` to create one)")
 
 
 def _either(names: Sequence[str]) -> str:

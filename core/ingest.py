@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,8 +17,9 @@ import numpy as np
 from memhop.core import importers
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
-from memhop.core.errors import ImportFormatError, SecondDiarist
-from memhop.core.importers.base import ParsedSource
+from memhop.core.errors import ConfigError, ImportFormatError, SecondDiarist, UnknownFormat
+from memhop.core.importers.base import ParsedSource, ParseOptions
+from memhop.core.importers.containers import walk
 from memhop.core.language.names import match_registry
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import Store, memory, raw
@@ -29,19 +30,25 @@ EMBED_CHUNK = 256
 
 @dataclass(frozen=True)
 class InputFile:
-    name: str  # the path as the user gave it, or "-" for stdin
+    name: str  # the path as the user gave it, "archive.zip:member", or the stdin import's name
     data: bytes
+    parse_name: str = ""  # what the importers see: "-" for stdin (judged by content alone)
+
+    @property
+    def shown_to_importer(self) -> str:
+        return self.parse_name or self.name
 
 
 @dataclass
 class FileReport:
     path: str
-    status: str  # imported | unchanged | failed
+    status: str  # imported | unchanged | failed | skipped (no known format) | ignored (holds no conversation)
     format: str | None = None
     sessions: int = 0
     turns: int = 0
     error: str | None = None
     seconds: float = 0.0
+    reason: str | None = None  # why a file was skipped or ignored
 
 
 @dataclass
@@ -53,26 +60,14 @@ class IngestReport:
     def failed(self) -> list[FileReport]:
         return [f for f in self.files if f.status == "failed"]
 
-
-def expand_paths(paths: Iterable[str]) -> list[str]:
-    """A directory stands for the visible files directly inside it, in name order."""
-    out: list[str] = []
-    for given in paths:
-        path = Path(given)
-        if given != "-" and path.is_dir():
-            out.extend(
-                str(child)
-                for child in sorted(path.iterdir())
-                if child.is_file() and not child.name.startswith(".")
-            )
-        else:
-            out.append(given)
-    return out
+    def with_status(self, status: str) -> list[FileReport]:
+        return [f for f in self.files if f.status == status]
 
 
 def read_input(name: str) -> InputFile:
-    if name == "-":
-        return InputFile(name="-", data=sys.stdin.buffer.read())
+    """One file by its path ("-" is stdin), for commands that take a single file."""
+    if name == importers.STDIN:
+        return InputFile(name=name, data=sys.stdin.buffer.read())
     path = Path(name)
     try:
         return InputFile(name=name, data=path.read_bytes())
@@ -82,6 +77,26 @@ def read_input(name: str) -> InputFile:
         raise ImportFormatError(name, "is a directory") from None
     except PermissionError:
         raise ImportFormatError(name, "permission denied") from None
+
+
+def parse_options(day_first: bool | None = None, tz: str | None = None) -> ParseOptions:
+    """The user's word on dates: day/month order and the zone for UTC times (IANA name)."""
+    if tz is None:
+        return ParseOptions(day_first=day_first)
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ParseOptions(day_first=day_first, tz=ZoneInfo(tz.strip()))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"--tz: unknown time zone {tz!r} (use a name like Europe/Berlin or UTC)") from None
+
+
+def stdin_input(label: str | None) -> InputFile:
+    """stdin as a named source: `--name LABEL`, else "stdin-" and a hash of what was read, so
+    two different stdin imports can be told apart (and forgotten) one by one."""
+    data = sys.stdin.buffer.read()
+    name = label.strip() if label and label.strip() else f"stdin-{raw.sha256_of(data)[:12]}"
+    return InputFile(name=name, data=data, parse_name=importers.STDIN)
 
 
 def embed_in_chunks(embedder: Embedder, texts: Sequence[str], progress: Progress) -> np.ndarray:
@@ -122,12 +137,15 @@ def ingest_one(
     format: str | None,
     self_name: str | None,
     progress: Progress,
+    options: ParseOptions | None = None,
 ) -> FileReport:
     started = time.perf_counter()
     sha = raw.sha256_of(source.data)
     if raw.source_id_for(store, sha) is not None:
         return FileReport(path=source.name, status="unchanged", seconds=time.perf_counter() - started)
-    parsed = importers.parse_source(source.data, source.name, format=format, self_name=self_name)
+    parsed = importers.parse_source(
+        source.data, source.shown_to_importer, format=format, self_name=self_name, options=options
+    )
     counts = store_parsed(store, source.name, sha, parsed, embedder, self_name, progress)
     return FileReport(
         path=source.name,
@@ -148,23 +166,45 @@ def ingest(
     progress: Progress | None = None,
     engine: Engine | None = None,
     dedup_threshold: float = 0.9,
+    options: ParseOptions | None = None,
+    stdin_name: str | None = None,
 ) -> IngestReport:
     """Import every path (a failing file is reported and skipped, never half-stored), then
     run the write path over every session still pending, including ones an earlier,
-    interrupted run left behind."""
+    interrupted run left behind.
+
+    Folders are walked and `.zip` exports read in place (see importers.containers); a file
+    found there in no known format is reported as skipped, not failed."""
     progress = progress or SilentProgress()
+    if stdin_name is not None and importers.STDIN not in paths:
+        raise ImportFormatError("--name", "names a stdin import; give - as the input")
     if self_name:
         _check_diarist(store, self_name)
+    else:
+        self_name = stored_diarist(store)  # --self is remembered: "I" is the store's diarist
     report = IngestReport()
-    for name in expand_paths(paths):
+    for found in walk(list(paths)):
+        if found.status is not None:
+            report.files.append(FileReport(path=found.name, status=found.status, reason=found.reason))
+            continue
         try:
-            source = read_input(name)
-            report.files.append(ingest_one(store, source, embedder, format, self_name, progress))
+            source = stdin_input(stdin_name) if found.name == importers.STDIN else InputFile(found.name, found.load())
+            report.files.append(ingest_one(store, source, embedder, format, self_name, progress, options))
+        except UnknownFormat as exc:
+            if found.nested and format is None:
+                report.files.append(FileReport(path=found.name, status="skipped", reason=exc.reason))
+            else:
+                report.files.append(FileReport(path=found.name, status="failed", error=str(exc)))
         except ImportFormatError as exc:
-            report.files.append(FileReport(path=name, status="failed", error=str(exc)))
+            report.files.append(FileReport(path=found.name, status="failed", error=str(exc)))
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)
     return report
+
+
+def stored_diarist(store: Store) -> str | None:
+    """The name of the store's `self` entity, if an earlier import named one."""
+    return next((k.name for k in memory.registry(store) if k.kind == "self"), None)
 
 
 def _check_diarist(store: Store, self_name: str) -> None:

@@ -19,7 +19,7 @@ def write_json(report: WriteReport) -> dict[str, Any]:
     return {for_users(key): value for key, value in asdict(report).items()}
 
 
-def render_ingest(report: IngestReport, as_json: bool) -> None:
+def render_ingest(report: IngestReport, as_json: bool, verbose: bool = False) -> None:
     if as_json:
         write = write_json(report.write) if report.write else None
         print_json({"files": [asdict(f) for f in report.files], "write": write})
@@ -29,6 +29,12 @@ def render_ingest(report: IngestReport, as_json: bool) -> None:
             out.print(f"{f.path}: imported {f.sessions} sessions, {f.turns} turns ({f.format}, {f.seconds:.1f}s)")
         elif f.status == "unchanged":
             out.print(f"{f.path}: unchanged (already imported)")
+        elif f.status == "ignored" and verbose:
+            err.print(f"{f.path}: ignored ({f.reason})")
+    skipped = report.with_status("skipped")
+    if skipped:
+        listed = "; ".join(f"{f.path} ({f.reason})" for f in skipped)
+        err.print(f"skipped {len(skipped)} file(s) in no format memhop knows: {listed}")
     for f in report.failed:
         err.print(f"[red]Error:[/red] {f.error}")
     if report.failed:

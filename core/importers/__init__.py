@@ -10,19 +10,26 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from memhop.core.errors import ImportFormatError
+from memhop.core.errors import ImportFormatError, UnknownFormat
 from memhop.core.importers._util import load_json
-from memhop.core.importers.base import Importer, ParsedSource, Session, Turn
+from memhop.core.importers.base import Importer, ParsedSource, ParseOptions, Session, Turn
 
-__all__ = ["Importer", "ParsedSource", "Session", "Turn", "available", "detect", "get", "parse_source"]
+__all__ = ["Importer", "ParseOptions", "ParsedSource", "Session", "Turn", "available", "detect", "get", "parse_source"]
 
 # name -> "module:Class"; the order is the detection order, most specific first.
 _REGISTRY: dict[str, str] = {
     "locomo": "locomo:LoCoMoImporter",
     "chatgpt": "chatgpt:ChatGPTImporter",
     "telegram": "telegram:TelegramImporter",
+    "dayone": "dayone:DayOneImporter",
+    "messenger": "messenger:MessengerImporter",
+    "discord": "discord:DiscordImporter",
+    "signal": "signal:SignalImporter",
     "generic": "generic:GenericImporter",
+    "telegram-html": "telegram_html:TelegramHTMLImporter",
+    "imessage": "imessage:IMessageImporter",
     "whatsapp": "whatsapp:WhatsAppImporter",
+    "daily": "daily:DailyNoteImporter",
     "markdown": "markdown:MarkdownImporter",
 }
 HEAD_BYTES = 64 * 1024
@@ -55,16 +62,22 @@ def detect(filename: str, data: bytes) -> str:
     head = data[:HEAD_BYTES]
     name = "" if filename == STDIN else filename
     if not head.strip():
-        raise ImportFormatError(filename, "empty file")
+        raise UnknownFormat(filename, "empty file")
     for key in _REGISTRY:
         if _load(key).sniff(name, head):
             return key
     if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
         load_json(data, filename)  # broken JSON: say where it breaks, not just "unsupported"
-    raise ImportFormatError(filename, f"unsupported format (expected one of: {', '.join(_REGISTRY)}); use --format")
+    raise UnknownFormat(filename, f"unsupported format (expected one of: {', '.join(_REGISTRY)}); use --format")
 
 
-def parse_source(data: bytes, filename: str, format: str | None = None, self_name: str | None = None) -> ParsedSource:
+def parse_source(
+    data: bytes,
+    filename: str,
+    format: str | None = None,
+    self_name: str | None = None,
+    options: ParseOptions | None = None,
+) -> ParsedSource:
     """Detect (unless `format` is forced) and parse; every failure is an ImportFormatError."""
     key = get(format, source=filename).name if format else detect(filename, data)
-    return _load(key).parse(data, filename, self_name=self_name)
+    return _load(key).parse(data, filename, self_name=self_name, options=options)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from memhop.core.errors import ImportFormatError
@@ -57,21 +57,31 @@ def loads(text: str, filename: str, prefix: str = "") -> Any:
         raise ImportFormatError(filename, f"{prefix}invalid JSON: nested too deeply") from None
 
 
-def epoch_to_naive(value: float) -> datetime:
-    """Epoch seconds (or milliseconds) as naive UTC: exports give no local zone for them."""
+def epoch_to_local(value: float, tz: tzinfo | None = None) -> datetime:
+    """Epoch seconds (or milliseconds) as naive wall-clock time in `tz` (None: this machine's
+    zone). memhop stores local time everywhere, the way chat apps write their own dates."""
     seconds = value / 1000.0 if value > 1e11 else value
-    return datetime.fromtimestamp(seconds, tz=UTC).replace(tzinfo=None)
+    return utc_to_local(datetime.fromtimestamp(seconds, tz=UTC), tz)
 
 
-def parse_iso(value: str) -> datetime | None:
-    """ISO 8601 string as naive wall-clock time (an offset is dropped, not applied)."""
+def utc_to_local(stamp: datetime, tz: tzinfo | None = None) -> datetime:
+    """An aware (or naive UTC) time as naive wall-clock time in `tz` (None: this machine's zone)."""
+    aware = stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+    return aware.astimezone(tz).replace(tzinfo=None)
+
+
+def parse_iso(value: str, tz: tzinfo | None = None) -> datetime | None:
+    """ISO 8601 string as naive wall-clock time: a time written with an offset is already the
+    writer's local time (the offset is dropped); one written in UTC ("Z") is made local in `tz`."""
     text = value.strip()
-    if text.endswith(("Z", "z")):
+    utc = text.endswith(("Z", "z"))
+    if utc:
         text = text[:-1]
     try:
-        return datetime.fromisoformat(text).replace(tzinfo=None)
+        stamp = datetime.fromisoformat(text)
     except ValueError:
         return None
+    return utc_to_local(stamp.replace(tzinfo=None), tz) if utc else stamp.replace(tzinfo=None)
 
 
 def make_session(
@@ -104,3 +114,15 @@ def finish(
         for turn in session.turns:
             participants.setdefault(turn.speaker, None)
     return ParsedSource(format=fmt, sessions=tuple(kept), owner=owner, participants=tuple(participants))
+
+
+def poll_text(question: str, options: Iterable[str]) -> str:
+    """A poll as readable speech: "Poll: Where shall we eat? — Pizza (2 votes); Sushi"."""
+    listed = "; ".join(o.strip() for o in options if o.strip())
+    return f"Poll: {question.strip()} — {listed}" if listed else f"Poll: {question.strip()}"
+
+
+def forwarded(text: str, by: str) -> str:
+    """A forwarded message's text, marked with who forwarded it: the turn itself is credited
+    to the original author, since the words are theirs."""
+    return f"[forwarded by {by}]\n{text}"

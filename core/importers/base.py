@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Protocol
 
 
@@ -31,6 +31,19 @@ class ParsedSource:
     participants: tuple[str, ...] = field(default_factory=tuple)
 
 
+@dataclass(frozen=True)
+class ParseOptions:
+    """What the user told us about a file that the file may not say itself.
+
+    day_first: True (--dayfirst), False (--monthfirst) or None (decide from the file's dates,
+    refusing when they cannot tell). tz: the zone that UTC times (ChatGPT's epochs) are
+    shown in; None is this machine's zone. Every stored time is local wall-clock time.
+    """
+
+    day_first: bool | None = None
+    tz: tzinfo | None = None
+
+
 class Importer(Protocol):
     """One export format. Pure: bytes in, sessions out; raises ImportFormatError."""
 
@@ -40,5 +53,9 @@ class Importer(Protocol):
         """Cheap check on the name and the first bytes: could this be my format?"""
         ...
 
-    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+    def parse(
+        self, data: bytes, filename: str, self_name: str | None = None, options: ParseOptions | None = None
+    ) -> ParsedSource:
+        """All sessions of the file; `filename` may be "archive.zip:member" (its name says things
+        like the WhatsApp chat's name)."""
         ...

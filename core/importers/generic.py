@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import decode, epoch_to_naive, finish, head_text, loads, make_session, parse_iso
-from memhop.core.importers.base import ParsedSource, Turn
+from memhop.core.importers._util import decode, epoch_to_local, finish, head_text, loads, make_session, parse_iso
+from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
 
 SPEAKER_KEYS = ("speaker", "from", "author", "role")
 TEXT_KEYS = ("text", "content", "message")
@@ -34,11 +34,14 @@ class GenericImporter:
             return False
         return bool(_SNIFF_SPEAKER.search(text) and _SNIFF_TEXT.search(text))
 
-    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+    def parse(
+        self, data: bytes, filename: str, self_name: str | None = None, options: ParseOptions | None = None
+    ) -> ParsedSource:
         records = _records(data, filename)
+        tz = (options or ParseOptions()).tz
         groups: dict[str, list[Turn]] = {}
         for label, record in records:
-            turn = _turn(record, label, filename)
+            turn = _turn(record, label, filename, tz)
             if turn is None:
                 continue
             session = record.get("session")
@@ -100,7 +103,7 @@ def _objects(pairs: list[tuple[str, Any]], filename: str) -> list[tuple[str, dic
     return pairs
 
 
-def _turn(record: dict[str, Any], label: str, filename: str) -> Turn | None:
+def _turn(record: dict[str, Any], label: str, filename: str, tz: tzinfo | None) -> Turn | None:
     speaker = _first(record, SPEAKER_KEYS)
     if isinstance(speaker, dict):
         speaker = speaker.get("name") or speaker.get("role")
@@ -111,7 +114,7 @@ def _turn(record: dict[str, Any], label: str, filename: str) -> Turn | None:
         raise ImportFormatError(filename, f"{label}: no text (expected a string in one of: {', '.join(TEXT_KEYS)})")
     if not text.strip():
         return None
-    stamp = _timestamp(_first(record, TIME_KEYS), label, filename)
+    stamp = _timestamp(_first(record, TIME_KEYS), label, filename, tz)
     ident = record.get("id")
     external = str(ident) if ident is not None and str(ident).strip() else label.split()[-1]
     return Turn(speaker=speaker.strip(), text=text.strip(), timestamp=stamp, external_id=external)
@@ -121,14 +124,15 @@ def _first(record: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return next((record[k] for k in keys if record.get(k) is not None), None)
 
 
-def _timestamp(value: object, label: str, filename: str) -> datetime | None:
+def _timestamp(value: object, label: str, filename: str, tz: tzinfo | None) -> datetime | None:
+    """Epochs and "Z" times are UTC and made local; other ISO times are local already."""
     if value is None or value == "":
         return None
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return epoch_to_naive(float(value))
+        return epoch_to_local(float(value), tz)
     if isinstance(value, str):
         if re.fullmatch(r"\d{9,13}(?:\.\d+)?", value.strip()):
-            return epoch_to_naive(float(value))
-        if stamp := parse_iso(value):
+            return epoch_to_local(float(value), tz)
+        if stamp := parse_iso(value, tz):
             return stamp
     raise ImportFormatError(filename, f"{label}: unrecognised timestamp {value!r} (expected ISO 8601 or epoch seconds)")

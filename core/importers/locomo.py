@@ -13,7 +13,7 @@ from typing import Any
 
 from memhop.core.errors import ImportFormatError
 from memhop.core.importers._util import finish, head_text, load_json, make_session
-from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.importers.base import ParsedSource, ParseOptions, Session, Turn
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 # "1:56 pm on 8 May, 2023"; parsed by hand so a non-English LC_TIME cannot break it.
@@ -35,7 +35,9 @@ class LoCoMoImporter:
         # locomo10.json puts the (long) qa list first: recognise its evidence/category shape.
         return '"qa"' in text and '"evidence"' in text and '"category"' in text
 
-    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+    def parse(
+        self, data: bytes, filename: str, self_name: str | None = None, options: ParseOptions | None = None
+    ) -> ParsedSource:
         doc = load_json(data, filename)
         samples = doc if isinstance(doc, list) else [doc]
         many = isinstance(doc, list)

@@ -2,18 +2,29 @@
 
 Service entries (calls, pins, joins) are not speech and are skipped. A media message with
 no caption becomes a bracketed marker ("[photo]", "[sticker 👍]", "[voice message]") so
-the fact that something was shared is kept; a caption is kept as the text.
+the fact that something was shared is kept; a caption is kept as the text. A forwarded
+message is credited to its original author and marked "[forwarded by X]"; a poll is
+kept as "Poll: question — options"; an edited message's `text` is already its final text.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import epoch_to_naive, finish, head_text, load_json, make_session, parse_iso
-from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.importers._util import (
+    epoch_to_local,
+    finish,
+    forwarded,
+    head_text,
+    load_json,
+    make_session,
+    parse_iso,
+    poll_text,
+)
+from memhop.core.importers.base import ParsedSource, ParseOptions, Session, Turn
 from memhop.core.language.placeholders import KINDS, placeholder
 
 _SNIFF_TYPE = re.compile(r'"type"\s*:\s*"(?:message|service|personal_chat|private_group|saved_messages)"')
@@ -40,14 +51,17 @@ class TelegramImporter:
             return True
         return '"messages"' in text and bool(_SNIFF_TYPE.search(text))
 
-    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+    def parse(
+        self, data: bytes, filename: str, self_name: str | None = None, options: ParseOptions | None = None
+    ) -> ParsedSource:
         doc = load_json(data, filename)
         if not isinstance(doc, dict):
             raise ImportFormatError(filename, "not a Telegram export: expected an object with 'messages' or 'chats'")
         chats = _chats(doc, filename)
+        tz = (options or ParseOptions()).tz
         sessions: list[Session] = []
         for index, chat in enumerate(chats, start=1):
-            sessions.extend(_chat_sessions(chat, index, filename))
+            sessions.extend(_chat_sessions(chat, index, tz))
         return finish(self.name, sessions, filename, owner=_owner(doc) or self_name)
 
 
@@ -78,19 +92,25 @@ def _owner(doc: dict[str, Any]) -> str | None:
     return name or None
 
 
-def _chat_sessions(chat: dict[str, Any], index: int, filename: str) -> list[Session]:
+def _chat_sessions(chat: dict[str, Any], index: int, tz: tzinfo | None) -> list[Session]:
     chat_key = str(chat.get("id", f"chat{index}"))
     title = chat.get("name") or ("Saved Messages" if chat.get("type") == "saved_messages" else None)
     days: dict[str, list[Turn]] = {}
     for position, msg in enumerate(chat["messages"], start=1):
         if not isinstance(msg, dict) or msg.get("type") != "message":
             continue
-        text = _text(msg.get("text")).strip() or _media_marker(msg)
+        text = _text(msg.get("text")).strip() or _poll(msg.get("poll")) or _media_marker(msg)
         if not text:
             continue
-        stamp = _timestamp(msg)
+        stamp = _timestamp(msg, tz)
         day = stamp.date().isoformat() if stamp else "undated"
         speaker = msg.get("from") or msg.get("from_id") or "Deleted Account"
+        if "forwarded_from" in msg:
+            original = msg.get("forwarded_from")
+            if original:
+                text, speaker = forwarded(text, str(speaker)), original
+            else:  # null: the original author hid their account
+                text = f"[forwarded from a hidden account]\n{text}"
         external = str(msg["id"]) if "id" in msg else f"{chat_key}#{position}"
         days.setdefault(day, []).append(Turn(speaker=str(speaker), text=text, timestamp=stamp, external_id=external))
     return [make_session(f"{chat_key}:{day}", turns, title=title) for day, turns in days.items()]
@@ -103,6 +123,23 @@ def _text(value: object) -> str:
     if isinstance(value, list):
         return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in value if isinstance(p, str | dict))
     return ""
+
+
+def _poll(poll: object) -> str:
+    if not isinstance(poll, dict) or not isinstance(poll.get("question"), str):
+        return ""
+    answers = poll.get("answers")
+    if not isinstance(answers, list):
+        answers = []
+    options = [_answer(a) for a in answers if isinstance(a, dict) and isinstance(a.get("text"), str)]
+    return poll_text(poll["question"], options)
+
+
+def _answer(answer: dict[str, Any]) -> str:
+    voters = answer.get("voters")
+    if isinstance(voters, int) and voters:
+        return f"{answer['text']} ({voters} vote{'s' if voters != 1 else ''})"
+    return str(answer["text"])
 
 
 def _media_marker(msg: dict[str, Any]) -> str:
@@ -121,11 +158,11 @@ def _media_marker(msg: dict[str, Any]) -> str:
     return ""
 
 
-def _timestamp(msg: dict[str, Any]) -> datetime | None:
-    """`date` is local wall-clock time; `date_unixtime` (UTC) only when `date` is missing."""
-    if isinstance(msg.get("date"), str) and (stamp := parse_iso(msg["date"])):
+def _timestamp(msg: dict[str, Any], tz: tzinfo | None) -> datetime | None:
+    """`date` is local wall-clock time; `date_unixtime` (UTC, made local) only when `date` is missing."""
+    if isinstance(msg.get("date"), str) and (stamp := parse_iso(msg["date"], tz)):
         return stamp
     unix = msg.get("date_unixtime")
     if isinstance(unix, str | int) and str(unix).isdigit():
-        return epoch_to_naive(int(unix))
+        return epoch_to_local(int(unix), tz)
     return None

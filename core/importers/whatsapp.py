@@ -1,7 +1,12 @@
 """WhatsApp "Export chat" text files, iOS and Android layouts, any common locale.
 
 The date order (day-first or month-first) is a property of the phone that exported the
-file, so it is decided once per file from all dates, never line by line.
+file, so it is decided once per file from all dates, never line by line: a field above 12
+decides, then the only order in which the dates run forward; a file that still cannot
+tell is refused with a request for --dayfirst or --monthfirst, never guessed. Times are
+the phone's local time and stored as written. The chat's name (the group subject, iOS's
+chat-name line, or the export's file name) is every session's title; a poll becomes
+"Poll: question — options".
 Media placeholders, in whatever language the phone spoke, become a placeholder line
 ("[image omitted]", "[media omitted]", "[attached: NAME]") so the fact that something was
 shared is kept and nothing is read into the app's wording; deleted messages, calls and
@@ -18,8 +23,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session
-from memhop.core.importers.base import ParsedSource, Turn
+from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session, poll_text
+from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
 from memhop.core.language.placeholders import is_phone_number, placeholder, unsaved_contact
 
 _DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
@@ -39,6 +44,11 @@ _DELETED = re.compile(
     r"mensaje|este mensaje fue eliminado|esta mensagem foi apagada|mensagem apagada|você apagou esta mensagem|"
     r"questo messaggio è stato eliminato|hai eliminato questo messaggio|dit bericht is verwijderd|je hebt dit "
     r"bericht verwijderd)\.?$",
+    re.I,
+)
+_YOU_DELETED = re.compile(
+    r"^(?:you deleted this message|du hast diese nachricht gelöscht|vous avez supprimé ce message|eliminaste este "
+    r"mensaje|você apagou esta mensagem|hai eliminato questo messaggio|je hebt dit bericht verwijderd)\.?$",
     re.I,
 )
 _CALL = re.compile(
@@ -90,11 +100,14 @@ class WhatsAppImporter:
             return False  # exports always start with a dated line
         return any((m := LINE.match(ln)) and _SENDER.match(m["rest"]) for ln in lines[:30])
 
-    def parse(self, data: bytes, filename: str, self_name: str | None = None) -> ParsedSource:
+    def parse(
+        self, data: bytes, filename: str, self_name: str | None = None, options: ParseOptions | None = None
+    ) -> ParsedSource:
         msgs = list(_messages(decode(data, filename)))
         if not msgs:
             raise ImportFormatError(filename, "not a WhatsApp export: no dated message lines")
-        order = _date_order([m.date for m in msgs])
+        order = _date_order(msgs, (options or ParseOptions()).day_first, filename)
+        title = _chat_name(msgs, filename)
         days: dict[str, list[Turn]] = {}
         for msg in msgs:
             stamp = _timestamp(msg, order)
@@ -106,8 +119,8 @@ class WhatsAppImporter:
             day = stamp.date().isoformat()
             bucket = days.setdefault(day, [])
             bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
-        sessions = [make_session(day, turns) for day, turns in days.items()]
-        return finish(self.name, sessions, filename, owner=self_name)
+        sessions = [make_session(day, turns, title=title) for day, turns in days.items()]
+        return finish(self.name, sessions, filename, owner=self_name or _owner(msgs))
 
 
 def _messages(text: str) -> Iterator[_Msg]:
@@ -128,15 +141,81 @@ def _messages(text: str) -> Iterator[_Msg]:
         yield current
 
 
-def _date_order(dates: list[tuple[int, int, int]]) -> str:
-    """ "ymd", "dmy" or "mdy" for the whole file (default day-first when nothing tells)."""
+def _date_order(msgs: list[_Msg], day_first: bool | None, filename: str) -> str:
+    """ "ymd", "dmy" or "mdy" for the whole file; ImportFormatError when nothing tells and
+    the user did not say (--dayfirst / --monthfirst)."""
+    dates = [m.date for m in msgs]
     if any(d[0] > 31 for d in dates):
         return "ymd"
+    if day_first is not None:
+        return "dmy" if day_first else "mdy"
     if any(d[0] > 12 for d in dates):
         return "dmy"
     if any(d[1] > 12 for d in dates):
         return "mdy"
-    return "dmy"
+    if all(d[0] == d[1] for d in dates):
+        return "dmy"  # 5/5/24: both orders read the same day
+    forward = [order for order in ("dmy", "mdy") if _runs_forward(dates, order)]
+    if len(forward) == 1:
+        return forward[0]  # exports are in time order; the other reading would go back in time
+    a, b = next((m.date[0], m.date[1]) for m in msgs if m.date[0] != m.date[1])
+    hint = _text_hint(msgs)
+    raise ImportFormatError(
+        filename,
+        f"cannot tell whether dates are day/month or month/day (no day above 12); pass --dayfirst "
+        f"({a}/{b} is {a} {_MONTH_NAMES[b - 1]}) or --monthfirst ({a}/{b} is {_MONTH_NAMES[a - 1]} {b}){hint}",
+    )
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_MONTH_PREFIXES = tuple(name[:3].lower() for name in _MONTH_NAMES)
+_MENTION = re.compile(r"\b(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<day>\d{1,2})"
+                      r"(?:st|nd|rd|th)?\b|\b(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>jan|feb|mar|apr|"
+                      r"may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def _text_hint(msgs: list[_Msg]) -> str:
+    """Weak evidence, only ever shown, never acted on: a message dated 3/4 that says
+    "March 4th" suggests month-first."""
+    for msg in msgs:
+        a, b, _ = msg.date
+        for match in _MENTION.finditer(msg.rest):
+            month = _MONTH_PREFIXES.index((match["month"] or match["month2"]).lower()) + 1
+            day = int(match["day"] or match["day2"])
+            if (month, day) == (a, b) and a != b:
+                return f"; line {msg.line} says {match[0]!r}, which suggests --monthfirst"
+            if (month, day) == (b, a) and a != b:
+                return f"; line {msg.line} says {match[0]!r}, which suggests --dayfirst"
+    return ""
+
+
+def _runs_forward(dates: list[tuple[int, int, int]], order: str) -> bool:
+    keys = [(c, b, a) if order == "dmy" else (c, a, b) for a, b, c in dates]
+    return all(x <= y for x, y in zip(keys, keys[1:]))
+
+
+_SUBJECT = re.compile(r"(?:created group|changed the subject (?:from .+? )?to|changed the group name (?:from .+? )?to)"
+                      r"\s+[\"\u201c](?P<name>[^\"\u201d]+)[\"\u201d]", re.I)
+_FILE_TITLE = re.compile(r"^WhatsApp Chat (?:with|-|mit|avec|con|com|met)\s+(?P<name>.+?)(?:\.zip|\.txt)?$", re.I)
+
+
+def _chat_name(msgs: list[_Msg], filename: str) -> str | None:
+    """The group's subject as last set in the file; else iOS's chat-name line (its first
+    line puts the encryption notice under the chat's name); else the export's file name."""
+    subject = None
+    for msg in msgs:
+        if match := _SUBJECT.search(msg.rest):
+            subject = match["name"].strip()
+    if subject:
+        return subject
+    first = _SENDER.match(msgs[0].rest)
+    if first and _E2E.match(first["text"].strip(INVISIBLE + " ")):
+        return _speaker(first["name"])
+    for part in reversed(re.split(r"[/\\:]", filename)):
+        if match := _FILE_TITLE.match(part.strip()):
+            return match["name"].strip()
+    return None
 
 
 def _timestamp(msg: _Msg, order: str) -> datetime | None:
@@ -170,9 +249,21 @@ def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
         return None
     if media := _media_marker(text, ios_notice=raw.startswith("\u200e")):
         text = media
+    elif poll := _poll(text):
+        text = poll
     elif raw.startswith("\u200e"):
         return None  # iOS marks its other system notices with a leading LRM
     return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp)
+
+
+def _owner(msgs: list[_Msg]) -> str | None:
+    """Whoever exported the chat, when the file shows it: the sender of a "You deleted this
+    message" line is the phone's owner."""
+    for msg in msgs:
+        sender = _SENDER.match(msg.rest)
+        if sender and _YOU_DELETED.match(sender["text"].strip(INVISIBLE + " \t")):
+            return _speaker(sender["name"])
+    return None
 
 
 def _speaker(name: str) -> str:
@@ -195,3 +286,15 @@ def _media_marker(text: str, ios_notice: bool) -> str | None:
     else:
         return None
     return f"{marker}\n{caption.strip()}" if caption.strip() else marker
+
+
+_OPTION = re.compile(r"^\s*OPTION:\s*(?P<text>.+?)\s*$")
+
+
+def _poll(text: str) -> str | None:
+    """ "POLL:\nquestion\nOPTION: a (2 votes)\n..." as "Poll: question — a (2 votes); ..."."""
+    lines = [ln.strip(INVISIBLE + " ") for ln in text.splitlines() if ln.strip(INVISIBLE + " ")]
+    if len(lines) < 2 or lines[0].upper() != "POLL:":
+        return None
+    options = [m["text"] for ln in lines[2:] if (m := _OPTION.match(ln))]
+    return poll_text(lines[1], options)

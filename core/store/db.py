@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 from memhop.core.embed import DEFAULT_EMBEDDER
-from memhop.core.errors import StoreError
+from memhop.core.errors import StoreError, StoreNotFound
 from memhop.core.store import meta
 from memhop.core.store.meta import EmbedderRecord
 from memhop.core.store.schema import LATEST, META_MIGRATION, MIGRATIONS
@@ -112,16 +112,21 @@ def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
     con.execute("CHECKPOINT")
 
 
-def open_store(path: Path, read_only: bool = False, embedder: str = DEFAULT_EMBEDDER) -> Store:
+def open_store(
+    path: Path, read_only: bool = False, embedder: str = DEFAULT_EMBEDDER, create: bool = True
+) -> Store:
     """Open (creating and migrating if needed) the store; the file is private to its owner.
+
+    `create=False` (commands that use a store but never make one: stats, rename, rebuild)
+    and `read_only` refuse a path with no file, creating neither it nor its folders.
 
     `embedder` is the setting that names the embedder (settings.embedder). A store written by
     another embedder, or by a newer memhop, is refused and left exactly as it was.
     """
     path = Path(path).expanduser()
     wanted = EmbedderRecord.of(embedder)  # an unknown name is refused before any file is touched
-    if read_only and not path.exists():
-        raise StoreError(f"{path}: no memhop store here yet (run `memhop ingest` first)")
+    if (read_only or not create) and not path.exists():
+        raise StoreNotFound(path)
     if not read_only and path.exists():
         probe = _probe(path)
         try:

@@ -54,7 +54,21 @@ def test_bad_settings_file_is_one_line_and_exit_2(home: Path, runner: CliRunner)
 
 def test_db_flag_points_anywhere(home: Path, runner: CliRunner, tmp_path: Path) -> None:
     target = tmp_path / "elsewhere" / "mine.duckdb"
+    made = runner.invoke(app, ["ingest", "-", "--db", str(target), "--quiet"], input="# 2024-03-02\nhello\n")
+    assert made.exit_code == 0, made.output
     result = runner.invoke(app, ["stats", "--json", "--db", str(target)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["db"] == str(target)
-    assert target.exists()
+    assert json.loads(result.stdout)["turns"] == 1
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["stats"], ["rebuild"], ["rename", "Bob", "Robert"], ["edit", "Bob", "--set", "Bob plays chess."], ["fact", "add", "Bob", "Bob plays chess."], ["sources"]],
+)
+def test_a_mistyped_db_creates_nothing(home: Path, runner: CliRunner, tmp_path: Path, command: list[str]) -> None:
+    target = tmp_path / "typo" / "memhpo.duckdb"
+    result = runner.invoke(app, [*command, "--db", str(target)])
+    assert result.exit_code != 0
+    assert result.stderr.strip() == f"Error: no memhop store at {target} (check --db, or run `memhop ingest` to create one)"
+    assert not target.parent.exists()

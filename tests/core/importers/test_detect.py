@@ -20,7 +20,10 @@ SAMPLES = {
 
 
 def test_available_lists_every_format() -> None:
-    assert set(available()) == {"chatgpt", "whatsapp", "telegram", "markdown", "locomo", "generic"}
+    assert set(available()) == {
+        "chatgpt", "whatsapp", "telegram", "telegram-html", "markdown", "daily", "dayone", "locomo", "generic",
+        "messenger", "discord", "signal", "imessage",
+    }
     assert get("ChatGPT").name == "chatgpt"
 
 

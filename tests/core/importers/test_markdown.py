@@ -71,3 +71,27 @@ def test_non_dates_are_not_headings(line: str) -> None:
 def test_headings_without_text_is_no_messages() -> None:
     with pytest.raises(ImportFormatError, match="no messages found"):
         _parse("# 2024-03-02\n\n# 2024-03-03\n")
+
+
+def test_year_less_heading_takes_the_year_its_weekday_fits() -> None:
+    text = "## Fri 3 May 2024\nPacked.\n\n## Sun 5 May\nArrived in Lisbon.\n\n## Mon 6 May 2024\nTram 28.\n"
+    parsed = _parse(text)
+    assert [(s.external_id, [t.text for t in s.turns]) for s in parsed.sessions] == [
+        ("2024-05-03", ["Packed."]),
+        ("2024-05-05", ["Arrived in Lisbon."]),  # its own day, not a turn of 3 May
+        ("2024-05-06", ["Tram 28."]),
+    ]
+
+
+def test_year_less_heading_across_new_year_and_before_the_first_dated_one() -> None:
+    parsed = _parse("# 30 December 2023\nFireworks.\n\n# 2 January\nBack to work.\n")
+    assert [s.external_id for s in parsed.sessions] == ["2023-12-30", "2024-01-02"]
+    parsed = _parse("# 4 March\nFirst.\n\n# 9 March 2024\nSecond.\n")
+    assert [s.external_id for s in parsed.sessions] == ["2024-03-04", "2024-03-09"]
+
+
+def test_year_less_heading_is_refused_with_its_line_when_nothing_fits() -> None:
+    with pytest.raises(ImportFormatError, match=r"^diary\.md: line 4: heading 'Tue 5 May' has no year"):
+        _parse("## 3 May 2024\nPacked.\n\n## Tue 5 May\nwrong weekday for 2023-2025\n")
+    with pytest.raises(ImportFormatError, match=r"line 1: heading '5 May' has no year"):
+        _parse("5 May\nno dated heading anywhere\n")

@@ -68,3 +68,31 @@ def test_single_chat_entity_list_and_service_skipped() -> None:
 def test_generic_messages_object_is_not_telegram() -> None:
     with pytest.raises(ImportFormatError, match="not a Telegram export"):
         parse_source(b'{"messages": [{"from": "a", "text": "b"}]}', "x.json", format="telegram")
+
+
+def test_forwarded_messages_are_credited_to_their_author_and_polls_are_kept() -> None:
+    chat = {
+        "name": "Hiking",
+        "type": "private_group",
+        "id": 7,
+        "messages": [
+            {"id": 1, "type": "message", "date": "2024-05-06T19:40:00", "from": "Olek Brandt", "from_id": "user1",
+             "forwarded_from": "Marta Quill", "text": "The river walk opens on Saturday."},
+            {"id": 2, "type": "message", "date": "2024-05-06T19:41:00", "from": "Olek Brandt", "from_id": "user1",
+             "forwarded_from": None, "text": "From a hidden account"},
+            {"id": 3, "type": "message", "date": "2024-05-07T08:15:00", "from": "Wren Hollis", "from_id": "user2",
+             "text": "", "poll": {"question": "Picnic or museum?", "closed": False, "total_voters": 3,
+                                  "answers": [{"text": "Picnic", "voters": 1, "chosen": False},
+                                              {"text": "Museum", "voters": 2, "chosen": True}]}},
+            {"id": 4, "type": "message", "date": "2024-05-07T08:20:00", "edited": "2024-05-07T08:25:00",
+             "from": "Wren Hollis", "text": "Museum it is (edited)"},
+        ],
+    }
+    parsed = parse_source(json.dumps(chat).encode(), "result.json")
+    assert [(t.speaker, t.text) for s in parsed.sessions for t in s.turns] == [
+        ("Marta Quill", "[forwarded by Olek Brandt]\nThe river walk opens on Saturday."),
+        ("Olek Brandt", "[forwarded from a hidden account]\nFrom a hidden account"),
+        ("Wren Hollis", "Poll: Picnic or museum? — Picnic (1 vote); Museum (2 votes)"),
+        ("Wren Hollis", "Museum it is (edited)"),
+    ]
+    assert {s.title for s in parsed.sessions} == {"Hiking"}

@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers import ParsedSource, detect, parse_source
+from memhop.core.importers import ParsedSource, ParseOptions, detect, parse_source
 from memhop.core.importers.whatsapp import WhatsAppImporter
 
 NNBSP = "\u202f"
 
 
-def _parse(text: str, self_name: str | None = None) -> ParsedSource:
-    return WhatsAppImporter().parse(text.encode(), "chat.txt", self_name=self_name)
+def _parse(text: str, self_name: str | None = None, day_first: bool | None = True) -> ParsedSource:
+    """Most files here are too short to tell day/month order: they say --dayfirst."""
+    options = ParseOptions(day_first=day_first)
+    return WhatsAppImporter().parse(text.encode(), "chat.txt", self_name=self_name, options=options)
 
 
 def test_sample_counts_speakers_and_ids(samples: Path) -> None:
@@ -69,13 +71,14 @@ def test_android_12h_with_narrow_nbsp_and_system_lines() -> None:
         f"1/15/24, 9:06{NNBSP}PM - Alice: who's packing the adapters\n"
         f"1/16/24, 12:10{NNBSP}AM - Bob: me <This message was edited>\n"
     )
-    parsed = _parse(text)  # 15 in the second field: month-first for the whole file
+    parsed = _parse(text, day_first=None)  # 15 in the second field: month-first for the whole file
     turns = [t for s in parsed.sessions for t in s.turns]
     assert [(t.speaker, t.text, t.timestamp) for t in turns] == [
         ("Alice", "who's packing the adapters", datetime(2024, 1, 15, 21, 6)),
         ("Bob", "me", datetime(2024, 1, 16, 0, 10)),
     ]
     assert [s.external_id for s in parsed.sessions] == ["2024-01-15", "2024-01-16"]
+    assert {s.title for s in parsed.sessions} == {"Trip: Paris"}  # the group's name
 
 
 @pytest.mark.parametrize(
@@ -83,7 +86,7 @@ def test_android_12h_with_narrow_nbsp_and_system_lines() -> None:
     [
         ("08.05.23, 13:56 - A: x", datetime(2023, 5, 8, 13, 56)),  # German-style dots, 2-digit year
         ("[2023-05-08, 1:56:00 pm] A: x", datetime(2023, 5, 8, 13, 56)),  # year first
-        ("05/08/2023, 1:56 p.m. - A: x", datetime(2023, 8, 5, 13, 56)),  # ambiguous: day-first default
+        ("05/08/2023, 1:56 p.m. - A: x", datetime(2023, 8, 5, 13, 56)),  # ambiguous: --dayfirst given
     ],
 )
 def test_date_layouts(line: str, expected: datetime) -> None:
@@ -92,7 +95,7 @@ def test_date_layouts(line: str, expected: datetime) -> None:
 
 def test_date_order_decided_per_file() -> None:
     text = "05/08/2023, 10:00 - A: first\n12/31/2023, 10:00 - A: later\n"
-    stamps = [t.timestamp for s in _parse(text).sessions for t in s.turns]
+    stamps = [t.timestamp for s in _parse(text, day_first=None).sessions for t in s.turns]
     assert stamps == [datetime(2023, 5, 8, 10, 0), datetime(2023, 12, 31, 10, 0)]
 
 
@@ -146,3 +149,56 @@ def test_unsaved_contacts_get_a_stable_label_and_lose_the_ios_tilde(sender: str,
     parsed = _parse(f"[08/05/2023, 13:56:02] {sender}: running late\n")
     assert parsed.sessions[0].turns[0].speaker == speaker
     assert parsed.participants == (speaker,)
+
+
+def test_a_file_that_cannot_tell_day_from_month_is_refused_not_guessed() -> None:
+    from support.exports import WHATSAPP_US
+
+    with pytest.raises(ImportFormatError) as caught:
+        _parse(WHATSAPP_US, day_first=None)
+    message = str(caught.value)
+    assert message.startswith("chat.txt: cannot tell") and "--monthfirst" in message and "\n" not in message
+    assert "(3/4 is 3 April)" in message and "(3/4 is March 4)" in message
+    # the text's "March 4th" is shown as a hint, never acted on
+    assert message.endswith("line 1 says 'March 4th', which suggests --monthfirst")
+    us = _parse(WHATSAPP_US, day_first=False)
+    assert [s.external_id for s in us.sessions] == ["2024-03-04", "2024-03-09", "2024-03-11"]
+    assert us.sessions[0].turns[0].text == "Happy March 4th! Coffee at 10?"
+    european = _parse(WHATSAPP_US, day_first=True)
+    assert [s.external_id for s in european.sessions] == ["2024-04-03", "2024-09-03", "2024-11-03"]
+
+
+def test_the_only_order_in_which_the_chat_runs_forward_decides() -> None:
+    text = "3/12/24, 10:00 - A: one\n4/1/24, 10:00 - A: two\n"  # day-first would go from 3 Dec back to 4 Jan
+    assert [s.external_id for s in _parse(text, day_first=None).sessions] == ["2024-03-12", "2024-04-01"]
+    same = "5/5/24, 10:00 - A: both orders agree\n"
+    assert [s.external_id for s in _parse(same, day_first=None).sessions] == ["2024-05-05"]
+
+
+def test_polls_are_readable_and_the_group_name_is_the_title() -> None:
+    from support.exports import WHATSAPP_IOS
+
+    parsed = _parse(WHATSAPP_IOS, day_first=None)  # 14/05 decides: day-first
+    assert {s.title for s in parsed.sessions} == {"Lakeside Book Club"}
+    texts = [t.text for t in parsed.sessions[1].turns]
+    assert texts == ["Poll: Which evening suits? — Tuesday (2 votes); Thursday (1 vote)"]
+
+
+def test_the_chat_name_from_the_export_file_name() -> None:
+    line = b"[14/05/2024, 20:30:11] Ruben Ortiz: hi\n"
+    android = parse_source(line, "exports/WhatsApp Chat with Ruben Ortiz.txt")
+    assert android.sessions[0].title == "Ruben Ortiz"
+    ios = parse_source(line, "WhatsApp Chat - Ruben Ortiz.zip:_chat.txt")
+    assert ios.sessions[0].title == "Ruben Ortiz"
+    assert parse_source(line, "chat.txt").sessions[0].title is None
+
+
+def test_the_exporter_is_found_from_their_you_deleted_lines() -> None:
+    text = (
+        "[14/05/2024, 20:30:11] Ruben Ortiz: see you at 8\n"
+        f"[14/05/2024, 20:31:00] Ines Varga: {chr(0x200E)}You deleted this message.\n"
+    )
+    parsed = _parse(text, day_first=None)
+    assert parsed.owner == "Ines Varga"
+    assert [t.text for s in parsed.sessions for t in s.turns] == ["see you at 8"]
+    assert _parse(text, self_name="Ines V.", day_first=None).owner == "Ines V."  # --self wins
