@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from memhop.core.read import Answer, Context
     from memhop.core.redact import Redactor
     from memhop.core.store import Store
+    from memhop.core.store.intent import Resumed
     from memhop.core.write import WriteReport
 
 __all__ = ["Memory", "open_memory", "user_counts"]
@@ -273,6 +274,12 @@ class Memory:
             confirm=confirm,
             redactor=self._redactor() if name is not None else None,
         )
+
+    def resume_forget(self) -> Resumed | None:
+        """Finish a forget that a crash or a full disk interrupted after its commit (compact
+        and scan again); None when there was none. Opening the store for writing is what
+        finishes it, so any writing command would have done the same."""
+        return self._writable("forget --resume").resumed
 
     def _redactor(self) -> Redactor:
         """Offline sentence removal, or the configured engine's rewrite call when it has one."""
