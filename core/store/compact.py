@@ -75,7 +75,10 @@ def compact(store: Store) -> None:
             raise StoreError(f"{path}: cannot reopen the store after compaction ({first_line(exc)})") from None
 
 
-_UNCOMPACTED = "the change is committed, but freed blocks may hold the old bytes until a compaction succeeds"
+_UNCOMPACTED = (
+    "the change is committed, but freed blocks may hold the old bytes until a compaction succeeds "
+    "(`memhop forget --resume`, or any command that writes, retries it)"
+)
 
 
 def discard(fresh: Path) -> None:
