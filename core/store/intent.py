@@ -180,6 +180,8 @@ def warn_if_pending(store: Path) -> None:
 def finish(store: Store) -> Resumed | None:
     """Under the exclusive lock: drop a stale compaction copy, then finish a recorded forget."""
     compact.discard(store.path.with_name(store.path.name + compact.COMPACT_SUFFIX))
+    record = record_path(store.path)
+    record.with_name(record.name + ".tmp").unlink(missing_ok=True)  # a record cut short while written
     intent = read(store.path)
     if intent is None:
         return None
