@@ -20,8 +20,9 @@ from memhop.core import redact as rd
 from memhop.core.errors import AmbiguousName as AmbiguousName  # raised here before it moved to errors
 from memhop.core.errors import ImportFormatError, MemhopError
 from memhop.core.inspect import resolve_entity
-from memhop.core.language.names import name_forms
+from memhop.core.language.names import name_forms, name_key
 from memhop.core.model import KnownEntity
+from memhop.core.name_mentions import NameMatcher
 from memhop.core.store import Store, edits, memory, sources, tables
 from memhop.core.store.raw import sha256_of
 
@@ -136,12 +137,12 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
     _plan_labels(store, plan, label)
     # The bytes are searched for the forms that are not ordinary words ("rose" stays in
     # "prices rose"; the rows were checked by mention) and for every spelling met ("Siobhán").
-    distinct = [f for f in forms if rd.name_key(f) not in prose.common]
+    distinct = [f for f in forms if name_key(f) not in prose.common]
     plan.file_needles = tuple(sorted({*distinct, *prose.seen, *label.seen}, key=lambda f: (-len(f), f)))
     return plan
 
 
-def _plan_turns(store: Store, plan: Plan, prose: rd.NameMatcher, label: rd.NameMatcher, drop: bool) -> None:
+def _plan_turns(store: Store, plan: Plan, prose: NameMatcher, label: NameMatcher, drop: bool) -> None:
     """Turns naming the entity (or spoken by it) in session order, so that a pronoun at the
     start of the next turn ("he thinks it went ok") is carried over."""
     hits = {
@@ -174,7 +175,7 @@ def _plan_turns(store: Store, plan: Plan, prose: rd.NameMatcher, label: rd.NameM
                 plan.update("residuals", rid, "source_turns", [t for t in cited if t not in dropped])
 
 
-def _plan_labels(store: Store, plan: Plan, matcher: rd.NameMatcher) -> None:
+def _plan_labels(store: Store, plan: Plan, matcher: NameMatcher) -> None:
     """Every other text column, including ones later migrations add: names marked out in
     strings, list elements naming the entity dropped."""
     for col in tables.text_columns(store):

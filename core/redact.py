@@ -11,8 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from memhop.core.errors import EngineError
-from memhop.core.language.names import name_key as name_key
-from memhop.core.name_mentions import NameMatcher as NameMatcher
+from memhop.core.name_mentions import NameMatcher
 
 MARKER = "[forgotten]"
 _BREAK = re.compile(r"(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)\]]))[ \t]+|[ \t]*\n\s*")
