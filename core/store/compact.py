@@ -71,6 +71,7 @@ def compact(store: Store) -> None:
     finally:
         try:
             store.con = duckdb.connect(str(path))
+            store.con.execute("SET enable_progress_bar = false")  # as open_store sets it: stdout is ours
         except duckdb.Error as exc:
             raise StoreError(f"{path}: cannot reopen the store after compaction ({first_line(exc)})") from None
 
