@@ -209,6 +209,7 @@ def test_a_failure_midway_leaves_every_table_as_it_was(
     with open_store(db) as store, pytest.raises(RuntimeError, match="simulated crash"):
         forget(store, EMBED, name=BOB)
     assert purge_world.dump(db) == before
+    assert not intent.record_path(db).exists()  # nothing committed, nothing to finish
 
 
 def test_residue_left_behind_fails_loudly(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
