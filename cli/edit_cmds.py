@@ -41,6 +41,9 @@ def forget(
         bool, typer.Option("--dry-run", help="List exactly what would change, and change nothing.")
     ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Finish a forget that a crash or a full disk interrupted.")
+    ] = False,
     json: JsonOption = False,
     db: DbOption = None,
     engine: EngineOption = None,
@@ -51,9 +54,16 @@ def forget(
     Example:
       memhop forget Carol --dry-run
       memhop forget --fact 12 --yes
+      memhop forget --resume
     """
-    from memhop.cli.render.forget import confirm_forget, render_forget
+    from memhop.cli.render.forget import confirm_forget, render_forget, render_resumed
 
+    if resume:
+        if name is not None or fact is not None or source is not None or dry_run:
+            raise typer.BadParameter("--resume takes no NAME, --fact, --source or --dry-run", param_hint="--resume")
+        with memhop.open(db, engine) as mem:
+            render_resumed(mem.resume_forget(), as_json=json)
+        return
     with memhop.open(db, engine, read_only=dry_run) as mem:
         report = mem.forget(
             name,

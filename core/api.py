@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from memhop.core.redact import Redactor
     from memhop.core.search import SearchResult
     from memhop.core.store import Store
+    from memhop.core.store.intent import Resumed
     from memhop.core.store.source_list import SourceSummary
     from memhop.core.window import Window
     from memhop.core.write import WriteReport
@@ -331,6 +332,12 @@ class Memory:
             confirm=confirm,
             redactor=self._redactor() if name is not None else None,
         )
+
+    def resume_forget(self) -> Resumed | None:
+        """Finish a forget that a crash or a full disk interrupted after its commit (compact
+        and scan again); None when there was none. Opening the store for writing is what
+        finishes it, so any writing command would have done the same."""
+        return self._writable("forget --resume").resumed
 
     def _redactor(self) -> Redactor:
         """Offline sentence removal, or the configured engine's rewrite call when it has one."""

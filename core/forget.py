@@ -1,20 +1,24 @@
 """Forgetting an entity, a fact or a source everywhere, then proving it.
 
 Plan (reads only; `--dry-run` stops there) -> confirm -> embed the rewritten texts ->
-one transaction -> compact the file -> residue scan. A failure before the commit leaves
-the store exactly as it was; residue found after it fails the command loudly.
+record the intent -> one transaction -> compact the file -> residue scan -> drop the
+record. A failure before the commit leaves the store exactly as it was; residue found
+after it fails the command loudly. The whole run holds the store's exclusive lock, and a
+crash after the commit leaves the intent record (hashes, never names) from which the next
+writing open, or `memhop forget --resume`, finishes the compaction and the scan.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from memhop.core import redact as rd
 from memhop.core.embed import Embedder
 from memhop.core.errors import MemhopError
 from memhop.core.forget_plans import (
+    SPECIAL,
     ForgetError,
     Plan,
     plan_entity,
@@ -22,7 +26,7 @@ from memhop.core.forget_plans import (
     plan_source,
 )
 from memhop.core.model import for_users
-from memhop.core.store import Store, compact, edits, tables
+from memhop.core.store import Store, compact, edits, intent, tables
 
 __all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget"]
 
@@ -45,6 +49,7 @@ class ForgetReport:
     skipped_forms: list[str]
     redactor: str
     note: str = ""
+    sentences: list[dict[str, Any]] = field(default_factory=list)  # redacted: table, key, sentence
     reembedded: int = 0
     compacted: bool = False
     residue: dict[str, Any] | None = None
@@ -87,6 +92,7 @@ def forget(
         skipped_forms=list(plan.shared_forms),
         redactor=redactor.name if plan.kind == "entity" else "offline",
         note=plan.note,
+        sentences=[{**s, "table": for_users(s["table"])} for s in plan.sentences],
     )
     if dry_run:
         return report
@@ -97,6 +103,7 @@ def forget(
     report.reembedded = apply_plan(store, plan, embedder)
     report.compacted = True
     residue = scan_residue(store, plan)
+    intent.remove(store.path)  # the scan ran: what it found is reported, the job is done
     report.residue = residue
     if residue["text_hits"] or residue["file_text_hits"]:
         where = ", ".join(f"{k} ({v})" for k, v in residue["text_hits"].items())
@@ -107,9 +114,22 @@ def forget(
 
 
 def apply_plan(store: Store, plan: Plan, embedder: Embedder) -> int:
-    """Embed, apply in one transaction, log without content, then compact the file."""
+    """Embed, record the intent, apply in one transaction, log without content, then
+    compact the file. The record outlives a failed compaction (the next writing open
+    retries it) but not a transaction that did not commit."""
     pending = plan.to_embed()
     vectors = embedder.embed([text for _, _, text in pending])
+    intent.write(store.path, intent.Intent.new(plan.kind, plan.target, plan.file_needles, plan.needles_may_remain))
+    try:
+        _commit(store, plan, pending, vectors)
+    except BaseException:
+        intent.drop_if_uncommitted(store)
+        raise
+    compact.compact(store)
+    return len(pending)
+
+
+def _commit(store: Store, plan: Plan, pending: list[tuple[str, Any, str]], vectors: Any) -> None:
     with store.transaction():
         for table, column, values in plan.deletes:
             tables.delete_where(store, table, column, values)
@@ -122,16 +142,15 @@ def apply_plan(store: Store, plan: Plan, embedder: Embedder) -> int:
             tables.update_rows(store, table, rows)
         edits.bump_profiles(store, [k for (t, k), v in plan.updates.items() if t == "profiles" and "text" in v])
         store.log("forget", LOG_LINES[plan.kind])
-    compact.compact(store)
-    return len(pending)
 
 
 def scan_text(store: Store, forms: Sequence[str]) -> dict[str, int]:
-    """Rows naming any form, whole-word and case-insensitive, per table.column, over
-    every text column of every table."""
-    matcher = rd.names_matcher(forms)
+    """Rows naming any form, by mention (case and accents aside; an ordinary word only
+    where it is a name), per table.column, over every text column of every table."""
+    prose, label = rd.mention_matcher(forms), rd.mention_matcher(forms, prose=False)
     hits: dict[str, int] = {}
     for col in tables.text_columns(store):
+        matcher = prose if (col.table, col.column) in SPECIAL else label
         found = 0
         for _, value in tables.rows_containing(store, col, forms):
             values = value if col.is_list else [value]

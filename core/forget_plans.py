@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,9 @@ from memhop.core import redact as rd
 from memhop.core.errors import AmbiguousName as AmbiguousName  # raised here before it moved to errors
 from memhop.core.errors import ImportFormatError, MemhopError
 from memhop.core.inspect import resolve_entity
-from memhop.core.language.names import name_forms
+from memhop.core.language.names import name_forms, name_key
 from memhop.core.model import KnownEntity
+from memhop.core.name_mentions import NameMatcher
 from memhop.core.store import Store, edits, memory, sources, tables
 from memhop.core.store.raw import sha256_of
 
@@ -42,6 +42,7 @@ class Plan:
 
     kind: str  # entity | fact | source
     label: str  # shown to the user, never logged
+    target: int = 0  # the id of the entity, fact or source row
     forms: tuple[str, ...] = ()
     shared_forms: tuple[str, ...] = ()
     deletes: list[tuple[str, str, list[Any]]] = field(default_factory=list)  # table, column, values
@@ -51,6 +52,7 @@ class Plan:
     file_words: bool = True
     needles_may_remain: bool = False  # a needle still in live text is not residue
     note: str = ""
+    sentences: list[dict[str, Any]] = field(default_factory=list)  # what the redaction takes out, for --dry-run
 
     def delete(self, table: str, column: str, values: Sequence[Any]) -> None:
         if values:
@@ -58,6 +60,17 @@ class Plan:
 
     def update(self, table: str, key: Any, column: str, value: Any) -> None:
         self.updates.setdefault((table, key), {})[column] = value
+
+    def rewrite(self, table: str, key: Any, old: str, new: str) -> None:
+        """A redacted text, with the sentences it loses noted for the dry run."""
+        self.update(table, key, "text", new)
+        self.note_sentences(table, key, old, new)
+
+    def note_sentences(self, table: str, key: Any, old: str, new: str) -> None:
+        kept = {s.strip() for s in rd.sentences_of(new)}
+        for sentence in rd.sentences_of(old):
+            if sentence.strip() not in kept:
+                self.sentences.append({"table": table, "key": key, "sentence": sentence.strip()})
 
     def deleted_keys(self, table: str, key_column: str) -> set[Any]:
         return {v for t, c, vals in self.deletes if t == table and c == key_column for v in vals}
@@ -99,37 +112,42 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
     forms = tuple(f for f in every if f.lower() not in taken)
     if not forms:
         raise ForgetError(f"every name of {entity.name} also names another entity; rename or merge first")
-    plan = Plan("entity", entity.name, forms, tuple(f for f in every if f.lower() in taken), file_needles=forms)
+    plan = Plan("entity", entity.name, entity.id, forms, tuple(f for f in every if f.lower() in taken), file_needles=forms)
     own_facts = [r.id for r in memory.residuals_of(store, entity.id, include_superseded=True)]
     plan.delete("mentions", "entity_id", [entity.id])
     plan.delete("residuals", "id", own_facts)
     if memory.profile_of(store, entity.id) is not None:
         plan.delete("profiles", "entity_id", [entity.id])
     plan.delete("entities", "id", [entity.id])
-    matcher = rd.names_matcher(forms)
+    prose, label = rd.mention_matcher(forms), rd.mention_matcher(forms, prose=False)
     for key, text in tables.rows_containing(store, tables.TextColumn("profiles", "text", False), forms):
-        if key != entity.id and matcher.search(text):
-            plan.update("profiles", key, "text", rd.checked_rewrite(redactor, text, forms))
+        if key != entity.id and prose.search(text):
+            plan.rewrite("profiles", key, text, rd.checked_rewrite(redactor, text, forms))
     emptied = []
     for key, text in tables.rows_containing(store, tables.TextColumn("residuals", "text", False), forms):
-        if key not in own_facts and matcher.search(text):
+        if key not in own_facts and prose.search(text):
             new = rd.checked_rewrite(redactor, text, forms)
             if new:
-                plan.update("residuals", key, "text", new)
+                plan.rewrite("residuals", key, text, new)
             else:
                 emptied.append(key)
+                plan.note_sentences("residuals", key, text, "")
     plan.delete("residuals", "id", emptied)
-    _plan_turns(store, plan, matcher, drop_turns)
-    _plan_labels(store, plan, matcher)
+    _plan_turns(store, plan, prose, label, drop_turns)
+    _plan_labels(store, plan, label)
+    # The bytes are searched for the forms that are not ordinary words ("rose" stays in
+    # "prices rose"; the rows were checked by mention) and for every spelling met ("Siobhán").
+    distinct = [f for f in forms if name_key(f) not in prose.common]
+    plan.file_needles = tuple(sorted({*distinct, *prose.seen, *label.seen}, key=lambda f: (-len(f), f)))
     return plan
 
 
-def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) -> None:
+def _plan_turns(store: Store, plan: Plan, prose: NameMatcher, label: NameMatcher, drop: bool) -> None:
     """Turns naming the entity (or spoken by it) in session order, so that a pronoun at the
     start of the next turn ("he thinks it went ok") is carried over."""
     hits = {
         key
-        for column in ("text", "speaker")
+        for column, matcher in (("text", prose), ("speaker", label))
         for key, value in tables.rows_containing(store, tables.TextColumn("turns", column, False), plan.forms)
         if matcher.search(value)
     }
@@ -139,12 +157,13 @@ def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) 
     for turn_id, session_id, speaker, text in rows:
         if session_id != session:
             carry, session = False, session_id
-        if matcher.search(speaker):
+        if label.search(speaker):
             new, carry = rd.MARKER, False  # their own words are theirs to forget
         else:
-            new, carry = rd.redact(text, matcher.search, rd.MARKER, carry)
+            new, carry = rd.redact(text, prose.search, rd.MARKER, carry)
         if new != text:
             changed.append(turn_id)
+            plan.note_sentences("turns", turn_id, text, "" if drop else new)
             if not drop:
                 plan.update("turns", turn_id, "text", new)
     if drop:
@@ -156,7 +175,7 @@ def _plan_turns(store: Store, plan: Plan, matcher: re.Pattern[str], drop: bool) 
                 plan.update("residuals", rid, "source_turns", [t for t in cited if t not in dropped])
 
 
-def _plan_labels(store: Store, plan: Plan, matcher: re.Pattern[str]) -> None:
+def _plan_labels(store: Store, plan: Plan, matcher: NameMatcher) -> None:
     """Every other text column, including ones later migrations add: names marked out in
     strings, list elements naming the entity dropped."""
     for col in tables.text_columns(store):
@@ -180,7 +199,7 @@ def plan_fact(store: Store, fact_id: int) -> Plan:
         raise ForgetError(f"no fact with id {fact_id} (see `memhop show NAME` for ids)")
     entity_id, owner, text = found
     target = rd.normalize(text)
-    plan = Plan("fact", f"fact {fact_id} of {owner}")
+    plan = Plan("fact", f"fact {fact_id} of {owner}", fact_id)
     copies = [r.id for r in memory.residuals_of(store, entity_id, True) if rd.normalize(r.text) == target]
     plan.delete("residuals", "id", copies or [fact_id])
     profile = memory.profile_of(store, entity_id)
@@ -229,7 +248,7 @@ def find_source(store: Store, given: str) -> tuple[int, str]:
 
 def plan_source(store: Store, given: str) -> Plan:
     source_id, path = find_source(store, given)
-    plan = Plan("source", path, needles_may_remain=True, file_words=False)
+    plan = Plan("source", path, source_id, needles_may_remain=True, file_words=False)
     sessions, turns = sources.source_contents(store, source_id)
     removed = sorted(t[0] for t in turns)
     plan.delete("mentions", "turn_id", removed)

@@ -1,5 +1,7 @@
 """Text surgery shared by forget and edit: find an entity's names, split sentences, drop or
-mark the sentences about it. Pure functions over strings; no store, no model.
+mark the sentences about it. Functions over strings; no store. Forget finds names by
+mention (core/name_mentions.py: an ordinary word such as "rose" is not Rose); edit's
+rename keeps the plain whole-word pattern of `names_matcher`.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from memhop.core.errors import EngineError
+from memhop.core.name_mentions import NameMatcher
 
 MARKER = "[forgotten]"
 _BREAK = re.compile(r"(?:(?<=[.!?…])|(?<=[.!?…][\"'”’)\]]))[ \t]+|[ \t]*\n\s*")
@@ -36,6 +39,12 @@ def names_matcher(forms: Sequence[str]) -> re.Pattern[str]:
     parts = [r"\s+".join(re.escape(p) for p in f.split()) for f in sorted(forms, key=len, reverse=True)]
     alternatives = "|".join(p for p in parts if p) or "(?!)"
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+def mention_matcher(forms: Sequence[str], prose: bool = True) -> NameMatcher:
+    """Where the forms name the entity, accents and case aside; `prose` for sentences,
+    not for labels such as speakers and file names."""
+    return NameMatcher(forms, prose=prose)
 
 
 def split_sentences(text: str) -> list[tuple[str, str]]:
@@ -76,7 +85,7 @@ def redact(
     return "".join(s + sep for s, sep in out).strip(), carry
 
 
-def replace_forms(text: str, matcher: re.Pattern[str], replacement: str) -> str:
+def replace_forms(text: str, matcher: NameMatcher, replacement: str) -> str:
     return matcher.sub(replacement, text)
 
 
@@ -96,13 +105,13 @@ class SentenceRedactor:
     name = "offline"
 
     def rewrite(self, text: str, name: str, aliases: Sequence[str] = ()) -> str:
-        return redact(text, names_matcher([name, *aliases]).search, None, pronouns=False)[0]
+        return redact(text, mention_matcher([name, *aliases]).search, None, pronouns=False)[0]
 
 
 def checked_rewrite(redactor: Redactor, text: str, forms: Sequence[str]) -> str:
     """The redactor's rewrite, verified by string match: an engine that fails, or leaves
     the entity named, is overridden offline; a name straddling a sentence break is marked."""
-    matcher = names_matcher(forms)
+    matcher = mention_matcher(forms)
     try:
         new = redactor.rewrite(text, forms[0], list(forms[1:]))
     except EngineError:

@@ -13,6 +13,7 @@ from memhop.cli.common import err, out, print_json
 
 if TYPE_CHECKING:
     from memhop.core.forget import ForgetReport
+    from memhop.core.store.intent import Resumed
 
 PREVIEW = 100  # characters of a rewritten value shown in a listing
 
@@ -25,6 +26,8 @@ def render_forget(report: ForgetReport, as_json: bool) -> None:
     if report.dry_run:
         for change in report.changes:
             out.print(_describe(change), markup=False, highlight=False)
+        for found in report.sentences:
+            out.print(f"redact in {found['table']} {found['key']}: {found['sentence']!r}", markup=False, highlight=False)
         out.print("dry run: nothing was changed.")
         return
     residue = report.residue or {}
@@ -35,6 +38,22 @@ def render_forget(report: ForgetReport, as_json: bool) -> None:
         f"and in {residue.get('bytes_scanned', 0)} bytes of {files}",
         markup=False,
     )
+
+
+def render_resumed(done: Resumed | None, as_json: bool) -> None:
+    if as_json:
+        print_json(None if done is None else done.to_json())
+    elif done is None:
+        out.print("no interrupted forget: nothing to resume.")
+    elif not done.committed:
+        out.print(f"the interrupted forget ({done.kind}) had changed nothing; run it again.", markup=False)
+    else:
+        residue = done.residue
+        out.print(
+            f"finished the interrupted forget ({done.kind}): file compacted; residue scan: 0 matches in every "
+            f"text column and in {residue.get('bytes_scanned', 0)} bytes of {', '.join(residue.get('files_scanned', []))}",
+            markup=False,
+        )
 
 
 def interactive() -> bool:

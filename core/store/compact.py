@@ -2,6 +2,12 @@
 
 Deleting rows in DuckDB frees blocks but does not overwrite them, and the WAL keeps what
 was written; only a copy of the live data leaves the old bytes behind for good.
+
+Both steps give up DuckDB's own lock on the file: the swap closes the connection, and
+reading the file's bytes closes a descriptor of it, which drops every POSIX record lock
+the process holds on it. What keeps other memhop processes out meanwhile is the store's
+lock file (core/store/lock.py), taken before the store was opened and held until it is
+closed, so another command waits instead of writing into a file about to be replaced.
 """
 
 from __future__ import annotations
@@ -27,8 +33,9 @@ def compact(store: Store) -> None:
     """Copy the live database into a fresh file and swap it in atomically.
 
     DuckDB leaves freed blocks (and a WAL) holding the old bytes of deleted rows; a copy
-    writes only live data. The caller has committed; on any failure here the old file,
-    with the committed change, stays in place and the partial copy is removed.
+    writes only live data. The caller has committed and holds the store's exclusive lock;
+    on any failure here the old file, with the committed change, stays in place and the
+    partial copy is removed.
     """
     path = store.path
     fresh = path.with_name(path.name + COMPACT_SUFFIX)
@@ -45,33 +52,37 @@ def compact(store: Store) -> None:
         finally:
             con.execute("DETACH memhop_fresh")
     except duckdb.Error as exc:
-        _discard(fresh)
+        discard(fresh)
         raise StoreError(f"{path}: compaction failed ({first_line(exc)}); {_UNCOMPACTED}") from None
     finally:
         os.umask(old_umask)
     con.close()
     try:
-        _fsync(fresh)
+        fsync_path(fresh)
         os.chmod(fresh, 0o600)
         # Checkpointed and closed, the old file needs no WAL; one left now holds only stale
         # bytes, and replaying it onto the fresh file would be wrong.
         wal_path(path).unlink(missing_ok=True)
         os.replace(fresh, path)
-        _fsync(path.parent)
+        fsync_path(path.parent)
     except OSError as exc:
-        _discard(fresh)
+        discard(fresh)
         raise StoreError(f"{path}: compaction failed ({exc.strerror}); {_UNCOMPACTED}") from None
     finally:
         try:
             store.con = duckdb.connect(str(path))
+            store.con.execute("SET enable_progress_bar = false")  # as open_store sets it: stdout is ours
         except duckdb.Error as exc:
             raise StoreError(f"{path}: cannot reopen the store after compaction ({first_line(exc)})") from None
 
 
-_UNCOMPACTED = "the change is committed, but freed blocks may hold the old bytes until a compaction succeeds"
+_UNCOMPACTED = (
+    "the change is committed, but freed blocks may hold the old bytes until a compaction succeeds "
+    "(`memhop forget --resume`, or any command that writes, retries it)"
+)
 
 
-def _discard(fresh: Path) -> None:
+def discard(fresh: Path) -> None:
     fresh.unlink(missing_ok=True)
     wal_path(fresh).unlink(missing_ok=True)
 
@@ -80,7 +91,7 @@ def _literal(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
-def _fsync(path: Path) -> None:
+def fsync_path(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -115,7 +126,7 @@ def scan_file_bytes(path: Path, needles: Sequence[str], words: bool = True) -> F
     for file in (path, wal_path(path)):
         if not file.exists():
             continue
-        data = file.read_bytes()
+        data = file.read_bytes()  # drops DuckDB's record lock; the store's lock file still holds
         scan.files.append(str(file))
         scan.bytes_scanned += len(data)
         low = data.lower()  # ASCII case folding; other letters are searched in their variants

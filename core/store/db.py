@@ -8,21 +8,27 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from memhop.core.embed import DEFAULT_EMBEDDER
 from memhop.core.errors import StoreError, StoreNotFound
+from memhop.core.store import lock as store_lock
 from memhop.core.store import meta
 from memhop.core.store.meta import EmbedderRecord
 from memhop.core.store.schema import LATEST, META_MIGRATION, MIGRATIONS
+
+if TYPE_CHECKING:
+    from memhop.core.store.intent import Resumed
 
 
 @dataclass
 class Store:
     path: Path
     con: duckdb.DuckDBPyConnection
+    lock: store_lock.StoreLock | None = None  # held from before DuckDB opens the file until after it closes
+    resumed: Resumed | None = None  # an interrupted forget this open finished
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -75,7 +81,11 @@ class Store:
         return int(self.scalar("SELECT coalesce(max(version), 0) FROM migrations"))
 
     def close(self) -> None:
-        self.con.close()
+        try:
+            self.con.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
     def __enter__(self) -> Store:
         return self
@@ -122,18 +132,34 @@ def open_store(
 
     `embedder` is the setting that names the embedder (settings.embedder). A store written by
     another embedder, or by a newer memhop, is refused and left exactly as it was.
+
+    The store's lock file is taken first (exclusive to write, shared to read; see
+    core/store/lock.py) and released by `Store.close`. A writing open finishes a forget
+    that a crash interrupted (core/store/intent.py) before it returns.
     """
     path = Path(path).expanduser()
     wanted = EmbedderRecord.of(embedder)  # an unknown name is refused before any file is touched
     if (read_only or not create) and not path.exists():
         raise StoreNotFound(path)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    held = store_lock.acquire(path, exclusive=not read_only)
+    try:
+        return _open_locked(path, read_only, embedder, wanted, held)
+    except BaseException:
+        if held is not None:
+            held.release()
+        raise
+
+
+def _open_locked(
+    path: Path, read_only: bool, embedder: str, wanted: EmbedderRecord, held: store_lock.StoreLock | None
+) -> Store:
     if not read_only and path.exists():
         probe = _probe(path)
         try:
             _refuse_foreign(path, probe, embedder, wanted)
         finally:
             probe.close()
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     con = _connect(path, read_only)
     if read_only:
         try:
@@ -151,7 +177,18 @@ def open_store(
         except duckdb.Error as exc:
             con.close()
             raise StoreError(f"{path}: migration failed ({first_line(exc)})") from None
-    return Store(path=path, con=con)
+    store = Store(path=path, con=con, lock=held)
+    from memhop.core.store import intent  # it compacts and scans through this module's Store
+
+    if read_only:
+        intent.warn_if_pending(path)
+        return store
+    try:
+        store.resumed = intent.finish(store)
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:

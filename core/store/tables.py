@@ -13,6 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from memhop.core.language.names import fold
 from memhop.core.store.bulk import arrow_array, column_type
 from memhop.core.store.db import Store, quote
 
@@ -66,15 +67,16 @@ def text_columns(store: Store) -> list[TextColumn]:
 
 
 def rows_containing(store: Store, col: TextColumn, needles: Sequence[str]) -> list[tuple[Key, Any]]:
-    """(key, value) of rows whose column contains a needle, case-insensitively: a cheap
-    prefilter; callers confirm whole-word matches in Python."""
+    """(key, value) of rows whose column contains a needle, ignoring case and accents
+    ("siobhan" finds Siobhán): a cheap prefilter; callers confirm whole-word matches in Python."""
     if not needles:
         return []
     expr = f"array_to_string({quote(col.column)}, chr(10))" if col.is_list else quote(col.column)
-    where = " OR ".join(f"contains(lower({expr}), ?)" for _ in needles)
+    where = " OR ".join(f"contains(lower({expr}), ?) OR contains(strip_accents(lower({expr})), ?)" for _ in needles)
     key = key_column(store, col.table)
     sql = f"SELECT {key}, {quote(col.column)} FROM {quote(col.table)} WHERE {where} ORDER BY 1"
-    return [(r[0], r[1]) for r in rows(store, sql, [n.lower() for n in needles])]
+    params = [p for n in needles for p in (n.lower(), fold(n).lower())]
+    return [(r[0], r[1]) for r in rows(store, sql, params)]
 
 
 def delete_where(store: Store, table: str, column: str, values: Iterable[Any]) -> int:

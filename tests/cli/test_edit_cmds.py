@@ -59,8 +59,10 @@ def test_dry_run_lists_every_change_and_the_file_stays_identical(purge_db: Path,
     assert listed.exit_code == 0, listed.output
     assert "update sources" in listed.stdout and "whatsapp-[forgotten].txt" in listed.stdout
     assert "dry run: nothing was changed." in listed.stdout
+    assert re.search(r"^redact in turns \d+: '.*Alice.*'$", listed.stdout, re.MULTILINE)  # the sentences themselves
     as_json = json.loads(run(runner, "forget", "Alice Nguyen", "--dry-run", "--drop-turns", "--json").stdout)
     assert as_json["dry_run"] and any(c["table"] == "turns" and c["action"] == "delete" for c in as_json["changes"])
+    assert any("Alice" in s["sentence"] for s in as_json["sentences"])
     assert purge_world.sha256_file(purge_db) == digest
 
 
@@ -141,3 +143,30 @@ def test_forget_needs_exactly_one_target(purge_db: Path, runner: CliRunner) -> N
         assert result.exit_code == 1 and "exactly one" in result.stderr
     assert run(runner, "forget", "Maya Patel", "--yes").exit_code == 1
     assert run(runner, "forget", "Nobody Here", "--yes").exit_code == 1
+
+
+def test_forget_resume_finishes_an_interrupted_forget(
+    purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from memhop.core.errors import StoreError
+    from memhop.core.store import compact
+
+    nothing = run(runner, "forget", "--resume")
+    assert nothing.exit_code == 0 and "nothing to resume" in nothing.stdout
+
+    def disk_full(store: Any) -> None:
+        raise StoreError(f"{store.path}: compaction failed (No space left on device)")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(compact, "compact", disk_full)
+        failed = run(runner, "forget", BOB, "--yes")
+    assert failed.exit_code == 1 and "No space left" in failed.stderr
+    with caplog.at_level("WARNING", logger="memhop"):
+        assert run(runner, "show", "Alice Nguyen").exit_code == 0  # reads still work, and say what to do
+    assert "run `memhop forget --resume`" in caplog.text
+    resumed = run(runner, "forget", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "finished the interrupted forget (entity): file compacted; residue scan: 0 matches" in resumed.stdout
+    assert b"kowalski" not in purge_db.read_bytes().lower()
+    assert "nothing to resume" in run(runner, "forget", "--resume").stdout
+    assert run(runner, "forget", "--resume", BOB).exit_code == 2

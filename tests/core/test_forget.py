@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from memhop.core.ingest import ingest
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import mentions
 from memhop.core.redact import MARKER, checked_rewrite, names_matcher, redact
-from memhop.core.store import Store, compact, memory, open_store, tables
+from memhop.core.store import Store, compact, intent, memory, open_store, tables
 
 from support import purge_world
 from support.fake_engine import FakeEngine, raises
@@ -208,6 +209,7 @@ def test_a_failure_midway_leaves_every_table_as_it_was(
     with open_store(db) as store, pytest.raises(RuntimeError, match="simulated crash"):
         forget(store, EMBED, name=BOB)
     assert purge_world.dump(db) == before
+    assert not intent.record_path(db).exists()  # nothing committed, nothing to finish
 
 
 def test_residue_left_behind_fails_loudly(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -336,3 +338,91 @@ def test_byte_scan_tells_text_from_chance_bytes(tmp_path: Path) -> None:
     assert (scan.text_hits, scan.binary_matches) == (1, 1)
     Path(str(path) + ".wal").write_bytes(b"....... Bob was here .......")
     assert compact.scan_file_bytes(path, ["Bob"]).text_hits == 2
+
+
+def test_a_forget_cut_short_after_its_commit_is_finished_by_the_next_open(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def killed(store: Store) -> None:
+        raise KeyboardInterrupt  # as kill -9 right after the commit: no compaction, no scan
+
+    with monkeypatch.context() as patch:
+        patch.setattr(compact, "compact", killed)
+        with open_store(db) as store, pytest.raises(KeyboardInterrupt):
+            forget(store, EMBED, name=BOB)
+    record = intent.record_path(db)
+    assert record.exists() and b"kowalski" not in record.read_bytes().lower()
+    assert b"kowalski" in db.read_bytes().lower()  # deleted rows, their bytes still in freed blocks
+    with open_store(db) as store:  # any writing open finishes the job
+        assert store.resumed is not None and store.resumed.committed and store.resumed.clean
+        assert store.resumed.residue["bytes_scanned"] > 0
+        with pytest.raises(EntityNotFound):
+            resolve_entity(store, BOB)
+    assert not record.exists()
+    assert b"kowalski" not in db.read_bytes().lower()
+    assert not Path(str(db) + ".wal").exists()
+
+
+def test_a_failed_compaction_is_retried_at_the_next_open(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as patch:
+        patch.setattr(compact.os, "replace", lambda *args: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+        with open_store(db) as store, pytest.raises(StoreError, match="compaction failed"):
+            forget(store, EMBED, name=BOB)
+    assert intent.record_path(db).exists()
+    with open_store(db) as store:
+        assert store.resumed is not None and store.resumed.compacted
+    assert b"kowalski" not in db.read_bytes().lower()
+
+
+def _add_person(store: Store, name: str, profile: str, turn_text: str) -> int:
+    entity_id = memory.add_entity(store, name, "person")
+    memory.put_profile(store, entity_id, profile, EMBED.embed([profile])[0])
+    turns = [t for (t,) in store.con.execute("SELECT id FROM turns WHERE text LIKE ?", [f"%{turn_text}%"]).fetchall()]
+    memory.add_mentions(store, entity_id, turns)
+    return entity_id
+
+
+def test_a_common_word_name_is_forgotten_where_it_names_her_and_nowhere_else(db: Path, tmp_path: Path) -> None:
+    chat = tmp_path / "rose.jsonl"
+    lines = [
+        "Prices rose again this month, so I skipped the market.",
+        "Rose Tyler came over for dinner. She brought a lemon cake.",
+        "Please mark the calendar for Friday. Rose said she may come too.",
+    ]
+    chat.write_text(
+        "\n".join(
+            json.dumps({"speaker": purge_world.SELF, "text": t, "timestamp": f"2024-06-0{i + 1}T10:00:00"})
+            for i, t in enumerate(lines)
+        )
+        + "\n"
+    )
+    with open_store(db) as store:
+        ingest(store, [str(chat)], EMBED, self_name=purge_world.SELF)
+        _add_person(store, "Rose Tyler", "Rose Tyler is a friend from school. Rose loves baking.", "Rose Tyler")
+        dry = forget(store, None, name="Rose Tyler", dry_run=True)
+        assert [s["sentence"] for s in dry.sentences if s["table"] == "turns"] == [
+            "Rose Tyler came over for dinner.",
+            "She brought a lemon cake.",
+            "Rose said she may come too.",
+        ]
+        report = forget(store, EMBED, name="Rose Tyler")
+        assert report.residue["text_hits"] == {} and report.residue["file_text_hits"] == 0
+        texts = [t for (t,) in store.con.execute("SELECT text FROM turns ORDER BY id").fetchall()]
+        paths = [p for (p,) in store.con.execute("SELECT path FROM sources").fetchall()]
+    assert lines[0] in texts and f"Please mark the calendar for Friday. {MARKER}" in texts
+    assert str(chat) in paths  # the file's name is a common word, not her
+    assert b"tyler" not in db.read_bytes().lower()
+
+
+def test_forgetting_a_name_catches_its_accented_spelling(db: Path, tmp_path: Path) -> None:
+    chat = tmp_path / "gym.jsonl"
+    chat.write_text(json.dumps({"speaker": purge_world.SELF, "text": "Siobhán Kelly spotted me at the gym. Good session.",
+                                "timestamp": "2024-06-01T10:00:00"}) + "\n")
+    with open_store(db) as store:
+        ingest(store, [str(chat)], EMBED, self_name=purge_world.SELF)
+        _add_person(store, "Siobhan Kelly", "Siobhan Kelly goes to the same gym.", "Siobh")
+        report = forget(store, EMBED, name="Siobhan Kelly")
+        assert report.residue["file_text_hits"] == 0 and report.residue["needles"] >= 3
+        texts = [t for (t,) in store.con.execute("SELECT text FROM turns WHERE text LIKE '%Good session%'").fetchall()]
+    assert texts == [f"{MARKER} Good session."]
+    assert "siobh".encode() not in db.read_bytes().lower()

@@ -28,8 +28,9 @@ from memhop.core.engines.openai.wire import (
     turn_data,
 )
 from memhop.core.errors import EngineError, MemhopError
-from memhop.core.language.names import find_names, mentions
+from memhop.core.language.names import find_names, name_forms
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
+from memhop.core.name_mentions import NameMatcher
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -149,7 +150,7 @@ class OpenAIEngine:
 
         def parse(reply: Mapping[str, Any]) -> str:
             rewritten = str(reply["text"]).strip()
-            if mentions(rewritten, name, aliases):
+            if NameMatcher(name_forms(name, aliases)).search(rewritten):  # by mention: "prices rose" is not Rose
                 raise ReplyError("reply.text still names the entity")
             return rewritten
 

@@ -152,6 +152,13 @@ def test_rewrite_retries_a_reply_that_still_names_the_entity(fake: FakeOpenAI) -
     assert fake.calls == 2
 
 
+def test_rewrite_accepts_a_reply_keeping_an_ordinary_word_that_is_also_the_name(fake: FakeOpenAI) -> None:
+    fake.script(good({"text": "Prices rose again."}))
+    rewritten = make_engine(fake).rewrite("Prices rose again. Rose Tyler came by.", "Rose Tyler")
+    assert rewritten == "Prices rose again."
+    assert fake.calls == 1
+
+
 BAD_FIRST_REPLIES = {
     "broken-json": broken(),
     "cut-off": truncated(EXTRACTION),
