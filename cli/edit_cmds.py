@@ -32,7 +32,9 @@ def forget(
     ] = None,
     source: Annotated[
         str | None,
-        typer.Option("--source", help="Forget an imported file and what came only from it; - reads stdin."),
+        typer.Option(
+            "--source", help="Forget an import (its id or path from `memhop sources`, or the file; - reads stdin)."
+        ),
     ] = None,
     drop_turns: Annotated[
         bool, typer.Option("--drop-turns", help="Delete the raw turns naming it instead of redacting them.")
@@ -61,10 +63,10 @@ def forget(
     if resume:
         if name is not None or fact is not None or source is not None or dry_run:
             raise typer.BadParameter("--resume takes no NAME, --fact, --source or --dry-run", param_hint="--resume")
-        with memhop.open(db, engine) as mem:
+        with memhop.open(db, engine, create=False) as mem:
             render_resumed(mem.resume_forget(), as_json=json)
         return
-    with memhop.open(db, engine, read_only=dry_run) as mem:
+    with memhop.open(db, engine, read_only=dry_run, create=False) as mem:
         report = mem.forget(
             name,
             fact=fact,

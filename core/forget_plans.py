@@ -227,9 +227,12 @@ def plan_fact(store: Store, fact_id: int) -> Plan:
 
 
 def find_source(store: Store, given: str) -> tuple[int, str]:
-    """By the path as imported, by the file's content (its sha256), or by a unique file name."""
+    """By the path or name as imported, by its id in `memhop sources`, by the file's content
+    (its sha256), or by a unique file name."""
     rows = sources.sources(store)
     exact = [r for r in rows if r[1] == given]
+    if not exact and given.isdigit() and not Path(given).exists():
+        exact = [r for r in rows if r[0] == int(given)]
     if not exact and (given == "-" or Path(given).is_file()):
         from memhop.core.ingest import read_input
 
@@ -242,7 +245,7 @@ def find_source(store: Store, given: str) -> tuple[int, str]:
         exact = [r for r in rows if Path(r[1]).name == Path(given).name]
     if len(exact) != 1:
         what = "several imported sources match" if exact else "no imported source matches"
-        raise ForgetError(f"{what} {given!r} (give the path as imported, or the file itself)")
+        raise ForgetError(f"{what} {given!r} (give its id or path from `memhop sources`, or the file itself)")
     return exact[0][0], exact[0][1]
 
 

@@ -103,6 +103,23 @@ def test_forget_a_source(purge_db: Path, runner: CliRunner, stats: Any) -> None:
     assert "not regenerated" in json.loads(result.stdout)["note"]
 
 
+def test_forget_a_source_by_its_id_from_memhop_sources(purge_db: Path, runner: CliRunner, stats: Any) -> None:
+    listed = json.loads(run(runner, "sources", "--json").stdout)
+    notes = next(s for s in listed if s["name"].endswith("notes.jsonl"))
+    before = stats()
+    result = run(runner, "forget", "--source", str(notes["id"]), "--yes")
+    assert result.exit_code == 0, result.output
+    assert stats()["sources"] == before["sources"] - 1
+    assert all(s["id"] != notes["id"] for s in json.loads(run(runner, "sources", "--json").stdout))
+
+
+def test_forget_on_a_mistyped_store_path_creates_nothing(home: Path, tmp_path: Path, runner: CliRunner) -> None:
+    missing = tmp_path / "no" / "such.duckdb"
+    result = run(runner, "forget", "Bob", "--yes", "--db", str(missing))
+    assert result.exit_code != 0 and "no memhop store" in result.stderr
+    assert not missing.parent.exists()
+
+
 def test_edit_profile_by_flag_by_stdin_and_in_the_editor(
     purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
