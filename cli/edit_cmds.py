@@ -54,6 +54,10 @@ def forget(
     """
     from memhop.cli.render.forget import confirm_forget, render_forget
 
+    from memhop.core.errors import UsageError
+
+    if sum(x is not None for x in (name, fact, source)) != 1:
+        raise UsageError("say what to forget: a NAME, --fact ID or --source FILE (exactly one)")
     with memhop.open(db, engine, read_only=dry_run) as mem:
         report = mem.forget(
             name,

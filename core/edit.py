@@ -13,7 +13,7 @@ from typing import Any
 
 from memhop.core import redact as rd
 from memhop.core.embed import Embedder
-from memhop.core.errors import MemhopError
+from memhop.core.errors import MemhopError, UsageError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
 from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft, for_users
@@ -23,7 +23,11 @@ DEFAULT_CATEGORY = "identity"
 
 
 class EditError(MemhopError):
-    """An edit that makes no sense (unknown fact, name taken, bad category); nothing changed."""
+    """An edit that makes no sense (unknown fact, name taken); nothing changed."""
+
+
+class UnknownCategory(EditError, UsageError):
+    """A category that is not one of CATEGORIES: a bad option value."""
 
 
 @dataclass
@@ -189,7 +193,7 @@ def _dedupe(names: list[str], exclude: str) -> list[str]:
 
 def _category(category: str) -> str:
     if category not in CATEGORIES:
-        raise EditError(f"unknown category {category!r} (choose from: {', '.join(CATEGORIES)})")
+        raise UnknownCategory(f"unknown category {category!r} (choose from: {', '.join(CATEGORIES)})")
     return category
 
 

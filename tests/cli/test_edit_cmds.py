@@ -89,7 +89,8 @@ def test_facts_added_corrected_and_removed(purge_db: Path, runner: CliRunner) ->
     assert fact_id not in [r["id"] for r in shown["facts"]]
     again = run(runner, "forget", "--fact", str(fact_id), "--yes")
     assert again.exit_code == 1 and "no fact with id" in again.stderr
-    assert run(runner, "fact", "add", "Priya", "x", "--category", "gossip").exit_code == 1
+    bad_category = run(runner, "fact", "add", "Priya", "x", "--category", "gossip")
+    assert bad_category.exit_code == 2 and "unknown category 'gossip'" in bad_category.stderr
 
 
 def test_forget_a_source(purge_db: Path, runner: CliRunner, stats: Any) -> None:
@@ -136,8 +137,10 @@ def test_merge_rename_and_the_entity_list(purge_db: Path, runner: CliRunner) -> 
 
 
 def test_forget_needs_exactly_one_target(purge_db: Path, runner: CliRunner) -> None:
+    before = purge_db.read_bytes()
     for args in ([], [BOB, "--fact", "1"], ["--fact", "1", "--source", "x"]):
         result = run(runner, "forget", *args, "--yes")
-        assert result.exit_code == 1 and "exactly one" in result.stderr
+        assert result.exit_code == 2 and "exactly one" in result.stderr  # a usage error
+    assert purge_db.read_bytes() == before
     assert run(runner, "forget", "Maya Patel", "--yes").exit_code == 1
     assert run(runner, "forget", "Nobody Here", "--yes").exit_code == 1
