@@ -53,7 +53,6 @@ def forget(
       memhop forget --fact 12 --yes
     """
     from memhop.cli.render.forget import confirm_forget, render_forget
-
     from memhop.core.errors import UsageError
 
     if sum(x is not None for x in (name, fact, source)) != 1:
