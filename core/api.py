@@ -11,7 +11,6 @@ the `facts` key of `stats()`. The store's table names stay as they are.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
@@ -347,11 +346,12 @@ def _close_engine(engine: Engine) -> None:
 
 
 def _write_private(path: str | Path, text: str) -> None:
+    """Whole or not at all: a full disk or a kill leaves the previous export as it was."""
+    from memhop.core.cache import replace_file
     from memhop.core.export import ExportError
 
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        replace_file(Path(path).expanduser(), text.encode("utf-8"))
     except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror}") from None
+        reason = exc.strerror or type(exc).__name__
+        raise ExportError(f"cannot write {path}: {reason}; nothing was written there") from None

@@ -46,6 +46,22 @@ def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
     assert run(runner, "export", "--format", "csv").exit_code == 1
 
 
+def test_export_replaces_a_previous_file_whole_and_privately(
+    purge_db: Path, runner: CliRunner, tmp_path: Path
+) -> None:
+    target = tmp_path / "backup.md"
+    target.write_text("an older backup, readable by all")
+    target.chmod(0o644)
+    store_mode = purge_db.stat().st_mode
+    assert run(runner, "export", "-f", "md", "-o", str(target)).exit_code == 0
+    assert target.read_text(encoding="utf-8").startswith("# memhop export")
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temp file left
+    assert purge_db.stat().st_mode == store_mode  # a read-only command leaves the store's mode alone
+    nowhere = run(runner, "export", "-o", str(tmp_path / "no-such-dir" / "x.json"))
+    assert nowhere.exit_code == 1 and nowhere.stderr.count("\n") == 1 and "cannot write" in nowhere.stderr
+
+
 def test_restore_brings_back_the_same_memory(
     purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
 ) -> None:
