@@ -11,7 +11,7 @@ import importlib
 from functools import cache
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import load_json
+from memhop.core.importers._util import BadTimestamp, load_json
 from memhop.core.importers.base import Importer, ParsedSource, Session, Turn
 
 __all__ = ["Importer", "ParsedSource", "Session", "Turn", "available", "detect", "get", "parse_source"]
@@ -67,4 +67,7 @@ def detect(filename: str, data: bytes) -> str:
 def parse_source(data: bytes, filename: str, format: str | None = None, self_name: str | None = None) -> ParsedSource:
     """Detect (unless `format` is forced) and parse; every failure is an ImportFormatError."""
     key = get(format, source=filename).name if format else detect(filename, data)
-    return _load(key).parse(data, filename, self_name=self_name)
+    try:
+        return _load(key).parse(data, filename, self_name=self_name)
+    except BadTimestamp as exc:  # an importer that cannot say which record: the file, at least
+        raise ImportFormatError(filename, str(exc)) from None

@@ -57,10 +57,23 @@ def loads(text: str, filename: str, prefix: str = "") -> Any:
         raise ImportFormatError(filename, f"{prefix}invalid JSON: nested too deeply") from None
 
 
-def epoch_to_naive(value: float) -> datetime:
+class BadTimestamp(ValueError):
+    """Epoch seconds that are no date: NaN, infinite (1e400 in JSON), or beyond year 9999."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        super().__init__(f"timestamp {shown} is not a date (epoch seconds out of range)")
+
+
+def epoch_to_naive(value: float | int) -> datetime:
     """Epoch seconds (or milliseconds) as naive UTC: exports give no local zone for them."""
-    seconds = value / 1000.0 if value > 1e11 else value
-    return datetime.fromtimestamp(seconds, tz=UTC).replace(tzinfo=None)
+    try:
+        number = float(value)
+        seconds = number / 1000.0 if number > 1e11 else number
+        return datetime.fromtimestamp(seconds, tz=UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):  # what fromtimestamp raises for each kind
+        raise BadTimestamp(value) from None
 
 
 def parse_iso(value: str) -> datetime | None:

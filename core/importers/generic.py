@@ -13,7 +13,16 @@ from datetime import datetime
 from typing import Any
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import decode, epoch_to_naive, finish, head_text, loads, make_session, parse_iso
+from memhop.core.importers._util import (
+    BadTimestamp,
+    decode,
+    epoch_to_naive,
+    finish,
+    head_text,
+    loads,
+    make_session,
+    parse_iso,
+)
 from memhop.core.importers.base import ParsedSource, Turn
 
 SPEAKER_KEYS = ("speaker", "from", "author", "role")
@@ -124,11 +133,14 @@ def _first(record: dict[str, Any], keys: tuple[str, ...]) -> Any:
 def _timestamp(value: object, label: str, filename: str) -> datetime | None:
     if value is None or value == "":
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return epoch_to_naive(float(value))
-    if isinstance(value, str):
-        if re.fullmatch(r"\d{9,13}(?:\.\d+)?", value.strip()):
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return epoch_to_naive(value)
+        if isinstance(value, str) and re.fullmatch(r"\d{9,13}(?:\.\d+)?", value.strip()):
             return epoch_to_naive(float(value))
+    except BadTimestamp as exc:
+        raise ImportFormatError(filename, f"{label}: {exc}") from None
+    if isinstance(value, str):
         if stamp := parse_iso(value):
             return stamp
     raise ImportFormatError(filename, f"{label}: unrecognised timestamp {value!r} (expected ISO 8601 or epoch seconds)")
