@@ -6,6 +6,8 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
+
 from memhop.cli.common import err, out, print_json
 
 if TYPE_CHECKING:
@@ -49,6 +51,8 @@ def render_write(report: WriteReport, as_json: bool) -> None:
         f"{report.residuals_superseded} superseded); {int(usage.get('calls', 0))} engine calls, "
         f"{report.seconds:.1f}s"
     )
+    for warning in report.warnings:
+        err.print(f"[yellow]Warning:[/yellow] {escape(warning)}")
     for failure in report.failures:
         err.print(f"[red]Error:[/red] session {failure.session_id}: {failure.error}")
     if report.failures:
