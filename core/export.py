@@ -199,10 +199,29 @@ def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[
         rows["residuals"] += [{**f, "entity_id": e["id"]} for f in e["facts"]]
         rows["mentions"] += [{"entity_id": e["id"], "turn_id": t} for t in e["mentions"]]
     rows["oplog"] = list(data["oplog"])
+    _check_references(rows)
     with store.transaction():
         for table, cols in _COLUMNS.items():
             _insert(store, table, cols, rows[table], embedder)
     return store.counts()
+
+
+def _check_references(rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Every turn and fact an entity or a fact cites is in the file. A file that cites
+    what it does not hold was edited or damaged: it is refused whole rather than restored
+    with references to nothing (which `show` and `ask` would then trip over) or with the
+    citations silently dropped (the user would never learn the backup was incomplete)."""
+    turns = {t["id"] for t in rows["turns"]}
+    facts = {f["id"] for f in rows["residuals"]}
+    for m in rows["mentions"]:
+        if m["turn_id"] not in turns:
+            raise ExportError(f"entity {m['entity_id']} cites turn {m['turn_id']}, which is not in the file")
+    for f in rows["residuals"]:
+        missing = [t for t in f["source_turns"] if t not in turns]
+        if missing:
+            raise ExportError(f"fact {f['id']} cites turn {missing[0]}, which is not in the file")
+        if f.get("superseded_by") is not None and f["superseded_by"] not in facts:
+            raise ExportError(f"fact {f['id']} is superseded by fact {f['superseded_by']}, which is not in the file")
 
 
 def _insert(store: Store, table: str, cols: tuple[str, ...], rows: list[dict[str, Any]], embedder: Embedder) -> None:

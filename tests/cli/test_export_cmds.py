@@ -119,3 +119,21 @@ def test_a_bad_file_is_one_line_and_leaves_the_new_store_empty(
         assert "\n" not in line and str(path) in line and message in line, line
         if fresh.exists():
             assert all(stats("--db", str(fresh))[k] == 0 for k in COUNTED)
+
+
+def test_an_export_citing_a_missing_turn_is_refused_whole(
+    exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
+) -> None:
+    data = json.loads(exported.read_text(encoding="utf-8"))
+    cited = next(t for e in data["entities"] for f in e["facts"] for t in f["source_turns"])
+    for source in data["sources"]:
+        for session in source["sessions"]:
+            session["turns"] = [t for t in session["turns"] if t["id"] != cited]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    fresh = tmp_path / "fresh.duckdb"
+    result = run(runner, "restore", str(edited), "--db", str(fresh))
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip()
+    assert "\n" not in line and str(edited) in line and f"cites turn {cited}, which is not in the file" in line
+    assert all(stats("--db", str(fresh))[k] == 0 for k in COUNTED)  # nothing half-restored
