@@ -157,23 +157,32 @@ def fact_rm(fact_id: FactIdArg, json: JsonOption = False, db: DbOption = None) -
     render_forget(report, as_json=json)
 
 
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Show what would change, and change nothing.")]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
 @reports_errors
 def merge(
     keep: Annotated[str, typer.Argument(help="The entity that stays.")],
     fold: Annotated[str, typer.Argument(help="The entity folded into it; its name becomes an alias.")],
+    dry_run: DryRunOption = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (needed to fold the diarist into someone).")
+    ] = False,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """One person under two names: fold B into A.
+    """One person under two names: fold B into A (every fact is kept).
 
     \b
     Example:
-      memhop merge "Carol Kowalski" Caz
+      memhop merge "Carol Kowalski" Caz --dry-run
+      memhop merge "Carol Kowalski" Caz --yes
     """
-    from memhop.cli.render.reports import render_edit
+    from memhop.cli.render.reports import confirm_edit, render_edit
 
-    with memhop.open(db) as mem:
-        report = mem.merge(keep, fold)
+    with memhop.open(db, read_only=dry_run) as mem:
+        report = mem.merge(keep, fold, dry_run=dry_run, confirm=None if yes else confirm_edit, fold_self=yes)
     render_edit(report, as_json=json)
 
 
@@ -182,6 +191,8 @@ def rename(
     old: NameArg,
     new: Annotated[str, typer.Argument(help="The new canonical name.")],
     no_alias: Annotated[bool, typer.Option("--no-alias", help="Do not keep the old name as an alias.")] = False,
+    dry_run: DryRunOption = False,
+    yes: YesOption = False,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -189,12 +200,12 @@ def rename(
 
     \b
     Example:
-      memhop rename Carol "Carol Kowalski"
+      memhop rename Carol "Carol Kowalski" --yes
     """
-    from memhop.cli.render.reports import render_edit
+    from memhop.cli.render.reports import confirm_edit, render_edit
 
-    with memhop.open(db) as mem:
-        report = mem.rename(old, new, keep_alias=not no_alias)
+    with memhop.open(db, read_only=dry_run) as mem:
+        report = mem.rename(old, new, keep_alias=not no_alias, dry_run=dry_run, confirm=None if yes else confirm_edit)
     render_edit(report, as_json=json)
 
 

@@ -304,17 +304,43 @@ class Memory:
         """Remove one fact for good, without asking: `forget(fact=fact_id)`."""
         return self.forget(fact=fact_id)
 
-    def merge(self, keep: str, fold: str) -> EditReport:
-        """One person under two names: `fold` becomes part of `keep`, its name an alias."""
+    def merge(
+        self,
+        keep: str,
+        fold: str,
+        *,
+        dry_run: bool = False,
+        confirm: Callable[[EditReport], bool] | None = None,
+        fold_self: bool = False,
+    ) -> EditReport:
+        """One person under two names: `fold` becomes part of `keep`, its name an alias; no
+        fact is lost. `dry_run` plans and changes nothing; `confirm` sees the plan first and
+        may refuse; folding the diarist into someone else needs `fold_self`."""
         from memhop.core.edit import merge
 
-        return merge(self._writable("merge"), keep, fold, self.embedder)
+        store = self.store if dry_run else self._writable("merge")
+        return merge(
+            store, keep, fold, None if dry_run else self.embedder,
+            dry_run=dry_run, confirm=confirm, fold_self=fold_self,
+        )
 
-    def rename(self, old: str, new: str, *, keep_alias: bool = True) -> EditReport:
-        """A new canonical name, written into every profile and fact that used the old one."""
+    def rename(
+        self,
+        old: str,
+        new: str,
+        *,
+        keep_alias: bool = True,
+        dry_run: bool = False,
+        confirm: Callable[[EditReport], bool] | None = None,
+    ) -> EditReport:
+        """A new canonical name, written into every profile and fact that used the old one;
+        `dry_run` and `confirm` as for `merge`."""
         from memhop.core.edit import rename
 
-        return rename(self._writable("rename"), old, new, self.embedder, keep_alias=keep_alias)
+        store = self.store if dry_run else self._writable("rename")
+        return rename(
+            store, old, new, None if dry_run else self.embedder, keep_alias, dry_run=dry_run, confirm=confirm
+        )
 
     # Taking it away and bringing it back.
 
