@@ -50,6 +50,8 @@ def read_completion(body: bytes) -> Completion:
         data = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ReplyError("the server's HTTP 200 body is not JSON") from None
+    except RecursionError:
+        raise ReplyError("the server's HTTP 200 body is JSON nested too deeply") from None
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list):
         raise ReplyError("the server's reply is not a chat completion (no choices list)")
@@ -85,6 +87,8 @@ def decode_reply(content: str, prompt: Prompt) -> Any:
         data = json.loads(text)
     except json.JSONDecodeError:
         raise ReplyError("not valid JSON") from None
+    except RecursionError:
+        raise ReplyError("JSON nested too deeply") from None
     prompt.check_reply(data)
     return data
 

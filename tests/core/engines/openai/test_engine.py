@@ -168,6 +168,8 @@ BAD_FIRST_REPLIES = {
     "200-empty-body": raw_body(""),
     "200-not-a-completion": raw_body('{"choices": 5}'),
     "200-no-message-text": raw_body('{"choices": [{"message": {"content": 5}}]}'),
+    "200-nested-too-deeply": raw_body("[" * 100_000),
+    "content-nested-too-deeply": broken("[" * 100_000),
 }
 
 
