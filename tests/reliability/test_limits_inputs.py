@@ -62,3 +62,33 @@ def test_one_huge_message_is_cut_for_memories_and_kept_whole(
     assert rebuilt.stderr.count("Warning:") == 1
 
 
+
+
+MALFORMED: dict[str, bytes] = {
+    "garbage.json": bytes(range(256)) * 40,
+    "nested.json": b"[" * 200_000,
+    "nan-stamp.json": b'[{"speaker": "Maya", "text": "Lunch with Bob.", "timestamp": NaN}]',
+    "inf-stamp.jsonl": b'{"speaker": "Maya", "text": "Lunch.", "timestamp": 1e400}\n{"speaker": "Bob", "text": "Hi."}\n',
+    "huge-epoch.json": b'{"messages": [{"from": "Maya", "message": "Hi.", "time": 1' + b"0" * 30 + b"}]}",
+    "telegram-epoch.json": json.dumps({"name": "Bob", "type": "personal_chat", "id": 1, "messages": [
+        {"id": 1, "type": "message", "date_unixtime": "9" * 25, "from": "Bob", "text": "Hi"}]}).encode(),
+    "cut.json": b'[{"speaker": "Maya", "text": "Lunch with',
+    "empty.md": b"",
+}
+
+
+def test_malformed_files_fail_one_line_each_and_the_good_file_imports(
+    home: Path, runner: CliRunner, tmp_path: Path, stats: Any
+) -> None:
+    paths = []
+    for name, data in MALFORMED.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(str(tmp_path / name))
+    result = run(runner, "ingest", *paths, str(SAMPLES / "maya-diary.md"), "--self", "Maya Patel", "-q")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == len(MALFORMED), result.stderr
+    for line, name in zip(errors, MALFORMED):
+        assert name in line and len(line) < 250, line
+    assert "maya-diary.md: imported" in result.stdout
+    assert stats()["sources"] == 1 and stats()["facts"] > 0
