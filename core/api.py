@@ -347,11 +347,11 @@ class Memory:
     def export(self, format: str = "json", path: str | Path | None = None) -> str:
         """Everything memhop holds as JSON (complete, reloadable) or Markdown (readable);
         written to `path` too when given, readable by you only, since it is private data."""
-        from memhop.core.export import export_text
+        from memhop.core.export import export_text, save
 
         text = export_text(self.store, format)
         if path is not None:
-            _write_private(path, text)
+            save(Path(path), text)
         return text
 
     def restore(self, path: str | Path) -> dict[str, int]:
@@ -369,15 +369,3 @@ def _close_engine(engine: Engine) -> None:
     close = getattr(engine, "close", None)  # the openai engine holds an HTTP connection pool
     if callable(close):
         close()
-
-
-def _write_private(path: str | Path, text: str) -> None:
-    """Whole or not at all: a full disk or a kill leaves the previous export as it was."""
-    from memhop.core.cache import replace_file
-    from memhop.core.export import ExportError
-
-    try:
-        replace_file(Path(path).expanduser(), text.encode("utf-8"))
-    except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise ExportError(f"cannot write {path}: {reason}; nothing was written there") from None

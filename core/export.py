@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -106,6 +107,25 @@ def export_text(store: Store, fmt: str = "json") -> str:
     if fmt == "md":
         return to_markdown(data)
     return json.dumps(data, ensure_ascii=False, indent=2, default=_iso) + "\n"
+
+
+def save(path: Path, text: str) -> None:
+    """An export file, whole or not at all: a full disk or a kill leaves the previous one as
+    it was, and the new one is readable by its owner only. A device or a pipe
+    (`-o /dev/stdout`) has no previous file to keep and is written in place; a symlink's
+    target is replaced, not the link."""
+    from memhop.core.cache import replace_file
+
+    target = path.expanduser()
+    try:
+        if target.exists() and not target.is_file():
+            with target.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+        else:
+            replace_file(target.resolve() if target.is_symlink() else target, text.encode("utf-8"))
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ExportError(f"cannot write {path}: {reason}; nothing was written there") from None
 
 
 def _iso(value: Any) -> str:
