@@ -59,6 +59,7 @@ def forget(
       memhop forget --resume
     """
     from memhop.cli.render.forget import confirm_forget, render_forget, render_resumed
+    from memhop.core.errors import UsageError
 
     if resume:
         if name is not None or fact is not None or source is not None or dry_run:
@@ -66,6 +67,8 @@ def forget(
         with memhop.open(db, engine, create=False) as mem:
             render_resumed(mem.resume_forget(), as_json=json)
         return
+    if sum(x is not None for x in (name, fact, source)) != 1:
+        raise UsageError("say what to forget: a NAME, --fact ID or --source FILE (exactly one)")
     with memhop.open(db, engine, read_only=dry_run, create=False) as mem:
         report = mem.forget(
             name,
@@ -166,23 +169,32 @@ def fact_rm(fact_id: FactIdArg, json: JsonOption = False, db: DbOption = None) -
     render_forget(report, as_json=json)
 
 
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Show what would change, and change nothing.")]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
 @reports_errors
 def merge(
     keep: Annotated[str, typer.Argument(help="The entity that stays.")],
     fold: Annotated[str, typer.Argument(help="The entity folded into it; its name becomes an alias.")],
+    dry_run: DryRunOption = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (needed to fold the diarist into someone).")
+    ] = False,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """One person under two names: fold B into A.
+    """One person under two names: fold B into A (every fact is kept).
 
     \b
     Example:
-      memhop merge "Carol Kowalski" Caz
+      memhop merge "Carol Kowalski" Caz --dry-run
+      memhop merge "Carol Kowalski" Caz --yes
     """
-    from memhop.cli.render.reports import render_edit
+    from memhop.cli.render.reports import confirm_edit, render_edit
 
-    with memhop.open(db, create=False) as mem:
-        report = mem.merge(keep, fold)
+    with memhop.open(db, read_only=dry_run, create=False) as mem:
+        report = mem.merge(keep, fold, dry_run=dry_run, confirm=None if yes else confirm_edit, fold_self=yes)
     render_edit(report, as_json=json)
 
 
@@ -191,6 +203,8 @@ def rename(
     old: NameArg,
     new: Annotated[str, typer.Argument(help="The new canonical name.")],
     no_alias: Annotated[bool, typer.Option("--no-alias", help="Do not keep the old name as an alias.")] = False,
+    dry_run: DryRunOption = False,
+    yes: YesOption = False,
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -198,12 +212,12 @@ def rename(
 
     \b
     Example:
-      memhop rename Carol "Carol Kowalski"
+      memhop rename Carol "Carol Kowalski" --yes
     """
-    from memhop.cli.render.reports import render_edit
+    from memhop.cli.render.reports import confirm_edit, render_edit
 
-    with memhop.open(db, create=False) as mem:
-        report = mem.rename(old, new, keep_alias=not no_alias)
+    with memhop.open(db, read_only=dry_run, create=False) as mem:
+        report = mem.rename(old, new, keep_alias=not no_alias, dry_run=dry_run, confirm=None if yes else confirm_edit)
     render_edit(report, as_json=json)
 
 

@@ -11,7 +11,6 @@ the `facts` key of `stats()`. The store's table names stay as they are.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
@@ -370,28 +369,54 @@ class Memory:
         """Remove one fact for good, without asking: `forget(fact=fact_id)`."""
         return self.forget(fact=fact_id)
 
-    def merge(self, keep: str, fold: str) -> EditReport:
-        """One person under two names: `fold` becomes part of `keep`, its name an alias."""
+    def merge(
+        self,
+        keep: str,
+        fold: str,
+        *,
+        dry_run: bool = False,
+        confirm: Callable[[EditReport], bool] | None = None,
+        fold_self: bool = False,
+    ) -> EditReport:
+        """One person under two names: `fold` becomes part of `keep`, its name an alias; no
+        fact is lost. `dry_run` plans and changes nothing; `confirm` sees the plan first and
+        may refuse; folding the diarist into someone else needs `fold_self`."""
         from memhop.core.edit import merge
 
-        return merge(self._writable("merge"), keep, fold, self.embedder)
+        store = self.store if dry_run else self._writable("merge")
+        return merge(
+            store, keep, fold, None if dry_run else self.embedder,
+            dry_run=dry_run, confirm=confirm, fold_self=fold_self,
+        )
 
-    def rename(self, old: str, new: str, *, keep_alias: bool = True) -> EditReport:
-        """A new canonical name, written into every profile and fact that used the old one."""
+    def rename(
+        self,
+        old: str,
+        new: str,
+        *,
+        keep_alias: bool = True,
+        dry_run: bool = False,
+        confirm: Callable[[EditReport], bool] | None = None,
+    ) -> EditReport:
+        """A new canonical name, written into every profile and fact that used the old one;
+        `dry_run` and `confirm` as for `merge`."""
         from memhop.core.edit import rename
 
-        return rename(self._writable("rename"), old, new, self.embedder, keep_alias=keep_alias)
+        store = self.store if dry_run else self._writable("rename")
+        return rename(
+            store, old, new, None if dry_run else self.embedder, keep_alias, dry_run=dry_run, confirm=confirm
+        )
 
     # Taking it away and bringing it back.
 
     def export(self, format: str = "json", path: str | Path | None = None) -> str:
         """Everything memhop holds as JSON (complete, reloadable) or Markdown (readable);
         written to `path` too when given, readable by you only, since it is private data."""
-        from memhop.core.export import export_text
+        from memhop.core.export import export_text, save
 
         text = export_text(self.store, format)
         if path is not None:
-            _write_private(path, text)
+            save(Path(path), text)
         return text
 
     def restore(self, path: str | Path) -> dict[str, int]:
@@ -409,14 +434,3 @@ def _close_engine(engine: Engine) -> None:
     close = getattr(engine, "close", None)  # the openai engine holds an HTTP connection pool
     if callable(close):
         close()
-
-
-def _write_private(path: str | Path, text: str) -> None:
-    from memhop.core.export import ExportError
-
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror}") from None

@@ -13,7 +13,7 @@ from typing import Any
 
 from memhop.core import redact as rd
 from memhop.core.embed import Embedder
-from memhop.core.errors import MemhopError
+from memhop.core.errors import MemhopError, UsageError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
 from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft, for_users
@@ -23,7 +23,17 @@ DEFAULT_CATEGORY = "identity"
 
 
 class EditError(MemhopError):
-    """An edit that makes no sense (unknown fact, name taken, bad category); nothing changed."""
+    """An edit that makes no sense (unknown fact, name taken); nothing changed."""
+
+
+class UnknownCategory(EditError, UsageError):
+    """A category that is not one of CATEGORIES: a bad option value."""
+
+
+class SelfFold(EditError):
+    """Folding the diarist into someone else without saying so (--yes)."""
+
+    exit_code = 2
 
 
 @dataclass
@@ -32,9 +42,13 @@ class EditReport:
     entity: str
     changed: bool = True
     details: dict[str, Any] = field(default_factory=dict)
+    dry_run: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+Confirm = Callable[[EditReport], bool]  # sees the plan of a merge or rename; False aborts it
 
 
 def edit_profile(
@@ -84,20 +98,59 @@ def edit_fact(store: Store, fact_id: int, text: str, embedder: Embedder, categor
     return EditReport("fact edit", found[1], details={"id": fact_id})
 
 
-def merge(store: Store, keep: str, fold: str, embedder: Embedder) -> EditReport:
-    """One person under two names: `fold` becomes part of `keep` (its name an alias)."""
+def merge(
+    store: Store,
+    keep: str,
+    fold: str,
+    embedder: Embedder | None,
+    *,
+    dry_run: bool = False,
+    confirm: Confirm | None = None,
+    fold_self: bool = False,
+) -> EditReport:
+    """One person under two names: `fold` becomes part of `keep` (its name an alias).
+
+    Every fact of `fold` is kept: one that repeats a fact of `keep` word for word (and is
+    as current as it) is folded into it, its source turns added to the kept one's and any
+    pointer to it moved there. Folding the diarist (`self`) into someone else makes them
+    the diarist, so it needs `fold_self` (the CLI's --yes) as well as a confirmation.
+    """
     a, b = resolve_exactly(store, keep), resolve_exactly(store, fold)
     if a.id == b.id:
         raise EditError(f"{keep!r} and {fold!r} are already the same entity ({a.name})")
     aliases = _dedupe([*a.aliases, *b.aliases, b.name], exclude=a.name)
     old_profile = memory.profile_of(store, a.id)
     profile = merge_texts(old_profile or "", memory.profile_of(store, b.id) or "")
-    seen = {rd.normalize(r.text) for r in memory.residuals_of(store, a.id, include_superseded=True)}
-    duplicates = [r.id for r in memory.residuals_of(store, b.id, True) if rd.normalize(r.text) in seen]
+    folded = _folded_facts(store, a.id, b.id)
     turns = edits.mentioned_turns(store, b.id)
+    report = EditReport(
+        "merge",
+        a.name,
+        dry_run=dry_run,
+        details={
+            "merged": b.name,
+            "aliases": aliases,
+            "facts_moved": len(memory.residuals_of(store, b.id, True)) - len(folded),
+            "duplicate_facts_folded": len(folded),
+            **({"kind": "self"} if b.kind == "self" and a.kind != "self" else {}),
+        },
+    )
+    if b.kind == "self" and a.kind != "self" and not fold_self and not dry_run:
+        raise SelfFold(
+            f"{b.name} is the diarist (self); folding it into {a.name} makes {a.name} the diarist. "
+            f"Pass --yes if that is what you mean (or merge {b.name!r} {a.name!r} the other way round)"
+        )
+    if dry_run:
+        return report
+    _confirmed(report, confirm)
+    if embedder is None:
+        raise EditError("an embedder is needed to embed the merged profile")
     vector = embedder.embed([profile])[0] if profile and profile != old_profile else None
     with store.transaction():
-        tables.delete_where(store, "residuals", "id", duplicates)
+        for fact in folded:
+            tables.update_rows(store, "residuals", [(fact.keeper, {"source_turns": list(fact.source_turns)})])
+            store.con.execute("UPDATE residuals SET superseded_by = ? WHERE superseded_by = ?", [fact.keeper, fact.id])
+        tables.delete_where(store, "residuals", "id", [f.id for f in folded])
         edits.move_residuals(store, b.id, a.id)
         memory.add_mentions(store, a.id, turns)
         for table, column in (("mentions", "entity_id"), ("profiles", "entity_id"), ("entities", "id")):
@@ -108,12 +161,40 @@ def merge(store: Store, keep: str, fold: str, embedder: Embedder) -> EditReport:
         if vector is not None:
             memory.put_profile(store, a.id, profile, vector)
         store.log("merge", f"{b.name} merged into {a.name}")
-    return EditReport(
-        "merge", a.name, details={"merged": b.name, "aliases": aliases, "duplicate_facts_dropped": len(duplicates)}
-    )
+    return report
 
 
-def rename(store: Store, old: str, new: str, embedder: Embedder, keep_alias: bool = True) -> EditReport:
+@dataclass(frozen=True)
+class _Folded:
+    id: int  # the folded entity's fact, which goes
+    keeper: int  # the kept entity's fact that says the same, which stays
+    source_turns: tuple[int, ...]  # both facts' sources
+
+
+def _folded_facts(store: Store, keep_id: int, fold_id: int) -> list[_Folded]:
+    """The facts of `fold_id` that repeat one of `keep_id` word for word, current or
+    superseded alike: a current fact is never folded into a superseded one."""
+    kept: dict[tuple[str, bool], memory.StoredResidual] = {}
+    for r in memory.residuals_of(store, keep_id, include_superseded=True):
+        kept.setdefault((rd.normalize(r.text), r.superseded_by is None), r)
+    out = []
+    for r in memory.residuals_of(store, fold_id, include_superseded=True):
+        keeper = kept.get((rd.normalize(r.text), r.superseded_by is None))
+        if keeper is not None:
+            out.append(_Folded(r.id, keeper.id, tuple(dict.fromkeys([*keeper.source_turns, *r.source_turns]))))
+    return out
+
+
+def rename(
+    store: Store,
+    old: str,
+    new: str,
+    embedder: Embedder | None,
+    keep_alias: bool = True,
+    *,
+    dry_run: bool = False,
+    confirm: Confirm | None = None,
+) -> EditReport:
     """A new canonical name, written into every profile and fact that used the old one."""
     entity = resolve_exactly(store, old)
     new = " ".join(new.split())
@@ -127,6 +208,15 @@ def rename(store: Store, old: str, new: str, embedder: Embedder, keep_alias: boo
     aliases = _dedupe([*entity.aliases, *([entity.name] if keep_alias else [])], exclude=new)
     rewrites = _renamed_texts(store, entity, new)
     pending = [(table, key, text) for (table, key), text in rewrites.items()]
+    counts = {for_users(t): sum(1 for p in pending if p[0] == t) for t in ("profiles", "residuals")}
+    report = EditReport(
+        "rename", new, dry_run=dry_run, details={"old": entity.name, "aliases": aliases, "rewritten": counts}
+    )
+    if dry_run:
+        return report
+    _confirmed(report, confirm)
+    if embedder is None:
+        raise EditError("an embedder is needed to re-embed the rewritten texts")
     vectors = embedder.embed([text for _, _, text in pending])
     with store.transaction():
         tables.update_rows(store, "entities", [(entity.id, {"name": new, "aliases": aliases})])
@@ -135,8 +225,7 @@ def rename(store: Store, old: str, new: str, embedder: Embedder, keep_alias: boo
             tables.update_rows(store, table, rows)
         edits.bump_profiles(store, [key for table, key, _ in pending if table == "profiles"])
         store.log("rename", f"{entity.name} renamed to {new}")
-    counts = {for_users(t): sum(1 for p in pending if p[0] == t) for t in ("profiles", "residuals")}
-    return EditReport("rename", new, details={"old": entity.name, "aliases": aliases, "rewritten": counts})
+    return report
 
 
 def _renamed_texts(store: Store, entity: KnownEntity, new: str) -> dict[tuple[str, int], str]:
@@ -171,6 +260,12 @@ def _renamed_texts(store: Store, entity: KnownEntity, new: str) -> dict[tuple[st
     return out
 
 
+def _confirmed(report: EditReport, confirm: Confirm | None) -> None:
+    """`confirm` sees what would change before anything does; False aborts."""
+    if confirm is not None and not confirm(report):
+        raise EditError("not confirmed; nothing was changed")
+
+
 def merge_texts(first: str, second: str) -> str:
     """The first text, then the sentences of the second it does not already say."""
     have = {rd.normalize(s) for s in rd.sentences_of(first)}
@@ -189,7 +284,7 @@ def _dedupe(names: list[str], exclude: str) -> list[str]:
 
 def _category(category: str) -> str:
     if category not in CATEGORIES:
-        raise EditError(f"unknown category {category!r} (choose from: {', '.join(CATEGORIES)})")
+        raise UnknownCategory(f"unknown category {category!r} (choose from: {', '.join(CATEGORIES)})")
     return category
 
 

@@ -17,6 +17,13 @@ class ConfigError(MemhopError):
     exit_code = 2
 
 
+class UsageError(MemhopError):
+    """A command called wrongly (a bad option value, arguments that exclude each other);
+    nothing was done. Exit code 2, as for the parser's own usage errors."""
+
+    exit_code = 2
+
+
 class ImportFormatError(MemhopError):
     """An input file is corrupt, truncated or in no supported format."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -108,6 +109,25 @@ def export_text(store: Store, fmt: str = "json") -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, default=_iso) + "\n"
 
 
+def save(path: Path, text: str) -> None:
+    """An export file, whole or not at all: a full disk or a kill leaves the previous one as
+    it was, and the new one is readable by its owner only. A device or a pipe
+    (`-o /dev/stdout`) has no previous file to keep and is written in place; a symlink's
+    target is replaced, not the link."""
+    from memhop.core.cache import replace_file
+
+    target = path.expanduser()
+    try:
+        if target.exists() and not target.is_file():
+            with target.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+        else:
+            replace_file(target.resolve() if target.is_symlink() else target, text.encode("utf-8"))
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ExportError(f"cannot write {path}: {reason}; nothing was written there") from None
+
+
 def _iso(value: Any) -> str:
     if isinstance(value, (date, datetime)):
         return value.isoformat()
@@ -199,10 +219,29 @@ def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[
         rows["residuals"] += [{**f, "entity_id": e["id"]} for f in e["facts"]]
         rows["mentions"] += [{"entity_id": e["id"], "turn_id": t} for t in e["mentions"]]
     rows["oplog"] = list(data["oplog"])
+    _check_references(rows)
     with store.transaction():
         for table, cols in _COLUMNS.items():
             _insert(store, table, cols, rows[table], embedder)
     return store.counts()
+
+
+def _check_references(rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Every turn and fact an entity or a fact cites is in the file. A file that cites
+    what it does not hold was edited or damaged: it is refused whole rather than restored
+    with references to nothing (which `show` and `ask` would then trip over) or with the
+    citations silently dropped (the user would never learn the backup was incomplete)."""
+    turns = {t["id"] for t in rows["turns"]}
+    facts = {f["id"] for f in rows["residuals"]}
+    for m in rows["mentions"]:
+        if m["turn_id"] not in turns:
+            raise ExportError(f"entity {m['entity_id']} cites turn {m['turn_id']}, which is not in the file")
+    for f in rows["residuals"]:
+        missing = [t for t in f["source_turns"] if t not in turns]
+        if missing:
+            raise ExportError(f"fact {f['id']} cites turn {missing[0]}, which is not in the file")
+        if f.get("superseded_by") is not None and f["superseded_by"] not in facts:
+            raise ExportError(f"fact {f['id']} is superseded by fact {f['superseded_by']}, which is not in the file")
 
 
 def _insert(store: Store, table: str, cols: tuple[str, ...], rows: list[dict[str, Any]], embedder: Embedder) -> None:

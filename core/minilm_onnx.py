@@ -141,8 +141,19 @@ def cached_model(model_dir: Path, cache_dir: Path | None) -> str | bytes:
     return str(target) if write_atomically(target, data) else data
 
 
+def _without_telemetry() -> None:
+    """ONNX Runtime with its telemetry off. Importing it writes a device id and a queue of
+    telemetry events under $XDG_CACHE_HOME/Microsoft/ unless ORT_DISABLE_TELEMETRY is set
+    before the import; the API call also stops events in a process that imported it earlier."""
+    os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+    import onnxruntime as ort
+
+    ort.disable_telemetry_events()
+
+
 def open_session(model_dir: Path, cache_dir: Path | None) -> onnxruntime.InferenceSession:
     """A CPU session that does not spin idle threads while the write path parses text."""
+    _without_telemetry()
     import onnxruntime as ort
 
     options = ort.SessionOptions()

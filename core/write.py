@@ -17,6 +17,7 @@ from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
 from memhop.core.errors import EngineError
 from memhop.core.language import relations
+from memhop.core.limits import fit_session
 from memhop.core.model import (
     Extraction,
     FoundEntity,
@@ -45,6 +46,7 @@ class WriteReport:
     residuals_deduplicated: int = 0
     residuals_superseded: int = 0
     failures: list[SessionFailure] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # turns the engines read only part of
     usage: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -230,7 +232,8 @@ def write_pending(
     pending = memory.pending_sessions(store)
     progress.start(f"extracting memories ({engine.name})", len(pending))
     for session_id in pending:
-        session = memory.session_view(store, session_id)
+        session, cut_turns = fit_session(memory.session_view(store, session_id))
+        report.warnings += cut_turns
         try:
             updates = extract_session(store, engine, session, memory.registry(store))
         except EngineError as exc:

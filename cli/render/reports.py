@@ -6,6 +6,9 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+import typer
+from rich.markup import escape
+
 from memhop.cli.common import err, out, print_json
 
 if TYPE_CHECKING:
@@ -55,6 +58,8 @@ def render_write(report: WriteReport, as_json: bool) -> None:
         f"{report.residuals_superseded} superseded); {int(usage.get('calls', 0))} engine calls, "
         f"{report.seconds:.1f}s"
     )
+    for warning in report.warnings:
+        err.print(f"[yellow]Warning:[/yellow] {escape(warning)}")
     for failure in report.failures:
         err.print(f"[red]Error:[/red] session {failure.session_id}: {failure.error}")
     if report.failures:
@@ -68,8 +73,29 @@ def render_edit(report: EditReport, as_json: bool) -> None:
     if not report.changed:
         out.print(f"{report.op}: {report.entity}: nothing to change", markup=False)
         return
+    out.print(("would " if report.dry_run else "") + _edit_line(report), markup=False)
+    if report.dry_run:
+        out.print("dry run: nothing was changed.")
+
+
+def _edit_line(report: EditReport) -> str:
     details = ", ".join(f"{k}: {v}" for k, v in report.details.items())
-    out.print(f"{report.op}: {report.entity}" + (f" ({details})" if details else ""), markup=False)
+    return f"{report.op}: {report.entity}" + (f" ({details})" if details else "")
+
+
+def confirm_edit(report: EditReport) -> bool:
+    """A merge or rename: the plan on stderr, then yes or no; without a terminal, exit 2."""
+    from memhop.cli.render import forget as forget_render  # one place decides "is there a terminal"
+
+    if not forget_render.interactive():
+        err.print(
+            f"[red]Error:[/red] {report.op} needs confirmation and there is no terminal to ask on; "
+            "pass --yes to go ahead (or --dry-run to see the plan). Nothing was changed.",
+            markup=True,
+        )
+        raise typer.Exit(code=2)
+    err.print("about to " + _edit_line(report), markup=False)
+    return typer.confirm(f"{report.op.capitalize()} now?", default=False, err=True)
 
 
 def render_export(text: str, output: str) -> None:

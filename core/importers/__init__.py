@@ -11,7 +11,7 @@ import importlib
 from functools import cache
 
 from memhop.core.errors import ImportFormatError, UnknownFormat
-from memhop.core.importers._util import load_json
+from memhop.core.importers._util import BadTimestamp, load_json
 from memhop.core.importers.base import Importer, ParsedSource, ParseOptions, Session, Turn
 
 __all__ = ["Importer", "ParseOptions", "ParsedSource", "Session", "Turn", "available", "detect", "get", "parse_source"]
@@ -80,4 +80,7 @@ def parse_source(
 ) -> ParsedSource:
     """Detect (unless `format` is forced) and parse; every failure is an ImportFormatError."""
     key = get(format, source=filename).name if format else detect(filename, data)
-    return _load(key).parse(data, filename, self_name=self_name, options=options)
+    try:
+        return _load(key).parse(data, filename, self_name=self_name, options=options)
+    except BadTimestamp as exc:  # an importer that cannot say which record: the file, at least
+        raise ImportFormatError(filename, str(exc)) from None

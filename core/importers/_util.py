@@ -57,11 +57,24 @@ def loads(text: str, filename: str, prefix: str = "") -> Any:
         raise ImportFormatError(filename, f"{prefix}invalid JSON: nested too deeply") from None
 
 
-def epoch_to_local(value: float, tz: tzinfo | None = None) -> datetime:
+class BadTimestamp(ValueError):
+    """Epoch seconds that are no date: NaN, infinite (1e400 in JSON), or beyond year 9999."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        super().__init__(f"timestamp {shown} is not a date (epoch seconds out of range)")
+
+
+def epoch_to_local(value: float | int, tz: tzinfo | None = None) -> datetime:
     """Epoch seconds (or milliseconds) as naive wall-clock time in `tz` (None: this machine's
     zone). memhop stores local time everywhere, the way chat apps write their own dates."""
-    seconds = value / 1000.0 if value > 1e11 else value
-    return utc_to_local(datetime.fromtimestamp(seconds, tz=UTC), tz)
+    try:
+        number = float(value)
+        seconds = number / 1000.0 if number > 1e11 else number
+        return utc_to_local(datetime.fromtimestamp(seconds, tz=UTC), tz)
+    except (OverflowError, OSError, ValueError):  # what fromtimestamp raises for each kind
+        raise BadTimestamp(value) from None
 
 
 def utc_to_local(stamp: datetime, tz: tzinfo | None = None) -> datetime:

@@ -13,7 +13,16 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from memhop.core.errors import ImportFormatError
-from memhop.core.importers._util import decode, epoch_to_local, finish, head_text, loads, make_session, parse_iso
+from memhop.core.importers._util import (
+    BadTimestamp,
+    decode,
+    epoch_to_local,
+    finish,
+    head_text,
+    loads,
+    make_session,
+    parse_iso,
+)
 from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
 
 SPEAKER_KEYS = ("speaker", "from", "author", "role")
@@ -128,11 +137,14 @@ def _timestamp(value: object, label: str, filename: str, tz: tzinfo | None) -> d
     """Epochs and "Z" times are UTC and made local; other ISO times are local already."""
     if value is None or value == "":
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return epoch_to_local(float(value), tz)
-    if isinstance(value, str):
-        if re.fullmatch(r"\d{9,13}(?:\.\d+)?", value.strip()):
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return epoch_to_local(value, tz)
+        if isinstance(value, str) and re.fullmatch(r"\d{9,13}(?:\.\d+)?", value.strip()):
             return epoch_to_local(float(value), tz)
+    except BadTimestamp as exc:
+        raise ImportFormatError(filename, f"{label}: {exc}") from None
+    if isinstance(value, str):
         if stamp := parse_iso(value, tz):
             return stamp
     raise ImportFormatError(filename, f"{label}: unrecognised timestamp {value!r} (expected ISO 8601 or epoch seconds)")

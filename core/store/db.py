@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,15 +34,17 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """All or nothing: a crash or an exception leaves the file as it was before."""
-        self.con.begin()
-        try:
-            yield self.con
-        except BaseException:
-            self.con.rollback()
-            raise
-        else:
-            self.con.commit()
+        """All or nothing: a crash or an exception leaves the file as it was before. The WAL
+        this writes (DuckDB creates it anew after each checkpoint) is private too."""
+        with private_files():
+            self.con.begin()
+            try:
+                yield self.con
+            except BaseException:
+                self.con.rollback()
+                raise
+            else:
+                self.con.commit()
 
     def next_id(self, table: str) -> int:
         row = self.con.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()
@@ -67,7 +71,8 @@ class Store:
 
     def checkpoint(self) -> None:
         """Write the WAL into the file now rather than at some later commit."""
-        self.con.execute("CHECKPOINT")
+        with private_files():
+            self.con.execute("CHECKPOINT")
 
     def scalar(self, sql: str, params: list[Any] | None = None) -> Any:
         row = self.con.execute(sql, params or []).fetchone()
@@ -92,6 +97,33 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_umask_lock = threading.Lock()
+_umask_depth = 0
+_umask_saved = 0
+
+
+@contextmanager
+def private_files() -> Iterator[None]:
+    """Files created meanwhile (the store, its WAL) are readable by their owner only.
+
+    DuckDB gives no file mode: it creates the WAL at the first write after each checkpoint,
+    with the process umask of that moment, so every write runs under umask 077. The umask
+    is per process: nested and concurrent uses share one saved value, restored by the last.
+    """
+    global _umask_depth, _umask_saved
+    with _umask_lock:
+        if _umask_depth == 0:
+            _umask_saved = os.umask(0o077)
+        _umask_depth += 1
+    try:
+        yield
+    finally:
+        with _umask_lock:
+            _umask_depth -= 1
+            if _umask_depth == 0:
+                os.umask(_umask_saved)
 
 
 def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
@@ -169,11 +201,13 @@ def _open_locked(
         except StoreError:
             con.close()
             raise
-    os.chmod(path, 0o600)
+    if not read_only:
+        _make_private(path)
     con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
     if not read_only:
         try:
-            _migrate(con, wanted)
+            with private_files():
+                _migrate(con, wanted)
         except duckdb.Error as exc:
             con.close()
             raise StoreError(f"{path}: migration failed ({first_line(exc)})") from None
@@ -191,14 +225,20 @@ def _open_locked(
     return store
 
 
+def _make_private(path: Path) -> None:
+    """A store opened for writing is made private to its owner. Only its owner may change
+    the mode, and a store someone else owns and lets us write keeps the mode they chose;
+    read-only commands never change it."""
+    with contextlib.suppress(PermissionError):
+        os.chmod(path, 0o600)
+
+
 def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    old_umask = os.umask(0o077)
     try:
-        return duckdb.connect(str(path), read_only=read_only)
+        with private_files():
+            return duckdb.connect(str(path), read_only=read_only)
     except duckdb.Error as exc:
         raise _cannot_open(path, exc) from None
-    finally:
-        os.umask(old_umask)
 
 
 def _probe(path: Path) -> duckdb.DuckDBPyConnection:

@@ -91,7 +91,8 @@ def test_facts_added_corrected_and_removed(purge_db: Path, runner: CliRunner) ->
     assert fact_id not in [r["id"] for r in shown["facts"]]
     again = run(runner, "forget", "--fact", str(fact_id), "--yes")
     assert again.exit_code == 1 and "no fact with id" in again.stderr
-    assert run(runner, "fact", "add", "Priya", "x", "--category", "gossip").exit_code == 1
+    bad_category = run(runner, "fact", "add", "Priya", "x", "--category", "gossip")
+    assert bad_category.exit_code == 2 and "unknown category 'gossip'" in bad_category.stderr
 
 
 def test_forget_a_source(purge_db: Path, runner: CliRunner, stats: Any) -> None:
@@ -138,10 +139,10 @@ def test_edit_profile_by_flag_by_stdin_and_in_the_editor(
 
 
 def test_merge_rename_and_the_entity_list(purge_db: Path, runner: CliRunner) -> None:
-    renamed = run(runner, "rename", "Carol", "Carol Kowalski", "--json")
+    renamed = run(runner, "rename", "Carol", "Carol Kowalski", "--json", "--yes")
     assert renamed.exit_code == 0, renamed.output
     assert json.loads(renamed.stdout)["details"]["aliases"] == ["Carol"]
-    merged = run(runner, "merge", "Carol Kowalski", "Pepper")
+    merged = run(runner, "merge", "Carol Kowalski", "Pepper", "--yes")
     assert merged.exit_code == 0, merged.output
     listed = json.loads(run(runner, "entities", "--json").stdout)
     names = {e["name"]: e for e in listed}
@@ -150,14 +151,16 @@ def test_merge_rename_and_the_entity_list(purge_db: Path, runner: CliRunner) -> 
     assert names["Carol Kowalski"]["facts"] > 0 and names["Carol Kowalski"]["mentions"] > 0
     table = run(runner, "entities")
     assert table.exit_code == 0 and "Carol Kowalski" in table.stdout
-    taken = run(runner, "rename", "Priya", "Alice Nguyen")
+    taken = run(runner, "rename", "Priya", "Alice Nguyen", "--yes")
     assert taken.exit_code == 1 and "merge" in taken.stderr
 
 
 def test_forget_needs_exactly_one_target(purge_db: Path, runner: CliRunner) -> None:
+    before = purge_db.read_bytes()
     for args in ([], [BOB, "--fact", "1"], ["--fact", "1", "--source", "x"]):
         result = run(runner, "forget", *args, "--yes")
-        assert result.exit_code == 1 and "exactly one" in result.stderr
+        assert result.exit_code == 2 and "exactly one" in result.stderr  # a usage error
+    assert purge_db.read_bytes() == before
     assert run(runner, "forget", "Maya Patel", "--yes").exit_code == 1
     assert run(runner, "forget", "Nobody Here", "--yes").exit_code == 1
 
@@ -187,3 +190,40 @@ def test_forget_resume_finishes_an_interrupted_forget(
     assert b"kowalski" not in purge_db.read_bytes().lower()
     assert "nothing to resume" in run(runner, "forget", "--resume").stdout
     assert run(runner, "forget", "--resume", BOB).exit_code == 2
+
+
+def test_merge_and_rename_show_a_dry_run_and_ask_first(
+    purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    digest = purge_world.sha256_file(purge_db)
+    for args in (["merge", "Carol", "Pepper"], ["rename", "Carol", "Carol Kowalski"]):
+        planned = run(runner, *args, "--dry-run")
+        assert planned.exit_code == 0, planned.output
+        assert planned.stdout.startswith(f"would {args[0]}: ") and "dry run: nothing was changed." in planned.stdout
+        monkeypatch.setattr(forget_render, "interactive", lambda: False)
+        refused = run(runner, *args)
+        assert refused.exit_code == 2 and "pass --yes" in refused.stderr
+        monkeypatch.setattr(forget_render, "interactive", lambda: True)
+        declined = run(runner, *args, input="n\n")
+        assert declined.exit_code == 1 and "not confirmed" in declined.stderr and f"about to {args[0]}" in declined.stderr
+    assert purge_world.sha256_file(purge_db) == digest
+    monkeypatch.setattr(forget_render, "interactive", lambda: True)
+    accepted = run(runner, "rename", "Carol", "Carol Kowalski", input="y\n")
+    assert accepted.exit_code == 0, accepted.output
+    assert json.loads(run(runner, "show", "Carol Kowalski", "--json").stdout)["entity"] == "Carol Kowalski"
+
+
+def test_the_diarist_is_folded_into_someone_only_with_yes(
+    purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    digest = purge_world.sha256_file(purge_db)
+    monkeypatch.setattr(forget_render, "interactive", lambda: True)
+    confirmed = run(runner, "merge", "Priya", "Maya Patel", input="y\n")  # a terminal's yes is not enough
+    assert confirmed.exit_code == 2 and "Maya Patel is the diarist" in confirmed.stderr and "--yes" in confirmed.stderr
+    assert purge_world.sha256_file(purge_db) == digest
+    planned = run(runner, "merge", "Priya", "Maya Patel", "--dry-run", "--json")
+    assert planned.exit_code == 0 and json.loads(planned.stdout)["details"]["kind"] == "self"
+    folded = run(runner, "merge", "Priya", "Maya Patel", "--yes", "--json")
+    assert folded.exit_code == 0, folded.output
+    listed = {e["name"]: e for e in json.loads(run(runner, "entities", "--json").stdout)}
+    assert "Maya Patel" not in listed and listed["Priya"]["kind"] == "self"

@@ -46,6 +46,22 @@ def test_export_json_to_a_file_matches_stats_and_md_to_stdout(
     assert run(runner, "export", "--format", "csv").exit_code == 1
 
 
+def test_export_replaces_a_previous_file_whole_and_privately(
+    purge_db: Path, runner: CliRunner, tmp_path: Path
+) -> None:
+    target = tmp_path / "backup.md"
+    target.write_text("an older backup, readable by all")
+    target.chmod(0o644)
+    store_mode = purge_db.stat().st_mode
+    assert run(runner, "export", "-f", "md", "-o", str(target)).exit_code == 0
+    assert target.read_text(encoding="utf-8").startswith("# memhop export")
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temp file left
+    assert purge_db.stat().st_mode == store_mode  # a read-only command leaves the store's mode alone
+    nowhere = run(runner, "export", "-o", str(tmp_path / "no-such-dir" / "x.json"))
+    assert nowhere.exit_code == 1 and nowhere.stderr.count("\n") == 1 and "cannot write" in nowhere.stderr
+
+
 def test_restore_brings_back_the_same_memory(
     purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
 ) -> None:
@@ -103,3 +119,21 @@ def test_a_bad_file_is_one_line_and_leaves_the_new_store_empty(
         assert "\n" not in line and str(path) in line and message in line, line
         if fresh.exists():
             assert all(stats("--db", str(fresh))[k] == 0 for k in COUNTED)
+
+
+def test_an_export_citing_a_missing_turn_is_refused_whole(
+    exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
+) -> None:
+    data = json.loads(exported.read_text(encoding="utf-8"))
+    cited = next(t for e in data["entities"] for f in e["facts"] for t in f["source_turns"])
+    for source in data["sources"]:
+        for session in source["sessions"]:
+            session["turns"] = [t for t in session["turns"] if t["id"] != cited]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    fresh = tmp_path / "fresh.duckdb"
+    result = run(runner, "restore", str(edited), "--db", str(fresh))
+    assert result.exit_code == 1, result.output
+    line = result.stderr.strip()
+    assert "\n" not in line and str(edited) in line and f"cites turn {cited}, which is not in the file" in line
+    assert all(stats("--db", str(fresh))[k] == 0 for k in COUNTED)  # nothing half-restored

@@ -55,6 +55,6 @@ def test_forget_edit_and_merge_take_a_unique_loose_name(world: Path, runner: Cli
     assert json.loads(plan.stdout)["label"] == "Bob Kowalski"
     added = run(runner, "fact", "add", "siobhan", "Siobhán Keane climbs at Crux Mill.", "--json")
     assert added.exit_code == 0 and json.loads(added.stdout)["entity"] == "Siobhán Keane"
-    merged = run(runner, "merge", "okafor", "PRIYA", "--json")
+    merged = run(runner, "merge", "okafor", "PRIYA", "--json", "--yes")
     assert merged.exit_code == 0, merged.output
     assert json.loads(merged.stdout)["details"]["merged"] == "Priya"

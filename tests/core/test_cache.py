@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memhop.core.cache import write_atomically
+from memhop.core.cache import replace_file, write_atomically
 
 
 def test_a_file_is_written_whole_and_replaced_whole(tmp_path: Path) -> None:
@@ -31,3 +31,14 @@ def test_a_cache_dir_that_is_a_file_is_reported_not_raised(tmp_path: Path) -> No
     blocker.write_text("not a dir")
     assert write_atomically(blocker / "names.txt", b"x") is False
     assert blocker.read_text() == "not a dir"
+
+
+def test_replace_file_is_private_and_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "export.json"
+    target.write_text("previous")
+    target.chmod(0o644)
+    replace_file(target, b"new")
+    assert target.read_bytes() == b"new" and target.stat().st_mode & 0o777 == 0o600
+    with pytest.raises(OSError):
+        replace_file(tmp_path / "missing-dir" / "export.json", b"x")  # an export makes no dirs
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export.json"]

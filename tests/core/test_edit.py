@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memhop.core.edit import EditError, add_fact, edit_fact, edit_profile, merge, rename
+from memhop.core.edit import EditError, SelfFold, add_fact, edit_fact, edit_profile, merge, rename
 from memhop.core.model import ResidualDraft
 from memhop.core.errors import EntityNotFound
 from memhop.core.inspect import resolve_entity
@@ -100,7 +100,7 @@ def test_merge_folds_one_name_into_the_other(db: Path) -> None:
             r[0] for r in store.con.execute("SELECT turn_id FROM mentions WHERE entity_id = ?", [dan.id]).fetchall()
         )
         report = merge(store, "Dan Okafor", "Danny", EMBED)
-        assert report.details["duplicate_facts_dropped"] == 1
+        assert report.details["duplicate_facts_folded"] == 1 and report.details["facts_moved"] == 1
         merged = resolve_entity(store, "Danny")
         assert merged.id == dan.id and set(merged.aliases) == {"Danny", "Dan O."}
         facts = [r.text for r in memory.residuals_of(store, dan.id)]
@@ -167,3 +167,57 @@ def test_rename_without_alias_and_to_a_taken_name(db: Path) -> None:
         assert resolve_entity(store, "Robert Kowalski").aliases == ()
         with pytest.raises(EntityNotFound):
             resolve_entity(store, "Bob Kowalski")
+
+
+def test_merge_keeps_every_fact_and_its_sources(db: Path) -> None:
+    """A repeated fact is folded into its twin with both sources; a current fact that only
+    repeats a superseded one is moved, not dropped."""
+    with open_store(db) as store:
+        danny = _add_duplicate_dan(store)
+        dan = resolve_entity(store, "Dan Okafor")
+        twin = memory.residuals_of(store, dan.id)[0]
+        repeated = next(r for r in memory.residuals_of(store, danny) if r.text == twin.text)
+        old_job = "Dan Okafor works at a call centre."
+        vectors = EMBED.embed([old_job, old_job])
+        with store.transaction():
+            [retired] = memory.insert_residuals(store, dan.id, [ResidualDraft(old_job, "state_change", ())], vectors[:1])
+            memory.supersede(store, [retired], twin.id)
+            [current] = memory.insert_residuals(store, danny, [ResidualDraft(old_job, "state_change", (1,))], vectors[1:])
+        texts_before = sorted((r.text, r.superseded_by is None) for e in (dan.id, danny)
+                              for r in memory.residuals_of(store, e, include_superseded=True))
+        report = merge(store, "Dan Okafor", "Danny", EMBED)
+        after = {r.id: r for r in memory.residuals_of(store, dan.id, include_superseded=True)}
+        assert report.details["duplicate_facts_folded"] == 1
+        assert current in after and after[current].superseded_by is None  # still current, not dropped
+        assert repeated.id not in after and set(after[twin.id].source_turns) >= set(repeated.source_turns)
+        assert sorted((r.text, r.superseded_by is None) for r in after.values()) == sorted(set(texts_before))
+
+
+def test_dry_run_and_a_refused_confirmation_change_nothing(db: Path) -> None:
+    with open_store(db) as store:
+        _add_duplicate_dan(store)
+    before = purge_world.dump(db)
+    seen: list[str] = []
+    with open_store(db) as store:
+        planned = merge(store, "Dan Okafor", "Danny", None, dry_run=True)
+        assert planned.dry_run and planned.details["merged"] == "Danny"
+        renamed = rename(store, "Bob Kowalski", "Robert Kowalski", None, dry_run=True)
+        assert renamed.details["rewritten"]["facts"] > 0
+        with pytest.raises(EditError, match="not confirmed"):
+            merge(store, "Dan Okafor", "Danny", EMBED, confirm=lambda r: seen.append(r.op) is not None)
+        with pytest.raises(EditError, match="not confirmed"):
+            rename(store, "Bob Kowalski", "Robert Kowalski", EMBED, confirm=lambda r: seen.append(r.op) is not None)
+    assert seen == ["merge", "rename"]
+    assert purge_world.dump(db) == before
+
+
+def test_folding_the_diarist_into_someone_needs_fold_self(db: Path) -> None:
+    before = purge_world.dump(db)
+    with open_store(db) as store:
+        with pytest.raises(SelfFold, match="Maya Patel is the diarist") as refused:
+            merge(store, "Priya", "Maya Patel", EMBED)
+        assert refused.value.exit_code == 2
+    assert purge_world.dump(db) == before
+    with open_store(db) as store:
+        merge(store, "Priya", "Maya Patel", EMBED, fold_self=True)
+        assert resolve_entity(store, "Priya").kind == "self"

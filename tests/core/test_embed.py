@@ -143,6 +143,20 @@ def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(
     assert blocked.read_text() == ""
 
 
+def test_embedding_leaves_no_onnx_runtime_telemetry_behind(tmp_path: Path) -> None:
+    """ONNX Runtime would write a device id and queued telemetry events under the cache home."""
+    code = "from memhop.core.embed import get_embedder; print(get_embedder().embed(['hi']).shape)"
+    cache_home = tmp_path / "xdg-cache"
+    cache_home.mkdir()
+    quiet = ("ORT_DISABLE_TELEMETRY", "ORT_RUNNING_UNIT_TESTS", "CI")  # each would hide the telemetry
+    env = {k: v for k, v in os.environ.items() if k not in quiet}
+    env |= {"XDG_CACHE_HOME": str(cache_home), "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().endswith(f"(1, {DIM})")
+    assert not (cache_home / "Microsoft").exists()
+    assert list(cache_home.iterdir()) == []
+
+
 def test_thread_setting_is_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMHOP_EMBED_THREADS", "two")
     with pytest.raises(ConfigError, match="MEMHOP_EMBED_THREADS must be a whole number"):

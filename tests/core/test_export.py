@@ -70,3 +70,25 @@ def test_entities_are_listed_with_their_counts(purge_template: Path) -> None:
         facts = store.scalar("SELECT count(*) FROM residuals WHERE entity_id = ?", [northlight.id])
         mentions = store.scalar("SELECT count(*) FROM mentions WHERE entity_id = ?", [northlight.id])
     assert (northlight.facts, northlight.mentions) == (facts, mentions) and northlight.has_profile
+
+
+def test_save_replaces_a_link_target_and_writes_a_pipe_in_place(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    from memhop.core.export import save
+
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real.name)
+    save(link, "new")
+    assert link.is_symlink() and real.read_text() == "new" and real.stat().st_mode & 0o777 == 0o600
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    save(fifo, "streamed")
+    reader.join(timeout=10)
+    assert got == ["streamed"] and sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "pipe", "real.json"]

@@ -38,6 +38,8 @@ class Reply:
     error: str = "scripted failure"  # the error message of a status >= 400
     prompt_tokens: int = 100
     completion_tokens: int = 20
+    body: str | None = None  # sent as the whole HTTP body instead of a completion (a hostile server)
+    content_type: str = "application/json"
 
 
 Responder = Callable[[dict[str, Any]], "Reply | Mapping[str, Any] | str"]
@@ -54,6 +56,11 @@ def broken(text: str = '{"entities": [{"name": "Bob"') -> Reply:
 def truncated(obj: object) -> Reply:
     text = json.dumps(obj)
     return Reply(content=text[: len(text) // 2], finish_reason="length")
+
+
+def raw_body(body: str, content_type: str = "application/json") -> Reply:
+    """A 200 whose body is not a chat completion at all (an HTML error page, a proxy's text)."""
+    return Reply(body=body, content_type=content_type)
 
 
 def server_error(status: int = 500, message: str = "internal error") -> Reply:
@@ -151,13 +158,18 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 error = {"message": reply.error, "type": "server_error", "code": None}
                 self._send(reply.status, {"error": error}, reply.headers)
                 return
+            if reply.body is not None:
+                self._send(200, reply.body, reply.headers, reply.content_type)
+                return
             self._send(200, _completion(body, reply), reply.headers)
 
-        def _send(self, status: int, payload: object, headers: Mapping[str, str] = {}) -> None:
-            data = json.dumps(payload).encode()
+        def _send(
+            self, status: int, payload: object, headers: Mapping[str, str] = {}, content_type: str = "application/json"
+        ) -> None:
+            data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)

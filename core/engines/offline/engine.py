@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.base import Usage
+from memhop.core.errors import EngineError
 from memhop.core.language.placeholders import mask
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 
@@ -102,7 +103,11 @@ class OfflineEngine:
         if session not in self._docs:
             # An assistant's replies are not the user's life: not parsed, never mined.
             texts = ["" if is_bot(t.speaker) else t.text for t in session.turns]
-            self._docs[session] = list(parse(texts, known_words))
+            try:
+                self._docs[session] = list(parse(texts, known_words))
+            except ValueError as exc:  # spaCy refuses a text, e.g. E088 over its max_length
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "ValueError"
+                raise EngineError(f"offline engine: cannot parse session {session.id}: {reason[:200]}") from None
             while len(self._docs) > _KEPT_SESSIONS:
                 old, _ = self._docs.popitem(last=False)
                 self._found.pop(old, None)

@@ -24,6 +24,7 @@ from memhop.core.engines.openai.wire import (
     decode_reply,
     iso_date,
     parse_extraction,
+    read_completion,
     resolve_entities,
     turn_data,
 )
@@ -192,7 +193,8 @@ class OpenAIEngine:
             kwargs["response_format"] = {"type": "json_object"}
         self.usage.calls += 1
         try:
-            completion = self._client.chat.completions.create(**kwargs)
+            raw = self._client.chat.completions.with_raw_response.create(**kwargs)
+            body = raw.content  # read here: the body is checked by us, not parsed by the client
         except openai.APITimeoutError:
             raise _RetryableError(f"no reply within {self._timeout:g} s") from None
         except openai.APIConnectionError:
@@ -207,15 +209,12 @@ class OpenAIEngine:
             raise EngineError(self._scrub(message)) from None
         except openai.APIError:
             raise _RetryableError("unreadable reply") from None
-        if completion.usage is not None:
-            self.usage.prompt_tokens += completion.usage.prompt_tokens or 0
-            self.usage.completion_tokens += completion.usage.completion_tokens or 0
-        if not completion.choices:
-            raise _RetryableError("reply has no choices")
-        choice = completion.choices[0]
-        if choice.finish_reason == "length":
+        completion = read_completion(body)
+        self.usage.prompt_tokens += completion.prompt_tokens
+        self.usage.completion_tokens += completion.completion_tokens
+        if completion.finish_reason == "length":
             raise _RetryableError("reply cut off (finish_reason length)")
-        return choice.message.content or ""
+        return completion.content
 
     def _scrub(self, message: str) -> str:
         return message.replace(self._secret, "***") if self._secret else message

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -31,6 +32,51 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 # -- reading replies ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Completion:
+    """What the engine reads of a chat-completion body."""
+
+    content: str
+    finish_reason: str | None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def read_completion(body: bytes) -> Completion:
+    """The first choice of an HTTP 200 body, checked field by field: a proxy's HTML page,
+    a truncated body or a server speaking another protocol is a ReplyError (retried),
+    never an exception from deep inside the client."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ReplyError("the server's HTTP 200 body is not JSON") from None
+    except RecursionError:
+        raise ReplyError("the server's HTTP 200 body is JSON nested too deeply") from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list):
+        raise ReplyError("the server's reply is not a chat completion (no choices list)")
+    if not choices:
+        raise ReplyError("reply has no choices")
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or not isinstance(content, str | None):
+        raise ReplyError("the server's reply has no message text")
+    reason = choice.get("finish_reason")
+    usage = data.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+    return Completion(
+        content=content or "",
+        finish_reason=reason if isinstance(reason, str) else None,
+        prompt_tokens=_count(usage.get("prompt_tokens")),
+        completion_tokens=_count(usage.get("completion_tokens")),
+    )
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def decode_reply(content: str, prompt: Prompt) -> Any:
     """JSON from a reply, tolerating a code fence or a leading <think> block."""
     text = _THINKING.sub("", content).strip()
@@ -41,6 +87,8 @@ def decode_reply(content: str, prompt: Prompt) -> Any:
         data = json.loads(text)
     except json.JSONDecodeError:
         raise ReplyError("not valid JSON") from None
+    except RecursionError:
+        raise ReplyError("JSON nested too deeply") from None
     prompt.check_reply(data)
     return data
 

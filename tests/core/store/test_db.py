@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -60,3 +61,42 @@ def test_foreign_duckdb_file_is_not_taken_for_a_store_read_only(tmp_path: Path) 
     con.close()
     with pytest.raises(StoreError, match="not a memhop store"):
         open_store(path, read_only=True)
+
+
+def _modes(folder: Path) -> dict[str, int]:
+    return {p.name: stat.S_IMODE(p.stat().st_mode) for p in folder.iterdir()}
+
+
+def test_the_wal_is_private_in_a_shared_folder(tmp_path: Path) -> None:
+    """DuckDB creates the WAL anew at the first write after each checkpoint; it holds the
+    text just written, so it must never be readable by others, whatever the folder."""
+    folder = tmp_path / "shared"
+    folder.mkdir(mode=0o755)
+    path = folder / "m.duckdb"
+    with open_store(path) as store:
+        for n in range(2):  # a write, a checkpoint (the WAL goes), and a write again
+            with store.transaction():
+                store.log("test", f"private diary text {n}")
+            assert _modes(folder) == {"m.duckdb": 0o600, "m.duckdb.wal": 0o600}
+            store.checkpoint()
+    assert _modes(folder) == {"m.duckdb": 0o600}
+    other = folder / "notes.txt"
+    other.write_text("x")  # the process umask is as it was
+    assert stat.S_IMODE(other.stat().st_mode) == 0o644 & ~_umask()
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def test_read_only_opens_never_change_the_mode(tmp_path: Path) -> None:
+    path = tmp_path / "m.duckdb"
+    open_store(path).close()
+    path.chmod(0o640)  # the owner's choice
+    with open_store(path, read_only=True) as store:
+        assert store.counts()["sources"] == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    open_store(path).close()  # a writer makes it private again
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -37,6 +37,7 @@ from support.fake_openai import (
     broken,
     good,
     rate_limited,
+    raw_body,
     rule_responder,
     server_error,
     slow,
@@ -169,6 +170,13 @@ BAD_FIRST_REPLIES = {
     "bad-category": good({**EXTRACTION, "residuals": [{**EXTRACTION["residuals"][0], "category": "gossip"}]}),
     "missing-profile": good({"residuals": []}),
     "bad-date": good({**EXTRACTION, "residuals": [{**EXTRACTION["residuals"][0], "date": "May 7"}]}),
+    "200-html-page": raw_body("<html><body>502 Bad Gateway</body></html>", "text/html"),
+    "200-not-json": raw_body("upstream connect error", "application/json"),
+    "200-empty-body": raw_body(""),
+    "200-not-a-completion": raw_body('{"choices": 5}'),
+    "200-no-message-text": raw_body('{"choices": [{"message": {"content": 5}}]}'),
+    "200-nested-too-deeply": raw_body("[" * 100_000),
+    "content-nested-too-deeply": broken("[" * 100_000),
 }
 
 
@@ -188,6 +196,16 @@ def test_always_broken_fails_after_max_retries_plus_one(fake: FakeOpenAI) -> Non
     message = str(caught.value)
     assert "\n" not in message
     assert "identify failed after 3 attempts" in message and "not valid JSON" in message
+
+
+def test_a_server_that_never_sends_json_is_one_clear_error(fake: FakeOpenAI) -> None:
+    fake.script(*[raw_body("<html>Service Unavailable</html>", "text/html")] * 3)
+    with pytest.raises(EngineError) as caught:
+        make_engine(fake, max_retries=2).answer(AnswerRequest("q?", (), ()))
+    assert fake.calls == 3
+    message = str(caught.value)
+    assert "\n" not in message and SECRET not in message
+    assert "answer failed after 3 attempts" in message and "HTTP 200 body is not JSON" in message
 
 
 def test_schema_errors_say_where(fake: FakeOpenAI) -> None:
