@@ -77,9 +77,9 @@ def test_the_wal_is_private_in_a_shared_folder(tmp_path: Path) -> None:
         for n in range(2):  # a write, a checkpoint (the WAL goes), and a write again
             with store.transaction():
                 store.log("test", f"private diary text {n}")
-            assert _modes(folder) == {"m.duckdb": 0o600, "m.duckdb.wal": 0o600}
+            assert _modes(folder) == {"m.duckdb": 0o600, "m.duckdb.wal": 0o600, "m.duckdb.lock": 0o600}
             store.checkpoint()
-    assert _modes(folder) == {"m.duckdb": 0o600}
+    assert _modes(folder) == {"m.duckdb": 0o600, "m.duckdb.lock": 0o600}  # the lock file holds no text
     other = folder / "notes.txt"
     other.write_text("x")  # the process umask is as it was
     assert stat.S_IMODE(other.stat().st_mode) == 0o644 & ~_umask()
