@@ -53,7 +53,12 @@ def options(
 def ingest(
     paths: Annotated[list[str], typer.Argument(help="Export files, folders or .zip exports; - reads stdin.")],
     format: Annotated[
-        str | None, typer.Option("--format", "-f", help="Force a format instead of detecting it.")
+        str | None, typer.Option(
+            "--format",
+            "-f",
+            help="Force a format instead of detecting it: chatgpt, whatsapp, telegram, telegram-html, dayone, "
+            "daily, markdown, messenger, discord, signal, imessage, locomo, generic.",
+        )
     ] = None,
     self_name: Annotated[
         str | None, typer.Option("--self", help="Who 'I' am in these files (the diarist); the store remembers it.")

@@ -68,7 +68,7 @@ def detect(filename: str, data: bytes) -> str:
             return key
     if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
         load_json(data, filename)  # broken JSON: say where it breaks, not just "unsupported"
-    raise UnknownFormat(filename, f"unsupported format (expected one of: {', '.join(_REGISTRY)}); use --format")
+    raise UnknownFormat(filename, "unsupported format; use --format NAME (`memhop ingest --help` lists them)")
 
 
 def parse_source(

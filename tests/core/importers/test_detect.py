@@ -69,7 +69,7 @@ def test_truncated_locomo(locomo_dir: Path) -> None:
     ],
 )
 def test_unsupported_input(name: str, data: bytes) -> None:
-    with pytest.raises(ImportFormatError, match=r"unsupported format \(expected one of: .*\); use --format$"):
+    with pytest.raises(ImportFormatError, match=r"unsupported format; use --format NAME \(`memhop ingest --help` lists them\)$"):
         parse_source(data, name)
 
 
