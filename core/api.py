@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
+from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypedDict, Unpack
@@ -175,6 +176,25 @@ class Memory:
                 progress=progress,
                 engine=engine,
                 dedup_threshold=self.settings.dedup_threshold,
+            )
+
+    def remember(
+        self,
+        text: str,
+        *,
+        speaker: str | None = None,
+        when: str | date | datetime | None = None,
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Add one note (a turn by `speaker`, the diarist unless told otherwise, at `when`,
+        ISO 8601 or now) as a source of its own, then write profiles and facts for it."""
+        from memhop.core.notes import ingest_note, make_note
+
+        note = make_note(text, speaker, when)  # checked before the store is opened or created
+        store = self._writable("remember")
+        with self._write_engine() as engine:
+            return ingest_note(
+                store, note, self.embedder, engine=engine, dedup_threshold=self.settings.dedup_threshold, progress=progress
             )
 
     def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
