@@ -102,7 +102,6 @@ def test_http_needs_the_bearer_token_when_one_is_set(http_server: str) -> None:
     import httpx2
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
 
     hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     headers = {"Accept": "application/json, text/event-stream"}
@@ -112,7 +111,7 @@ def test_http_needs_the_bearer_token_when_one_is_set(http_server: str) -> None:
 
     async def tools() -> set[str]:
         async with (
-            create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as client,
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}) as client,
             streamable_http_client(http_server, http_client=client) as (read, write),
             ClientSession(read, write) as session,
         ):
