@@ -15,7 +15,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check torch==2.13.0
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,bench,lint]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,bench,lint,mcp]'
 	touch $(STAMP)
 
 # ruff and mypy over the installed package (settings in pyproject.toml).

@@ -12,7 +12,7 @@ import typer
 
 import memhop
 from memhop.cli import ask as ask_cmd
-from memhop.cli import bench_cmd, edit_cmds, export_cmds, search_cmd, sources_cmd
+from memhop.cli import bench_cmd, edit_cmds, export_cmds, mcp_cmd, search_cmd, sources_cmd
 from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
 
 app = typer.Typer(
@@ -213,6 +213,7 @@ app.command()(edit_cmds.entities)
 app.command()(export_cmds.export)
 app.command()(export_cmds.restore)
 app.command()(sources_cmd.sources)
+app.command()(mcp_cmd.mcp)
 
 
 def main() -> None:

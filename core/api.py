@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypedDict, Unpack
@@ -202,6 +202,25 @@ class Memory:
                 dedup_threshold=self.settings.dedup_threshold,
                 options=options,
                 stdin_name=name,
+            )
+
+    def remember(
+        self,
+        text: str,
+        *,
+        speaker: str | None = None,
+        when: str | date | datetime | None = None,
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Add one note (a turn by `speaker`, the diarist unless told otherwise, at `when`,
+        ISO 8601 or now) as a source of its own, then write profiles and facts for it."""
+        from memhop.core.notes import ingest_note, make_note
+
+        note = make_note(text, speaker, when)  # checked before the store is opened or created
+        store = self._writable("remember")
+        with self._write_engine() as engine:
+            return ingest_note(
+                store, note, self.embedder, engine=engine, dedup_threshold=self.settings.dedup_threshold, progress=progress
             )
 
     def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
