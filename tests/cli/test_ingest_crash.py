@@ -4,29 +4,18 @@ command again completes it with exactly the counts of an uninterrupted run."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-
+from support import process
 from support.paths import SAMPLES
 
 
-def memhop(home: Path, *args: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "MEMHOP_HOME": str(home)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "memhop", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-
-
 def run(home: Path, *args: str) -> tuple[int, str]:
-    proc = memhop(home, *args)
-    out, err = proc.communicate(timeout=600)
-    return proc.returncode, out.decode() + err.decode()
+    code, out, err = process.run(home, *args)
+    return code, out + err
 
 
 def counts(home: Path) -> dict[str, int]:
@@ -69,7 +58,7 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_counts(
 ) -> None:
     expected, duration = reference
     home = tmp_path / "home"
-    proc = memhop(home, "ingest", *inputs, "--self", "Maya Patel", "--quiet")
+    proc = process.start(home, "ingest", *inputs, "--self", "Maya Patel", "--quiet")
     time.sleep(duration * fraction)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()

@@ -9,12 +9,10 @@ an uninterrupted forget leaves, and neither the DB file nor its WAL holds the na
 from __future__ import annotations
 
 import json
-import os
 import random
 import resource
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,8 +20,7 @@ from typing import Any
 
 import duckdb
 import pytest
-
-from support import purge_world
+from support import process, purge_world
 
 NAME = "Bob Kowalski"
 TRIALS = 5
@@ -33,25 +30,15 @@ FORGET = ("forget", NAME, "--yes")
 pytestmark = pytest.mark.slow
 
 
-def env(home: Path) -> dict[str, str]:
-    return {**os.environ, "MEMHOP_HOME": str(home), "MEMHOP_LOCK_TIMEOUT": "300"}
+LOCK_WAIT = {"MEMHOP_LOCK_TIMEOUT": "300"}
 
 
 def start(home: Path, *args: str, preexec_fn: Callable[[], None] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "memhop", *args],
-        env=env(home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=preexec_fn,
-    )
+    return process.start(home, *args, extra_env=LOCK_WAIT, preexec_fn=preexec_fn)
 
 
 def run(home: Path, *args: str, preexec_fn: Callable[[], None] | None = None) -> tuple[int, str, str]:
-    proc = start(home, *args, preexec_fn=preexec_fn)
-    out, err = proc.communicate(timeout=600)
-    return proc.returncode, out, err
+    return process.run(home, *args, extra_env=LOCK_WAIT, preexec_fn=preexec_fn)
 
 
 def store_of(home: Path) -> Path:

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 import yaml
+from support.fake_openai import FakeOpenAI, Reply, good, prompt_name, raw_body, rule_responder
+from support.paths import SAMPLES
 from typer.testing import CliRunner
 
 from memhop.cli.app import app
-
-from support.fake_openai import FakeOpenAI, Reply, good, prompt_name, raw_body, rule_responder
-from support.paths import SAMPLES
 
 pytestmark = pytest.mark.slow
 

@@ -9,12 +9,11 @@ from typing import Any
 
 import duckdb
 import pytest
+from support.paths import SAMPLES
 from typer.testing import CliRunner
 
 from memhop.cli.app import app
 from memhop.core.limits import MAX_TURN_CHARS
-
-from support.paths import SAMPLES
 
 pytestmark = pytest.mark.slow
 

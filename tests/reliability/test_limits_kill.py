@@ -5,18 +5,15 @@ content, not only the counts), and must open after every kill."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
-
+from support import process
 from support.paths import SAMPLES
 
 pytestmark = pytest.mark.slow
@@ -27,21 +24,13 @@ INPUTS = [str(SAMPLES / "maya-diary.md"), str(SAMPLES / "whatsapp-alice.txt"), s
 INGEST = ["ingest", *INPUTS, "--self", "Maya Patel", "--quiet"]
 
 
-def start(home: Path, *args: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "MEMHOP_HOME": str(home)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "memhop", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-
-
 def run(home: Path, *args: str) -> tuple[int, str]:
-    proc = start(home, *args)
-    out, err = proc.communicate(timeout=600)
-    return proc.returncode, out.decode() + err.decode()
+    code, out, err = process.run(home, *args)
+    return code, out + err
 
 
 def killed_at(home: Path, args: list[str], seconds: float) -> None:
-    proc = start(home, *args)
+    proc = process.start(home, *args)
     time.sleep(seconds)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
