@@ -11,12 +11,14 @@ asks for. When no sentence carries enough of the question's words, it says exact
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from memhop.core.engines.offline.spans import JOB_WORDS, clause, identity_question, role, span
+from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline.spans import JOB_WORDS, asks_class, clause, identity_question, role, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.dates import find_dates
@@ -31,8 +33,10 @@ SPAN_BONUS = 0.15  # a sentence that holds the kind of answer asked for ranks ab
 RECENCY_BONUS = 0.1  # among equals, the newer statement wins (jobs and homes change)
 NEAR_WORDS = 4  # an actor named this close to the matched word is surely its actor
 # Question types whose answer is a typed span: without one, a sentence answers nothing.
-NEEDS_SPAN = frozenset({"how many", "how much", "how old", "how long", "how far"})
-TYPED = NEEDS_SPAN | {"when", "where"}
+AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
+TYPED = AMOUNTS | {"when", "where"}
+NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
+SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 # Words that ask for the same thing in other words.
 _SYNONYMS: dict[str, frozenset[str]] = {
     "work": frozenset({"job", "employ", "shift", "office", "hire"}),
@@ -83,15 +87,28 @@ def explain(request: AnswerRequest) -> Explanation:
         if end and len(chain) > 1:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
-    for scored in _ranked(question, predicate, end, sentences):
-        short = span(question, scored.sentence, scored.hit, end)
-        if short and short.lower() in question.text.lower():
-            continue  # "where did Bob work before Northlight?" is not answered by "Northlight"
-        if short:
+    ranked = _ranked(question, predicate, end, sentences, _doer(question, request))
+    for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
+        short = span(question, scored.sentence, scored.hit, end, loose=False)
+        if short and not _echoes(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
-        if question.wh not in NEEDS_SPAN:
-            return Explanation(clause(scored.sentence.text, scored.hit), tuple(chain), scored.sentence.text)
+    if ranked and question.wh not in NEEDS_SPAN:  # else the best sentence's own words
+        top = ranked[0]
+        short = span(question, top.sentence, top.hit, end)
+        if not short or _echoes(short, question):
+            short = clause(top.sentence.text, top.hit)
+        return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _echoes(short: str, question: Question) -> bool:
+    """"Where did Ines work before Halden?" is not answered by "Halden Labs": a name the
+    question itself gives is not its answer."""
+    if short.lower() in question.text.lower():
+        return True
+    asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", question.text)} - {"what", "which", "who", "where", "when", "how"}
+    named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", short)}
+    return question.wh in ("where", "who", "whom") and bool(named & asked)
 
 
 def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> str | None:
@@ -104,7 +121,18 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
     for name in names:
         if same_entity(owner, name):
             return name
+    if request.chain and owner[:1].isupper():
+        return request.chain[0]  # a nickname the read path resolved ("Rafa" for its "Rafaela")
     return owner
+
+
+def _doer(question: Question, request: AnswerRequest) -> str | None:
+    """Who the question says acted, when not the entity it is about: "what did I give Ines?"
+    asks what the speaker (the read path's first anchor) did, to Ines."""
+    subject = grammar.frame(question.text).subject
+    if subject and subject.lower() in FIRST_PERSON and request.chain and question.owner not in FIRST_PERSON:
+        return request.chain[0]
+    return None
 
 
 def _describe(entity: str | None, sentences: Sequence[Sentence]) -> str:
@@ -123,7 +151,11 @@ class _Scored:
 
 
 def _ranked(
-    question: Question, predicate: tuple[str, ...], entity: str | None, sentences: Sequence[Sentence]
+    question: Question,
+    predicate: tuple[str, ...],
+    entity: str | None,
+    sentences: Sequence[Sentence],
+    doer: str | None = None,
 ) -> list[_Scored]:
     """The sentences that support an answer, best first (empty: nothing clears the bar).
 
@@ -140,7 +172,7 @@ def _ranked(
     for sentence in sentences:
         hits = _hits(sentence, weights)
         coverage = sum(weights[t] for t in hits) / total if total else 0.0
-        if not total and (identity or question.wh in TYPED):
+        if not total and (identity or question.wh in TYPED or asks_class(question)):
             typed = role(sentence.text) if identity else None
             at = typed[1] if typed else _first_content(sentence)
             if typed or span(question, sentence, at, entity):
@@ -149,7 +181,7 @@ def _ranked(
             hits = {**hits, "": typed[1]}
         if coverage < MIN_COVERAGE or not hits:
             continue
-        about = max(_about(sentence, pos, entity) for pos in hits.values())
+        about = max(_about(sentence, pos, entity, doer) for pos in hits.values())
         if about <= 0:
             continue
         hit = max(hits.values()) if identity else min(hits.values())
@@ -198,11 +230,16 @@ def _first_content(sentence: Sentence) -> int:
     return ends[0] if ends else 0
 
 
-def _about(sentence: Sentence, position: int, entity: str | None) -> float:
-    """How surely the word at `position` is said of `entity` (1 sure, 0 it is someone else's)."""
+def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: str | None = None) -> float:
+    """How surely the word at `position` is said of `entity` (1 sure, 0 it is someone else's);
+    with `asked_doer`, of that actor doing it to `entity`."""
     if entity is None:
         return 1.0
     doer, distance = actor(sentence, position)
+    if asked_doer is not None:
+        if not same_entity(doer, asked_doer):
+            return 0.0
+        return 1.0 if mentions(sentence, entity) else 0.8
     if same_entity(doer, entity):
         return 1.0 if distance <= NEAR_WORDS else 0.8
     if doer is None and (sentence.owner == entity or mentions(sentence, entity)):

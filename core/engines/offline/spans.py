@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from memhop.core.engines.offline import grammar
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates, format_day
 from memhop.core.language.question import Question, tokens
@@ -32,7 +33,7 @@ _PLACE = re.compile(
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
 _ROLE = re.compile(
-    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+(?:an?|the)\s+"
+    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+(?:[a-z]+ly\s+)?(?:an?|the)\s+"
     r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since)\b|[,.;:!?—–)]|$)"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
@@ -47,9 +48,10 @@ JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "car
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
 
 
-def span(question: Question, sentence: Sentence, hit: int, entity: str | None) -> str | None:
+def span(question: Question, sentence: Sentence, hit: int, entity: str | None, loose: bool = True) -> str | None:
     """The short answer inside `sentence`, near the matched word at offset `hit`, if the
-    question's type says what to look for and the sentence has it."""
+    question's type says what to look for and the sentence has it. Not `loose`: only what
+    the grammar types (no "whatever words follow the match")."""
     wh = question.wh
     if wh == "when":
         return _date(sentence, hit)
@@ -63,10 +65,48 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None) -
         if identity_question(question):
             found = role(sentence.text)
             return found[0] if found else None
-        if question.target and _stem_at(sentence.text, hit) == lexical.stem(question.target):
-            return _named_thing(sentence.text, hit, question)  # "a band called X", not what follows "band"
-        return _object(sentence.text, hit)
+        if asks_class(question):  # "what breed is Juno?": what the sentence says Juno is
+            kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
+            return kinds[0] if kinds else None
+        target = type_noun(question)
+        at = _word_at(sentence.text, target, hit) if target else None
+        if target and at is not None:
+            named = _named_thing(sentence.text, at, target)  # "a band called X", not what follows "band"
+            if named:
+                return named
+        verb = grammar.frame(question.text).verb
+        if verb:
+            skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
+            found_objects = grammar.complements(sentence.text, verb, skip)
+            if found_objects:
+                return found_objects[0].text
+        return _object(sentence.text, hit) if loose else None
     return None
+
+
+def asks_class(question: Question) -> bool:
+    """"What breed is Juno?", "what kind of bird is Kiwi?": the class a thing belongs to."""
+    return bool(
+        question.wh in ("what", "which")
+        and question.target
+        and question.target not in JOB_WORDS
+        and question.target != "name"
+        and re.match(r"\W*(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?\w+\s+(?:is|was|are|were)\b", question.text, re.I)
+        and not re.search(r"\b(?:in|at|on|from|with|for|of|to|into|by)\W*$", question.text, re.I)  # "what band is Ines in?"
+    )
+
+
+def type_noun(question: Question) -> str | None:
+    """The noun the answer is an instance of: "what band", "the name of the band" -> band."""
+    if question.target == "name":
+        m = re.search(r"\bname of (?:the |his |her |their |my |\w+['’]s )?(\w+)", question.text, re.I)
+        return m.group(1).lower() if m else None
+    return question.target
+
+
+def _kind_word(question: Question) -> str | None:
+    """The relation the question walked last ("Tomas's cat" -> cat): not an answer to "what breed"."""
+    return question.relations[-1].split()[-1] if question.relations else None
 
 
 def identity_question(question: Question) -> bool:
@@ -80,10 +120,19 @@ def identity_question(question: Question) -> bool:
     )
 
 
+_FIELD = re.compile(
+    r"\b[Ww]ork(?:s|ed)? in\s+(?!(?:the|a|an|his|her|their|my|our)\b)([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=[,.;:!?]|$)"
+)
+
+
 def role(text: str) -> tuple[str, int] | None:
-    """The role a sentence gives someone ("works as a sound engineer"), and where it starts."""
+    """The role a sentence gives someone ("works as a sound engineer", "is now a nurse",
+    "works in marketing"), and where it starts."""
     m = _ROLE.search(text)
-    return (m.group(1).strip(), m.start(1)) if m else None
+    if m:
+        return m.group(1).strip(), m.start(1)
+    field = _FIELD.search(text)
+    return (f"works in {field.group(1)}", field.start()) if field else None
 
 
 def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
@@ -95,9 +144,9 @@ def _date(sentence: Sentence, hit: int) -> str | None:
     mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=True)
     usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else d.label.removeprefix("on "))
               for d in mentions if ref is not None or d.explicit]
-    if usable:
-        return _nearest(usable, hit)
-    return format_day(ref) if ref else None
+    # A sentence without a time expression dates nothing: "not in tune since the recital",
+    # written in May, does not put the recital in May.
+    return _nearest(usable, hit) if usable else None
 
 
 def _place(text: str, hit: int) -> str | None:
@@ -132,14 +181,16 @@ def _number(text: str, hit: int, wh: str) -> str | None:
     return _nearest(found, hit)
 
 
-def _stem_at(text: str, offset: int) -> str:
-    m = re.match(r"[A-Za-z]+", text[offset:])
-    return lexical.stem(m.group(0).lower()) if m else ""
+def _word_at(text: str, word: str, hit: int) -> int | None:
+    """Where the sentence says `word` (any inflection), nearest the match."""
+    want = lexical.stem(word.lower())
+    found = [start for w, start in lexical.positions(text) if lexical.stem(w) == want]
+    return min(found, key=lambda f: abs(f - hit)) if found else None
 
 
-def _named_thing(text: str, hit: int, question: Question) -> str | None:
-    """"a covers band called The Late Replies" answers "what band ..."."""
-    m = _CALLED.match(text, hit + len(question.target or "")) or _CALLED.search(text, hit, hit + 60)
+def _named_thing(text: str, hit: int, target: str) -> str | None:
+    """"a covers band called The Loose Ends" answers "what band ..."."""
+    m = _CALLED.match(text, hit + len(target)) or _CALLED.search(text, hit, hit + 60)
     if m:
         return m.group(1).rstrip(".,;:!?")
     after = re.match(r"\w*\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
