@@ -16,6 +16,7 @@ MODIFIERS = frozenset(
     "older younger elder eldest oldest youngest little big baby twin best close old good dear new step".split()
 )
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+CURRENT = frozenset({"now", "currently", "still", "nowadays", "anymore"})  # asks for the latest state
 _AUX = frozenset("is are was were do does did has have had can could will would should".split())
 _HOW = frozenset({"many", "much", "old", "long", "often", "far"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
@@ -83,9 +84,13 @@ def parse(text: str, names: list[str]) -> Question:
         if at is None:
             at = next((i for i, t in enumerate(low) if t in FIRST_PERSON), None)
         if at is not None:
-            owner, used = bare(toks[at]), {at}
+            last = at  # "Ines Moreau": the whole name
+            while last + 1 < len(toks) and toks[last][:1].isupper() and not is_possessive(toks[last]) \
+                    and toks[last + 1][:1].isupper() and low[last + 1] != "i":
+                last += 1
+            owner, used = bare(" ".join(toks[at : last + 1])), set(range(at, last + 1))
             _outer(low, at, relations, used)
-    skip = {i for i, t in enumerate(low) if t in _WH or t in _AUX or t in _HOW}
+    skip = {i for i, t in enumerate(low) if t in _WH or t in _AUX or t in _HOW or t in CURRENT}
     words = [bare(toks[i]) for i in range(len(toks)) if i not in used and i not in skip]
     # "the name of ..." asks for a name; "what did Ines name the kitten?" is about naming
     noun_name = re.search(r"\b(?:the|a|his|her|their|its|my|your|\w+['’]s)\s+name\b", text, re.I)
@@ -155,7 +160,13 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
             break
         _outer(low, i, relations, used)
         if relations or low[i] != "my":
-            return ("my" if low[i] == "my" else bare(tok)), relations, used
+            if low[i] == "my":
+                return "my", relations, used
+            first = i  # "Ines Moreau's": the whole name owns
+            while first > 1 and toks[first - 1][:1].isupper() and low[first - 1] not in _WH | _AUX:
+                first -= 1
+            used |= set(range(first, i))
+            return " ".join([*toks[first:i], bare(tok)]), relations, used
     return None, [], set()
 
 

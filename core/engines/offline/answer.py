@@ -21,8 +21,8 @@ from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.spans import JOB_WORDS, asks_class, clause, identity_question, role, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.dates import find_dates
-from memhop.core.language.question import FIRST_PERSON, Question, is_relation, parse
+from memhop.core.language.dates import find_dates, period
+from memhop.core.language.question import CURRENT, FIRST_PERSON, Question, is_relation, parse, relation_forms
 from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, actor, gather, mentions
 from memhop.core.model import AnswerRequest
@@ -31,12 +31,16 @@ DONT_KNOW = "I don't know"
 MIN_COVERAGE = 0.34  # share of the question's (idf-weighted) words the best sentence must carry
 SPAN_BONUS = 0.15  # a sentence that holds the kind of answer asked for ranks above one that does not
 RECENCY_BONUS = 0.1  # among equals, the newer statement wins (jobs and homes change)
+RECENCY_NOW = 0.3  # more so when the question asks for the current state ("where does she live now?")
 NEAR_WORDS = 4  # an actor named this close to the matched word is surely its actor
 # Question types whose answer is a typed span: without one, a sentence answers nothing.
 AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
+SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
+# Words of an amount question that name its type, not what the sentence must say.
+_AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far"))
 # Words that ask for the same thing in other words.
 _SYNONYMS: dict[str, frozenset[str]] = {
     "work": frozenset({"job", "employ", "shift", "office", "hire"}),
@@ -44,6 +48,8 @@ _SYNONYMS: dict[str, frozenset[str]] = {
     "liv": frozenset({"home", "flat", "hous", "apartment", "mov"}),
     "start": frozenset({"began", "begin", "join"}),
     "lik": frozenset({"lov", "enjoy", "favourit", "favorit"}),
+    "birth": frozenset({"born"}),
+    "di": frozenset({"death", "dead", "passed"}),
 }
 
 
@@ -71,7 +77,8 @@ def explain(request: AnswerRequest) -> Explanation:
     chain = [start] if start else []
     leftover: list[str] = []
     for i, relation in enumerate(question.relations):
-        following = follow(chain[-1], relation, sentences)
+        following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
+        following = following or follow(chain[-1], relation, sentences)
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -80,14 +87,17 @@ def explain(request: AnswerRequest) -> Explanation:
             break
         chain.append(following)
     end = chain[-1] if chain else None
-    predicate = tuple(dict.fromkeys((*question.predicate, *leftover)))
+    scope, said = _scope(question.text)  # "in May 2024": when, not words to match
+    predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
+    if question.wh in AMOUNTS:
+        predicate = tuple(t for t in predicate if t not in _AMOUNT_WORDS)
     if identity_question(question):
         predicate = tuple(t for t in predicate if t not in {lexical.stem(w) for w in JOB_WORDS})
     elif not predicate and question.wh not in TYPED:
         if end and len(chain) > 1:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
-    ranked = _ranked(question, predicate, end, sentences, _doer(question, request))
+    ranked = _ranked(question, predicate, end, sentences, _doer(question, request), scope)
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
         short = span(question, scored.sentence, scored.hit, end, loose=False)
         if short and not _echoes(short, question):
@@ -121,9 +131,17 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
     for name in names:
         if same_entity(owner, name):
             return name
-    if request.chain and owner[:1].isupper():
-        return request.chain[0]  # a nickname the read path resolved ("Rafa" for its "Rafaela")
+    short = owner.lower()
+    for name in names:  # a short form of a known name ("Rafa" for "Rafaela Nogueira")
+        if len(short) >= 3 and any(w.startswith(short) for w in name.lower().split()):
+            return name
     return owner
+
+
+def _kin_entity(relation: str, names: Sequence[str]) -> str | None:
+    """"my mum" is the entity the diary calls "Mum", when there is one."""
+    forms = relation_forms(relation.split()[-1])
+    return next((n for n in names if n.lower() in forms), None)
 
 
 def _doer(question: Question, request: AnswerRequest) -> str | None:
@@ -156,6 +174,7 @@ def _ranked(
     entity: str | None,
     sentences: Sequence[Sentence],
     doer: str | None = None,
+    scope: tuple[date, date] | None = None,
 ) -> list[_Scored]:
     """The sentences that support an answer, best first (empty: nothing clears the bar).
 
@@ -168,15 +187,19 @@ def _ranked(
     weights = {t: idf.get(t, unseen) for t in predicate if t != target or t in idf}
     total = sum(weights.values())
     identity = identity_question(question)
+    bases = _bases(question)
     found: list[_Scored] = []
     for sentence in sentences:
-        hits = _hits(sentence, weights)
+        hits = _hits(sentence, weights, bases)
         coverage = sum(weights[t] for t in hits) / total if total else 0.0
         if not total and (identity or question.wh in TYPED or asks_class(question)):
             typed = role(sentence.text) if identity else None
             at = typed[1] if typed else _first_content(sentence)
-            if typed or span(question, sentence, at, entity):
+            short = None if typed else span(question, sentence, at, entity, loose=False)
+            if typed or short:
                 coverage, hits = 1.0, {"": at}
+            if short and short in sentence.text:  # or of whoever is named right before the answer
+                hits["span"] = sentence.text.index(short)
         elif identity and (typed := role(sentence.text)) and coverage:
             hits = {**hits, "": typed[1]}
         if coverage < MIN_COVERAGE or not hits:
@@ -185,21 +208,22 @@ def _ranked(
         if about <= 0:
             continue
         hit = max(hits.values()) if identity else min(hits.values())
-        score = coverage * about * sentence.weight
+        score = coverage * about * sentence.weight * _in_scope(sentence, scope)
         if span(question, sentence, hit, entity):
             score += SPAN_BONUS
         found.append(_Scored(score, sentence, hit))
-    return sorted(_newer_first(found), key=lambda f: -f.score)
+    current = any(w in CURRENT for w in lexical.words(question.text))
+    return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
 
 
-def _newer_first(found: list[_Scored]) -> list[_Scored]:
+def _newer_first(found: list[_Scored], bonus: float) -> list[_Scored]:
     """A recency bonus among the supporting sentences, by the dates they carry."""
     days = [_date_of(f.sentence) for f in found]
     stamps = sorted({d for d in days if d})
     if len(stamps) < 2:
         return found
     return [
-        _Scored(f.score + RECENCY_BONUS * stamps.index(d) / (len(stamps) - 1), f.sentence, f.hit) if d else f
+        _Scored(f.score + bonus * stamps.index(d) / (len(stamps) - 1), f.sentence, f.hit) if d else f
         for f, d in zip(found, days)
     ]
 
@@ -213,15 +237,25 @@ def _idf(sentences: Sequence[Sentence]) -> tuple[dict[str, float], float]:
     return {t: math.log(1 + n / c) for t, c in df.items()}, math.log(1 + n / 0.5)
 
 
-def _hits(sentence: Sentence, weights: dict[str, float]) -> dict[str, int]:
-    """Each question word the sentence carries (or a synonym of it), with its offset."""
+def _hits(sentence: Sentence, weights: dict[str, float], bases: dict[str, str] | None = None) -> dict[str, int]:
+    """Each question word the sentence carries (or a synonym of it, or another form of the
+    same verb: "gave" for "give", "died" for "die"), with its offset. `bases`: question
+    term -> the stem of its bare verb."""
     found: dict[str, int] = {}
     for word, start in lexical.positions(sentence.text):
         stem = lexical.stem(word)
+        base = lexical.stem(grammar.verb_base(word))
         for term in weights:
-            if term not in found and (stem == term or stem in _SYNONYMS.get(term, ())):
+            if term in found:
+                continue
+            if stem == term or stem in _SYNONYMS.get(term, ()) or base in (term, (bases or {}).get(term)):
                 found[term] = start
     return found
+
+
+def _bases(question: Question) -> dict[str, str]:
+    """Each question term with the stem of its bare verb form ("brought" -> "bring")."""
+    return {lexical.stem(w): lexical.stem(grammar.verb_base(w)) for w in lexical.words(question.text)}
 
 
 def _first_content(sentence: Sentence) -> int:
@@ -240,11 +274,43 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
         if not same_entity(doer, asked_doer):
             return 0.0
         return 1.0 if mentions(sentence, entity) else 0.8
-    if same_entity(doer, entity):
+    if _same_person(doer, entity):
         return 1.0 if distance <= NEAR_WORDS else 0.8
     if doer is None and (sentence.owner == entity or mentions(sentence, entity)):
         return 0.7
     return 0.0
+
+
+def _scope(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:
+    """The period a question is limited to ("in May 2024") and the words that say it."""
+    for mention in find_dates(text, date(2000, 1, 1)):
+        days = period(mention) if mention.explicit else None
+        if days:
+            return days, frozenset(lexical.terms(mention.text)) | frozenset(lexical.words(mention.text))
+    return None, frozenset()
+
+
+def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
+    """A sentence dated inside the question's period counts more, one dated outside less."""
+    if scope is None:
+        return 1.0
+    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
+    if sentence.when:
+        days.append(sentence.when.date())
+    if not days:
+        return 1.0
+    return SCOPE_IN if any(scope[0] <= d <= scope[1] for d in days) else SCOPE_OUT
+
+
+def _same_person(a: str | None, b: str | None) -> bool:
+    """Names of one entity, also when the shorter is the other's last name ("Ines" and
+    "Moreau Ines", stored apart when a text puts the family name first)."""
+    if same_entity(a, b):
+        return True
+    if not a or not b:
+        return False
+    short, long = sorted((a.lower().split(), b.lower().split()), key=len)
+    return len(short) == 1 and len(long) > 1 and short[0] == long[-1]
 
 
 def _date_of(sentence: Sentence) -> date | None:

@@ -24,7 +24,7 @@ _POSSESSIVES = frozenset({"his", "her", "their", "my", "our", "your", "its"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some"})
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG"})
 PERSON_LABELS = frozenset({"PERSON", "ORG", "NORP"})
-AMOUNT_LABELS = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
+MEASURE_LABELS = frozenset({"QUANTITY", "MONEY", "PERCENT"})
 _REGULAR = (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
 
 
@@ -60,6 +60,7 @@ def _irregular_verbs() -> dict[str, str]:
     return {form: bases[0] for form, bases in table[key].items()} if key in table else {}
 
 
+@lru_cache(maxsize=65536)
 def verb_base(word: str) -> str:
     """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play"."""
     low = word.lower()

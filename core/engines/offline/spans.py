@@ -25,7 +25,8 @@ _COUNT = (
 )
 _AGE = re.compile(
     rf"(?:\b(?:is|was|aged|age|turned|turns|turning)\s+|['’]s\s+)({_COUNT})\b(?!\s*(?:am|pm|:|%))"
-    rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b",
+    rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b"
+    r"|['’]s\s+(\d{1,3})(?:st|nd|rd|th)\b(?!\s+(?:of|floor|time|place|anniversary))",  # "for Ines's 60th"
     re.I,
 )
 _PLACE = re.compile(
@@ -37,6 +38,10 @@ _ROLE = re.compile(
     r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since)\b|[,.;:!?—–)]|$)"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
+_APPOSED = re.compile(
+    r"\b((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of))*),\s+(?:(?:the|a|an|his|her|their|our|my|[A-Z]\w*['’]s)\s+)?"
+    r"(?:[a-z]+\s+)?$"
+)
 _STOP = frozenset(
     """for with at in on to from since after before because when while who which that but so if
     than as by about into during until every each this last next yesterday today tonight""".split()
@@ -44,6 +49,11 @@ _STOP = frozenset(
 _DETERMINERS = frozenset("the a an his her their my our its some this that these those your".split())
 _CLAUSE = re.compile(r"\s*(?:[;:—–]|\s-\s|,\s+(?:but|and|so|which|because)\s)\s*")
 MAX_CLAUSE_WORDS = 25
+# "Which city ...", "in which part of ...": a place is asked for.
+PLACE_NOUNS = frozenset(
+    "city town country place part area neighbourhood neighborhood village county region suburb district state "
+    "island continent street".split()
+)
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
 
@@ -55,7 +65,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     wh = question.wh
     if wh == "when":
         return _date(sentence, hit)
-    if wh == "where":
+    if wh == "where" or (wh in ("what", "which") and question.target in PLACE_NOUNS):
         return _place(sentence.text, hit)
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
@@ -99,7 +109,7 @@ def asks_class(question: Question) -> bool:
 def type_noun(question: Question) -> str | None:
     """The noun the answer is an instance of: "what band", "the name of the band" -> band."""
     if question.target == "name":
-        m = re.search(r"\bname of (?:the |his |her |their |my |\w+['’]s )?(\w+)", question.text, re.I)
+        m = re.search(r"\bname of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
         return m.group(1).lower() if m else None
     return question.target
 
@@ -167,7 +177,11 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
 def _number(text: str, hit: int, wh: str) -> str | None:
     """The count, age or duration nearest the match; numbers inside dates do not count."""
     if wh == "how old":
-        return _nearest([(m.start(), m.group(1) or m.group(2)) for m in _AGE.finditer(text)], hit)
+        return _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
+    if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "twenty past three"
+        measures = grammar.entities(text, grammar.MEASURE_LABELS)
+        if measures:
+            return _nearest([(m.start, m.text) for m in measures], hit)
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = []
     for m in _NUMBER.finditer(text):
@@ -193,6 +207,9 @@ def _named_thing(text: str, hit: int, target: str) -> str | None:
     m = _CALLED.match(text, hit + len(target)) or _CALLED.search(text, hit, hit + 60)
     if m:
         return m.group(1).rstrip(".,;:!?")
+    before = _APPOSED.search(text[:hit])  # "Larkspur, Ines's bakery"
+    if before:
+        return before.group(1)
     after = re.match(r"\w*\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
     return after.group(1).rstrip(".,;:!?") if after else None
 
