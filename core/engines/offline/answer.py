@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from memhop.core.engines.offline import grammar
-from memhop.core.engines.offline.spans import JOB_WORDS, asks_class, clause, identity_question, role, span
+from memhop.core.engines.offline import grammar, lists
+from memhop.core.engines.offline.spans import JOB_WORDS, asks_class, asks_name, clause, identity_question, role, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.dates import find_dates, period
@@ -38,7 +38,10 @@ AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
+STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
+_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
+_SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far"))
 # Words that ask for the same thing in other words.
@@ -78,7 +81,7 @@ def explain(request: AnswerRequest) -> Explanation:
     leftover: list[str] = []
     for i, relation in enumerate(question.relations):
         following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
-        following = following or follow(chain[-1], relation, sentences)
+        following = following or follow(chain[-1], relation, sentences) or _spouse_of(chain[-1], relation, names, sentences)
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -98,17 +101,43 @@ def explain(request: AnswerRequest) -> Explanation:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = _ranked(question, predicate, end, sentences, _doer(question, request), scope)
+    if ranked and lists.wants_list(question):
+        gathered = _gathered(question, ranked)
+        if gathered:
+            return Explanation(gathered[0], tuple(chain), gathered[1])
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
         short = span(question, scored.sentence, scored.hit, end, loose=False)
         if short and not _echoes(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
-    if ranked and question.wh not in NEEDS_SPAN:  # else the best sentence's own words
+    if ranked and lists.wants_count(question):  # "how many times": the days it happened on
+        counted = lists.occasions([_date_of(s.sentence) for s in _strong(ranked)])
+        if counted:
+            return Explanation(counted, tuple(chain), ranked[0].sentence.text)
+    if ranked and question.wh not in NEEDS_SPAN and not asks_name(question):  # else the best sentence's own words
         top = ranked[0]
         short = span(question, top.sentence, top.hit, end)
         if not short or _echoes(short, question):
             short = clause(top.sentence.text, top.hit)
         return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _strong(ranked: Sequence[_Scored]) -> list[_Scored]:
+    """The supporting sentences nearly as good as the best one."""
+    return [r for r in ranked if r.score >= STRONG_SHARE * ranked[0].score]
+
+
+def _gathered(question: Question, ranked: Sequence[_Scored]) -> tuple[str, str] | None:
+    """Every item the strong supporting sentences give, oldest statement first, and the
+    sentence of the first."""
+    found: list[str] = []
+    first: str | None = None
+    for scored in sorted(_strong(ranked), key=lambda r: _date_of(r.sentence) or date.max):
+        more = lists.items(question, scored.sentence, scored.hit)
+        if more and first is None:
+            first = scored.sentence.text
+        found += more
+    return (lists.join(found), first) if found and first else None
 
 
 def _echoes(short: str, question: Question) -> bool:
@@ -138,6 +167,18 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
     return owner
 
 
+def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Tomas's wife" when the text only says "Ines's husband, Tomas": spouses are each
+    other's, whichever word the text uses."""
+    forms = relation_forms(relation.split()[-1])
+    if not forms & _SPOUSES:
+        return None
+    for name in names:
+        if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
+            return name
+    return None
+
+
 def _kin_entity(relation: str, names: Sequence[str]) -> str | None:
     """"my mum" is the entity the diary calls "Mum", when there is one."""
     forms = relation_forms(relation.split()[-1])
@@ -147,8 +188,8 @@ def _kin_entity(relation: str, names: Sequence[str]) -> str | None:
 def _doer(question: Question, request: AnswerRequest) -> str | None:
     """Who the question says acted, when not the entity it is about: "what did I give Ines?"
     asks what the speaker (the read path's first anchor) did, to Ines."""
-    subject = grammar.frame(question.text).subject
-    if subject and subject.lower() in FIRST_PERSON and request.chain and question.owner not in FIRST_PERSON:
+    first_person = _FIRST_PERSON_SUBJECT.search(question.text)
+    if first_person and request.chain and question.owner not in FIRST_PERSON:
         return request.chain[0]
     return None
 

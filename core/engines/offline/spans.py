@@ -66,7 +66,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh == "when":
         return _date(sentence, hit)
     if wh == "where" or (wh in ("what", "which") and question.target in PLACE_NOUNS):
-        return _place(sentence.text, hit)
+        return _place(sentence.text, hit, _trailing_preposition(question.text))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
     if wh.startswith("how ") and wh != "how often":
@@ -103,6 +103,13 @@ def asks_class(question: Question) -> bool:
         and question.target != "name"
         and re.match(r"\W*(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?\w+\s+(?:is|was|are|were)\b", question.text, re.I)
         and not re.search(r"\b(?:in|at|on|from|with|for|of|to|into|by)\W*$", question.text, re.I)  # "what band is Ines in?"
+    )
+
+
+def asks_name(question: Question) -> bool:
+    """"What is the name of ...", "what is X called?": only a name answers."""
+    return question.wh in ("what", "which") and (
+        question.target == "name" or bool(re.search(r"\b(?:called|named)\W*(?:now|these days)?\W*$", question.text, re.I))
     )
 
 
@@ -159,10 +166,23 @@ def _date(sentence: Sentence, hit: int) -> str | None:
     return _nearest(usable, hit) if usable else None
 
 
-def _place(text: str, hit: int) -> str | None:
-    found = [(m.start(1), m.group(1).rstrip(".,'’")) for m in _PLACE.finditer(text)]
-    after = [f for f in found if f[0] >= hit]
-    return _nearest(after or found, hit)
+def _place(text: str, hit: int, preposition: str | None = None) -> str | None:
+    """The place named after a preposition nearest the match; "where is Ines from?" wants
+    the one after "from". "to Tomas's friends" names an owner, not a place."""
+    found = [
+        (m.start(1), m.group(1).rstrip(".,'’"), m.group(0).split()[0].lower())
+        for m in _PLACE.finditer(text)
+        if not re.match(r"['’]s\s+[a-z]", text[m.end(1) - 2 :])
+    ]
+    if preposition and any(p == preposition for _, _, p in found):
+        found = [f for f in found if f[2] == preposition]
+    after = [(at, place) for at, place, _ in found if at >= hit]
+    return _nearest(after or [(at, place) for at, place, _ in found], hit)
+
+
+def _trailing_preposition(text: str) -> str | None:
+    m = re.search(r"\b(from|in|at|to)\W*$", text, re.I)
+    return m.group(1).lower() if m else None
 
 
 def _person(sentence: Sentence, hit: int, entity: str | None, question: Question) -> str | None:
