@@ -38,12 +38,14 @@ AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
+VERB_WEIGHT = 2.0
+SIZE_WEIGHT = 0.5  # the question's own verb counts this many times its other words
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 # Words of an amount question that name its type, not what the sentence must say.
-_AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far"))
+_AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
 # Words that ask for the same thing in other words.
 _SYNONYMS: dict[str, frozenset[str]] = {
     "work": frozenset({"job", "employ", "shift", "office", "hire"}),
@@ -120,6 +122,14 @@ def explain(request: AnswerRequest) -> Explanation:
             short = clause(top.sentence.text, top.hit)
         return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _main_verb(question: Question) -> str | None:
+    """The stem of the question's own verb, for the questions the grammar reads anyway."""
+    if question.wh not in ("what", "which") or identity_question(question):
+        return None
+    verb = grammar.frame(question.text).verb
+    return lexical.stem(verb) if verb else None
 
 
 def _strong(ranked: Sequence[_Scored]) -> list[_Scored]:
@@ -226,14 +236,21 @@ def _ranked(
     idf, unseen = _idf(sentences)
     target = lexical.stem(question.target) if question.target else None
     weights = {t: idf.get(t, unseen) for t in predicate if t != target or t in idf}
+    verb = _main_verb(question)
+    if verb in weights:
+        weights[verb] *= VERB_WEIGHT  # "what did Ines name the kitten?" is about naming first
+    if lists.wants_list(question):  # "top three" says how many more than what the sentence says
+        weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
     total = sum(weights.values())
     identity = identity_question(question)
     bases = _bases(question)
     found: list[_Scored] = []
+    classing = asks_class(question)
     for sentence in sentences:
         hits = _hits(sentence, weights, bases)
         coverage = sum(weights[t] for t in hits) / total if total else 0.0
-        if not total and (identity or question.wh in TYPED or asks_class(question)):
+        attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
+        if not total and (identity or question.wh in TYPED or classing):
             typed = role(sentence.text) if identity else None
             at = typed[1] if typed else _first_content(sentence)
             short = None if typed else span(question, sentence, at, entity, loose=False)
@@ -241,11 +258,12 @@ def _ranked(
                 coverage, hits = 1.0, {"": at}
             if short and short in sentence.text:  # or of whoever is named right before the answer
                 hits["span"] = sentence.text.index(short)
+            attached = classing and bool(short)
         elif identity and (typed := role(sentence.text)) and coverage:
             hits = {**hits, "": typed[1]}
         if coverage < MIN_COVERAGE or not hits:
             continue
-        about = max(_about(sentence, pos, entity, doer) for pos in hits.values())
+        about = 1.0 if attached else max(_about(sentence, pos, entity, doer) for pos in hits.values())
         if about <= 0:
             continue
         hit = max(hits.values()) if identity else min(hits.values())

@@ -159,10 +159,10 @@ def class_of(text: str, name: str, kind_word: str | None) -> list[Piece]:
                     found.append(Piece(_without_owner(phrase.text), phrase.start, "class"))
         for appos in (c for c in token.children if c.dep_ == "appos" and c.tag_ in ("NN", "NNS")):
             found += _noun_before(doc, appos, kind_word)  # "Juno, my aunt's lurcher"
-        if token.dep_ in ("appos", "compound", "npadvmod") and head.tag_.startswith("NN") and head.i != token.i:
-            found += _noun_before(doc, head, kind_word)
+        if token.dep_ == "appos" and head.tag_.startswith("NN") and head.text.islower() and head.i < token.i:
+            found += _noun_before(doc, head, kind_word)  # "her lurcher, Juno"
         previous = doc[token.i - 1] if token.i > 0 else None
-        if previous is not None and previous.tag_ in ("NN", "NNS") and previous.head.i == token.i:
+        if previous is not None and _class_noun(doc, previous, token):
             found += _noun_before(doc, previous, kind_word)
     for token in doc:  # "Juno is Sam's lurcher": the noun after a copula whose subject is the name
         if token.dep_ == "attr" and token.tag_.startswith("NN") and any(
@@ -172,6 +172,19 @@ def class_of(text: str, name: str, kind_word: str | None) -> list[Piece]:
             if phrase and not _generic(phrase.text, kind_word) and all(p.text != phrase.text for p in found):
                 found.append(Piece(_without_owner(phrase.text), phrase.start, "class"))
     return found
+
+
+def _class_noun(doc: Doc, noun: Token, name: Token) -> bool:
+    """"her greyhound Pepper", "Sam's lurcher Juno": a common noun owned or determined,
+    right before the name it classes."""
+    before = doc[noun.i - 1] if noun.i > 0 else None
+    return (
+        noun.text.islower()
+        and noun.tag_.startswith("NN")
+        and noun.head.i == name.i
+        and before is not None
+        and (before.lower_ in _POSSESSIVES | _DETERMINERS or before.tag_ == "POS" or before.dep_ in ("amod", "compound"))
+    )
 
 
 def _noun_before(doc: Doc, noun: Token, kind_word: str | None) -> list[Piece]:

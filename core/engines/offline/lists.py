@@ -22,6 +22,7 @@ _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*)")
 _LEAD = re.compile(r"^(?:(?:the|a|an|some|my|his|her|their|our|your|its)\s+|[\w-]+['’]s\s+)+")  # "The Road" stays
 _COLON_LIST = re.compile(r":\s*([^.;:!?()]+)")
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
+SIZE_WORDS = frozenset({"top", "thre", "two", "four", "five", "six", "seven", "eight", "nin", "ten"}) | _NUMBER_WORDS
 
 
 def wants_list(question: Question) -> bool:

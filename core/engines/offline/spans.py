@@ -42,6 +42,8 @@ _APPOSED = re.compile(
     r"\b((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of))*),\s+(?:(?:the|a|an|his|her|their|our|my|[A-Z]\w*['’]s)\s+)?"
     r"(?:[a-z]+\s+)?$"
 )
+_MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+_FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
 _STOP = frozenset(
     """for with at in on to from since after before because when while who which that but so if
     than as by about into during until every each this last next yesterday today tonight""".split()
@@ -158,9 +160,12 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
 
 def _date(sentence: Sentence, hit: int) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=True)
+    past = not _FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
+    mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
+    mentions = [d for d in mentions if ref is not None or d.explicit]
+    calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else d.label.removeprefix("on "))
-              for d in mentions if ref is not None or d.explicit]
+              for d in calendar_dates or mentions]  # "next Friday (21 June)": the calendar date wins
     # A sentence without a time expression dates nothing: "not in tune since the recital",
     # written in May, does not put the recital in May.
     return _nearest(usable, hit) if usable else None
