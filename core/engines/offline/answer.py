@@ -115,10 +115,10 @@ def explain(request: AnswerRequest) -> Explanation:
         counted = lists.occasions([_date_of(s.sentence) for s in _strong(ranked)])
         if counted:
             return Explanation(counted, tuple(chain), ranked[0].sentence.text)
-    if ranked and question.wh not in NEEDS_SPAN and not asks_name(question):  # else the best sentence's own words
-        top = ranked[0]
-        short = span(question, top.sentence, top.hit, end)
-        if not short or _echoes(short, question):
+    top = ranked[0] if ranked else None
+    if top and question.wh not in NEEDS_SPAN and not asks_name(question) and _grounded(question, top.sentence):
+        short = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
+        if not short or _echoes(short, question) or all(w in lexical.STOPWORDS for w in lexical.words(short)):
             short = clause(top.sentence.text, top.hit)
         return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
@@ -130,6 +130,15 @@ def _main_verb(question: Question) -> str | None:
         return None
     verb = grammar.frame(question.text).verb
     return lexical.stem(verb) if verb else None
+
+
+def _grounded(question: Question, sentence: Sentence) -> bool:
+    """Words cut from a sentence answer "which instrument does Ines play?" only if the
+    sentence speaks of playing or of instruments; otherwise they are a guess."""
+    heads = {lexical.stem(w) for w in (question.target, _main_verb(question)) if w}
+    if not heads:
+        return True
+    return bool(_hits(sentence, dict.fromkeys(heads, 1.0), _bases(question)))
 
 
 def _strong(ranked: Sequence[_Scored]) -> list[_Scored]:

@@ -22,8 +22,6 @@ _COMPLEMENTS = ("oprd", "dobj", "attr", "xcomp", "acomp", "dative")
 _CUT = frozenset({"relcl", "advcl", "punct", "cc", "prep", "appos", "acl", "advmod", "npadvmod"})  # not part of the thing
 _POSSESSIVES = frozenset({"his", "her", "their", "my", "our", "your", "its"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some"})
-PLACE_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG"})
-PERSON_LABELS = frozenset({"PERSON", "ORG", "NORP"})
 MEASURE_LABELS = frozenset({"QUANTITY", "MONEY", "PERCENT"})
 _REGULAR = (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
 
@@ -39,7 +37,15 @@ class Piece:
 
 @lru_cache(maxsize=4096)
 def parsed(text: str) -> Doc:
-    """One sentence (or question) parsed with the engine's pipeline, entities included."""
+    """One sentence (or question) tagged and parsed; the recogniser, the costliest pipe, is
+    left to `entities`, which few questions need."""
+    from memhop.core.engines.offline.nlp import load_nlp
+
+    return load_nlp()(text, disable=["ner"])
+
+
+@lru_cache(maxsize=1024)
+def _recognised(text: str) -> Doc:
     from memhop.core.engines.offline.nlp import load_nlp
 
     return load_nlp()(text)
@@ -93,7 +99,9 @@ def frame(question: str) -> Frame:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return Frame(None, None, frozenset())
-    verb = root if root.tag_.startswith("VB") and root.lower_ not in ("is", "was", "are", "were", "be") else None
+    # "does ... play?" is a verb even when the tagger, unused to questions, calls it a noun
+    verbal = root.tag_.startswith("VB") or any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children)
+    verb = root if verbal and root.lower_ not in ("is", "was", "are", "were", "be") else None
     subject = next((c.text for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     filled = frozenset(
         t.lower_ for c in root.children if c.dep_ in ("dobj", "dative", "nsubj", "attr") and c.tag_ not in ("WP", "WDT")
@@ -113,7 +121,7 @@ def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
         for child in token.children:
             if child.dep_ not in _COMPLEMENTS or child.tag_ in ("PRP", "WP", "WDT", "EX"):
                 continue
-            if child.lower_ in skip or (child.ent_type_ and child.text.lower() in skip):
+            if child.lower_ in skip:
                 continue
             phrase = _phrase(child)
             if phrase is not None:
@@ -140,6 +148,19 @@ def _phrase(head: Token) -> Piece | None:
     doc = head.doc
     span = doc[tokens[0].i : tokens[-1].i + 1]
     return Piece(span.text.strip(" ,;:"), span.start_char, "thing")
+
+
+def instance_of(text: str, at: int) -> str | None:
+    """The thing a type noun at offset `at` is said of: "the felt mouse, her favourite toy"
+    -> felt mouse; "she ordered lemonade, her favourite drink" -> lemonade."""
+    doc = parsed(text)
+    noun = next((t for t in doc if t.idx == at), None)
+    if noun is None or not noun.tag_.startswith("NN"):
+        return None
+    if noun.dep_ == "appos" and noun.head.tag_.startswith("NN") and noun.head.i < noun.i:
+        phrase = _phrase(noun.head)
+        return phrase.text if phrase else None
+    return None
 
 
 def class_of(text: str, name: str, kind_word: str | None) -> list[Piece]:
@@ -211,5 +232,5 @@ def _generic(text: str, kind_word: str | None) -> bool:
 
 def entities(text: str, labels: frozenset[str]) -> list[Piece]:
     """The recogniser's entities of the given labels."""
-    doc = parsed(text)
+    doc = _recognised(text)
     return [Piece(e.text, e.start_char, e.label_) for e in doc.ents if e.label_ in labels]

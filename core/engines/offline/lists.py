@@ -19,7 +19,8 @@ from memhop.core.language.sentences import Sentence
 
 MAX_ITEMS = 6
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*)")
-_LEAD = re.compile(r"^(?:(?:the|a|an|some|my|his|her|their|our|your|its)\s+|[\w-]+['’]s\s+)+")  # "The Road" stays
+# "The Road" and "Charlotte's Web" stay: only lower-case determiners and owners of a common noun go
+_LEAD = re.compile(r"^(?:(?:the|a|an|some|my|his|her|their|our|your|its)\s+|[\w-]+['’]s\s+(?=[a-z]))+")
 _COLON_LIST = re.compile(r":\s*([^.;:!?()]+)")
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
 SIZE_WORDS = frozenset({"top", "thre", "two", "four", "five", "six", "seven", "eight", "nin", "ten"}) | _NUMBER_WORDS
@@ -44,8 +45,9 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     """The things one sentence lists for the question, in its order."""
     text = sentence.text
     colon = _COLON_LIST.search(text, hit)
+    kind = question.target.rstrip("s") if question.target else None
     if colon and _SPLIT.search(colon.group(1)):
-        return _split(colon.group(1))
+        return _split(colon.group(1), kind)
     verb = grammar.frame(question.text).verb
     if verb is None:
         return []
@@ -53,13 +55,15 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     found: list[str] = []
     for piece in grammar.complements(text, verb, skip):
         if piece.kind == "thing":
-            found += _split(piece.text)
+            found += _split(piece.text, kind)
     return found
 
 
-def _split(text: str) -> list[str]:
+def _split(text: str, kind: str | None = None) -> list[str]:
+    """The items of a listing; the type noun itself ("book" for "what books") is none."""
     parts = (_LEAD.sub("", p.strip(" .,'\"")) for p in _SPLIT.split(text))
-    return [p for p in parts if p and len(p.split()) <= 5]
+    generic = {kind, kind + "s"} if kind else set()
+    return [p for p in parts if p and len(p.split()) <= 5 and p.lower().rstrip("s") not in generic]
 
 
 def join(found: Sequence[str]) -> str:

@@ -34,7 +34,8 @@ _PLACE = re.compile(
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
 _ROLE = re.compile(
-    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+(?:[a-z]+ly\s+)?(?:an?|the)\s+"
+    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
+    r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
     r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since)\b|[,.;:!?—–)]|$)"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
@@ -44,6 +45,11 @@ _APPOSED = re.compile(
 )
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
+_COPULA_NOUN = re.compile(
+    r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
+    r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\W*$)",
+    re.I,
+)
 _STOP = frozenset(
     """for with at in on to from since after before because when while who which that but so if
     than as by about into during until every each this last next yesterday today tonight""".split()
@@ -54,8 +60,9 @@ MAX_CLAUSE_WORDS = 25
 # "Which city ...", "in which part of ...": a place is asked for.
 PLACE_NOUNS = frozenset(
     "city town country place part area neighbourhood neighborhood village county region suburb district state "
-    "island continent street".split()
+    "island continent".split()
 )
+TIME_NOUNS = frozenset({"year", "date", "day", "month"})  # "in what year ...", "on which day ..."
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
 
@@ -65,8 +72,12 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     question's type says what to look for and the sentence has it. Not `loose`: only what
     the grammar types (no "whatever words follow the match")."""
     wh = question.wh
-    if wh == "when":
-        return _date(sentence, hit)
+    if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
+        found = _date(sentence, hit)
+        if question.target == "year" and found:  # "in what year ...": the year alone
+            year = re.search(r"\b(?:1[89]|20)\d\d\b", found)
+            return year.group(0) if year else None
+        return found
     if wh == "where" or (wh in ("what", "which") and question.target in PLACE_NOUNS):
         return _place(sentence.text, hit, _trailing_preposition(question.text))
     if wh in ("who", "whom"):
@@ -75,7 +86,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         return _number(sentence.text, hit, wh)
     if wh in ("what", "which"):
         if identity_question(question):
-            found = role(sentence.text)
+            found = role(sentence.text, current=_asks_current(question))
             return found[0] if found else None
         if asks_class(question):  # "what breed is Juno?": what the sentence says Juno is
             kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
@@ -83,8 +94,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         target = type_noun(question)
         at = _word_at(sentence.text, target, hit) if target else None
         if target and at is not None:
-            named = _named_thing(sentence.text, at, target)  # "a band called X", not what follows "band"
-            if named:
+            named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
+            if named:  # "a band called X", "the felt mouse, her favourite toy"
                 return named
         verb = grammar.frame(question.text).verb
         if verb:
@@ -94,6 +105,10 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
                 return found_objects[0].text
         return _object(sentence.text, hit) if loose else None
     return None
+
+
+def _asks_current(question: Question) -> bool:
+    return bool(re.search(r"\b(?:now|currently|still|these days|nowadays)\b", question.text, re.I))
 
 
 def asks_class(question: Question) -> bool:
@@ -120,6 +135,9 @@ def type_noun(question: Question) -> str | None:
     if question.target == "name":
         m = re.search(r"\bname of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
         return m.group(1).lower() if m else None
+    if question.target is None:  # "what is the favourite drink of Ines?", "what is Ines's usual order?"
+        m = _COPULA_NOUN.match(question.text)
+        return m.group(1).lower() if m else None
     return question.target
 
 
@@ -139,17 +157,21 @@ def identity_question(question: Question) -> bool:
     )
 
 
+_PAST_ROLE = re.compile(r"\b(?:was|used to be|worked as|former(?:ly)?|previously|until)\b", re.I)
 _FIELD = re.compile(
     r"\b[Ww]ork(?:s|ed)? in\s+(?!(?:the|a|an|his|her|their|my|our)\b)([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=[,.;:!?]|$)"
 )
 
 
-def role(text: str) -> tuple[str, int] | None:
+def role(text: str, current: bool = False) -> tuple[str, int] | None:
     """The role a sentence gives someone ("works as a sound engineer", "is now a nurse",
-    "works in marketing"), and where it starts."""
-    m = _ROLE.search(text)
-    if m:
-        return m.group(1).strip(), m.start(1)
+    "works in marketing"), and where it starts; `current`: a role the sentence puts in
+    the past ("used to be a teacher", "was a chef") only when it gives no other."""
+    found = list(_ROLE.finditer(text))
+    if current:
+        found.sort(key=lambda m: bool(_PAST_ROLE.search(text, max(0, m.start() - 20), m.start(1))))
+    if found:
+        return found[0].group(1).strip(), found[0].start(1)
     field = _FIELD.search(text)
     return (f"works in {field.group(1)}", field.start()) if field else None
 
@@ -174,13 +196,17 @@ def _date(sentence: Sentence, hit: int) -> str | None:
 def _place(text: str, hit: int, preposition: str | None = None) -> str | None:
     """The place named after a preposition nearest the match; "where is Ines from?" wants
     the one after "from". "to Tomas's friends" names an owner, not a place."""
+    dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = [
         (m.start(1), m.group(1).rstrip(".,'’"), m.group(0).split()[0].lower())
         for m in _PLACE.finditer(text)
         if not re.match(r"['’]s\s+[a-z]", text[m.end(1) - 2 :])
+        and not any(start <= m.start(1) < end for start, end in dates)  # "in June" is a time
     ]
     if preposition and any(p == preposition for _, _, p in found):
         found = [f for f in found if f[2] == preposition]
+    elif preposition != "from" and any(p != "from" for _, _, p in found):
+        found = [f for f in found if f[2] != "from"]  # "moved from Ghent to Lyon": where one is now
     after = [(at, place) for at, place, _ in found if at >= hit]
     return _nearest(after or [(at, place) for at, place, _ in found], hit)
 

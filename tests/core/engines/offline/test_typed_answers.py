@@ -135,3 +135,33 @@ def test_the_explanation_keeps_its_sentence() -> None:
     assert steps.answer == "14 June 2024"
     assert steps.sentence == entry.text
     assert steps.chain == ("Tomas",)
+
+
+def test_words_cut_from_a_sentence_that_says_nothing_of_the_question_are_not_an_answer() -> None:
+    club = turn(1, "Ines met everyone at the club on Friday.", "2024-03-01")
+    assert ask("What instrument does Ines play at the club?", evidence=(club,)) == DONT_KNOW
+
+
+def test_where_someone_moved_to_not_from() -> None:
+    move = turn(1, "Ines moved from Ghent to Lyon last spring.", "2024-06-01")
+    assert ask("Where does Ines live now?", evidence=(move,)) == "Lyon"
+
+
+def test_a_current_role_over_a_former_one() -> None:
+    job = turn(1, "Ines was a teacher for years, but she is now an accountant.", "2024-06-01")
+    assert ask("What does Ines do for a living now?", evidence=(job,)) == "accountant"
+
+
+def test_in_what_year_wants_a_year() -> None:
+    cafe = EntitySlice("Alder Café", "A café on Mill Lane.", ("Alder Café opened in 1994 on Mill Lane.",))
+    assert ask("In what year did Alder Café open?", slices=(cafe,)) == "1994"
+
+
+def test_a_month_is_not_a_place() -> None:
+    trip = turn(1, "Ines camped in June near Lake Bled with Tomas.", "2024-07-01")
+    assert ask("Where has Ines camped?", evidence=(trip,)) == "Lake Bled"
+
+
+def test_the_thing_a_type_noun_is_said_of() -> None:
+    drink = turn(1, "Ines ordered elderflower cordial, her favourite drink.", "2024-07-01")
+    assert ask("What is the favourite drink of Ines?", evidence=(drink,)) == "elderflower cordial"
