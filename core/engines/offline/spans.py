@@ -86,8 +86,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         return _number(sentence.text, hit, wh)
     if wh in ("what", "which"):
         if identity_question(question):
-            found = role(sentence.text, current=_asks_current(question))
-            return found[0] if found else None
+            given = role(sentence.text, current=_asks_current(question))
+            return given[0] if given else None
         if asks_class(question):  # "what breed is Juno?": what the sentence says Juno is
             kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
             return kinds[0] if kinds else None
