@@ -66,6 +66,15 @@ class Explanation:
     chain: tuple[str, ...]  # entity names from where the question starts to where it ends
     sentence: str | None  # the supporting sentence (None: from the chain alone, or no answer)
 
+    @property
+    def span(self) -> tuple[int, int] | None:
+        """Where the answer stands in its sentence (character offsets), when it was cut
+        from it word for word; None for a refusal, a list, a count or a resolved date."""
+        if self.sentence is None:
+            return None
+        at = self.sentence.find(self.answer)
+        return (at, at + len(self.answer)) if at >= 0 and self.answer else None
+
 
 def answer_offline(request: AnswerRequest) -> str:
     return explain(request).answer

@@ -165,3 +165,11 @@ def test_a_month_is_not_a_place() -> None:
 def test_the_thing_a_type_noun_is_said_of() -> None:
     drink = turn(1, "Ines ordered elderflower cordial, her favourite drink.", "2024-07-01")
     assert ask("What is the favourite drink of Ines?", evidence=(drink,)) == "elderflower cordial"
+
+
+def test_the_explanation_says_where_the_answer_stands_in_its_sentence() -> None:
+    drink = turn(1, "Ines ordered elderflower cordial, her favourite drink.", "2024-07-01")
+    steps = explain(AnswerRequest("What is the favourite drink of Ines?", (NOOR, INES), (drink,), ("Noor Haddad",)))
+    assert steps.span == (13, 32) and drink.text[13:32] == "elderflower cordial"
+    refused = explain(AnswerRequest("What is the favourite drink of Tomas?", (NOOR, TOMAS), (), ("Noor Haddad",)))
+    assert refused.answer == DONT_KNOW and refused.span is None
