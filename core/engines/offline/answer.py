@@ -22,7 +22,15 @@ from memhop.core.engines.offline.spans import JOB_WORDS, asks_class, asks_name, 
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.dates import find_dates, period
-from memhop.core.language.question import CURRENT, FIRST_PERSON, Question, is_relation, parse, relation_forms
+from memhop.core.language.question import (
+    CURRENT,
+    FIRST_PERSON,
+    Question,
+    bare,
+    is_relation,
+    parse,
+    relation_forms,
+)
 from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, actor, gather, mentions
 from memhop.core.model import AnswerRequest
@@ -86,7 +94,7 @@ def explain(request: AnswerRequest) -> Explanation:
     names = [s.name for s in request.slices]
     question = parse(request.question, names)
     start = _start(question, request, names)
-    if question.relations and start is None:
+    if (question.relations and start is None) or (start is None and _unknown_name(question.text, sentences)):
         return Explanation(DONT_KNOW, (), None)
     chain = [start] if start else []
     leftover: list[str] = []
@@ -176,6 +184,14 @@ def _echoes(short: str, question: Question) -> bool:
     asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", question.text)} - {"what", "which", "who", "where", "when", "how"}
     named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", short)}
     return question.wh in ("where", "who", "whom") and bool(named & asked)
+
+
+def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
+    """The question names someone nothing in memory mentions ("what does Ezra play?" after
+    Ezra was forgotten): whatever the sentences say is about someone else."""
+    words = re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)
+    said = {w for s in sentences for w in re.findall(r"[\w'’-]+", s.text)}
+    return any(bare(w) not in said and w not in said for w in words)
 
 
 def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> str | None:

@@ -173,3 +173,9 @@ def test_the_explanation_says_where_the_answer_stands_in_its_sentence() -> None:
     assert steps.span == (13, 32) and drink.text[13:32] == "elderflower cordial"
     refused = explain(AnswerRequest("What is the favourite drink of Tomas?", (NOOR, TOMAS), (), ("Noor Haddad",)))
     assert refused.answer == DONT_KNOW and refused.span is None
+
+
+def test_a_name_memory_never_mentions_is_refused_not_answered_about_someone_else() -> None:
+    violin = turn(1, "I play the violin in the county orchestra.", "2024-03-01")
+    assert ask("What instrument do I play?", evidence=(violin,)) == "violin"
+    assert ask("What instrument does Ezra play?", evidence=(violin,)) == DONT_KNOW
