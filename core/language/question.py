@@ -138,7 +138,7 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
         j = i + 1
         while j < len(toks):
             mods = []
-            while j < len(toks) and low[j] in MODIFIERS:
+            while j < len(toks) and (low[j] in MODIFIERS or _describes_relation(toks, low, j)):
                 mods.append(low[j])
                 used.add(j)
                 j += 1
@@ -168,6 +168,20 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
             used |= set(range(first, i))
             return " ".join([*toks[first:i], bare(tok)]), relations, used
     return None, [], set()
+
+
+def _describes_relation(toks: list[str], low: list[str], j: int) -> bool:
+    """"my climbing partner", "Ines's cooking teacher": a lower-case word right before a
+    relation word says which one, it does not end the chain."""
+    nxt = j + 1
+    return (
+        toks[j].isalpha()
+        and toks[j].islower()
+        and low[j] not in _WH | _AUX | lexical.STOPWORDS
+        and not is_relation(low[j])
+        and nxt < len(toks)
+        and is_relation(bare(low[nxt]))
+    )
 
 
 _LINKS = (("of",), ("owned", "by"), ("belonging", "to"), ("kept", "by"))  # "the cat owned by Ines"

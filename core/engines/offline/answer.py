@@ -181,6 +181,9 @@ def _echoes(short: str, question: Question) -> bool:
     question itself gives is not its answer."""
     if short.lower() in question.text.lower():
         return True
+    said = set(lexical.terms(short))
+    if said and said <= set(lexical.terms(question.text)):
+        return True  # "it's her favourite drink" only repeats the question
     asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", question.text)} - {"what", "which", "who", "where", "when", "how"}
     named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", short)}
     return question.wh in ("where", "who", "whom") and bool(named & asked)

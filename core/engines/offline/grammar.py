@@ -160,6 +160,24 @@ def instance_of(text: str, at: int) -> str | None:
     if noun.dep_ == "appos" and noun.head.tag_.startswith("NN") and noun.head.i < noun.i:
         phrase = _phrase(noun.head)
         return phrase.text if phrase else None
+    copula = noun.head
+    if noun.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("it", "that", "this") for c in copula.children):
+        # "she ordered lemonade - it's her favourite drink": what "it" stands for, just before
+        earlier = [t for t in doc[: copula.i] if t.dep_ in ("dobj", "pobj", "attr") and t.tag_.startswith("NN")]
+        phrase = _phrase(earlier[-1]) if earlier else None
+        return phrase.text if phrase else None
+    return None
+
+
+def object_of(text: str, preposition: str, after: int) -> str | None:
+    """"famous for its rare maps" answers "what is X famous for?": the object of the
+    preposition the question leaves stranded, first after offset `after`."""
+    for token in parsed(text):
+        if token.lower_ == preposition and token.idx >= after:
+            objects = [c for c in token.children if c.dep_ == "pobj"]
+            phrase = _phrase(objects[0]) if objects else None
+            if phrase:
+                return _without_owner(phrase.text) or phrase.text
     return None
 
 

@@ -18,6 +18,7 @@ from memhop.core.language.question import Question
 from memhop.core.language.sentences import Sentence
 
 MAX_ITEMS = 6
+_WH = frozenset({"what", "which", "who", "where", "when", "why", "how"})
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*)")
 # "The Road" and "Charlotte's Web" stay: only lower-case determiners and owners of a common noun go
 _LEAD = re.compile(r"^(?:(?:the|a|an|some|my|his|her|their|our|your|its)\s+|[\w-]+['’]s\s+(?=[a-z]))+")
@@ -44,6 +45,8 @@ def wants_count(question: Question) -> bool:
 def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     """The things one sentence lists for the question, in its order."""
     text = sentence.text
+    if text.rstrip("\"')] ").endswith("?"):
+        return []  # a question lists nothing
     colon = _COLON_LIST.search(text, hit)
     kind = question.target.rstrip("s") if question.target else None
     if colon and _SPLIT.search(colon.group(1)):
@@ -63,7 +66,10 @@ def _split(text: str, kind: str | None = None) -> list[str]:
     """The items of a listing; the type noun itself ("book" for "what books") is none."""
     parts = (_LEAD.sub("", p.strip(" .,'\"")) for p in _SPLIT.split(text))
     generic = {kind, kind + "s"} if kind else set()
-    return [p for p in parts if p and len(p.split()) <= 5 and p.lower().rstrip("s") not in generic]
+    return [
+        p for p in parts
+        if p and len(p.split()) <= 5 and p.lower().rstrip("s") not in generic and p.split()[0].lower() not in _WH
+    ]
 
 
 def join(found: Sequence[str]) -> str:

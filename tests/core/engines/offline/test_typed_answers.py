@@ -179,3 +179,20 @@ def test_a_name_memory_never_mentions_is_refused_not_answered_about_someone_else
     violin = turn(1, "I play the violin in the county orchestra.", "2024-03-01")
     assert ask("What instrument do I play?", evidence=(violin,)) == "violin"
     assert ask("What instrument does Ezra play?", evidence=(violin,)) == DONT_KNOW
+
+
+def test_a_described_relation_is_still_walked_not_dropped() -> None:
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines plays the cello.", "Ines's climbing partner is Marco."))
+    marco = EntitySlice("Marco", "Marco climbs with Ines on Sundays.", ("Marco plays the ukulele badly.",))
+    assert ask("What instrument does Ines's climbing partner play?", slices=(NOOR, ines, marco)) == "ukulele"
+    assert ask("What instrument does Ines's cooking teacher play?", slices=(NOOR, ines, marco)) == DONT_KNOW
+
+
+def test_the_object_of_the_preposition_the_question_leaves_stranded() -> None:
+    cafe = EntitySlice("Alder Café", "A café on Mill Lane.", ("Alder Café is famous for its cardamom buns.",))
+    assert ask("What is Alder Café famous for?", slices=(cafe,)) == "cardamom buns"
+
+
+def test_what_it_stands_for_and_never_the_question_repeated() -> None:
+    drink = turn(1, "Ines ordered a ginger beer - it's her favourite drink.", "2024-07-01")
+    assert ask("What is the favourite drink of Ines?", evidence=(drink,)) == "ginger beer"
