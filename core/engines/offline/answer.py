@@ -3,27 +3,26 @@
 It walks the chain the question describes ("Alice's roommate's sister": in what is said
 about Alice find "roommate" next to a name -> Bob; about Bob find "sister" -> Carol),
 then takes the answer from the sentences about the entity where the chain ends — verified
-facts first, then evidence turns, then profiles — and cuts it to the span the question
-asks for. When no sentence carries enough of the question's words, it says exactly
-"I don't know" instead of guessing.
+facts first, then evidence turns, then profiles (ranked in ranking.py) — and cuts it to the
+span of the type the question asks for (spans.py, read with the parser in grammar.py; lists
+and counts in lists.py). When the chain breaks, no sentence carries enough of the
+question's words or none holds a span of that type, it says exactly "I don't know"
+instead of guessing.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from memhop.core.engines.offline import grammar, lists
-from memhop.core.engines.offline.spans import JOB_WORDS, asks_class, asks_name, clause, identity_question, role, span
+from memhop.core.engines.offline import lists, ranking
+from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
+from memhop.core.engines.offline.spans import JOB_WORDS, asks_name, clause, identity_question, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.dates import find_dates, period
 from memhop.core.language.question import (
-    CURRENT,
     FIRST_PERSON,
     Question,
     bare,
@@ -32,38 +31,17 @@ from memhop.core.language.question import (
     relation_forms,
 )
 from memhop.core.language.relations import ANIMALS
-from memhop.core.language.sentences import Sentence, actor, gather, mentions
+from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest
 
 DONT_KNOW = "I don't know"
-MIN_COVERAGE = 0.34  # share of the question's (idf-weighted) words the best sentence must carry
-SPAN_BONUS = 0.15  # a sentence that holds the kind of answer asked for ranks above one that does not
-RECENCY_BONUS = 0.1  # among equals, the newer statement wins (jobs and homes change)
-RECENCY_NOW = 0.3  # more so when the question asks for the current state ("where does she live now?")
-NEAR_WORDS = 4  # an actor named this close to the matched word is surely its actor
-# Question types whose answer is a typed span: without one, a sentence answers nothing.
-AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
-TYPED = AMOUNTS | {"when", "where"}
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
-SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
-VERB_WEIGHT = 2.0
-SIZE_WEIGHT = 0.5  # the question's own verb counts this many times its other words
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
-# Words that ask for the same thing in other words.
-_SYNONYMS: dict[str, frozenset[str]] = {
-    "work": frozenset({"job", "employ", "shift", "office", "hire"}),
-    "job": frozenset({"work", "employ", "hire"}),
-    "liv": frozenset({"home", "flat", "hous", "apartment", "mov"}),
-    "start": frozenset({"began", "begin", "join"}),
-    "lik": frozenset({"lov", "enjoy", "favourit", "favorit"}),
-    "birth": frozenset({"born"}),
-    "di": frozenset({"death", "dead", "passed"}),
-}
 
 
 @dataclass(frozen=True)
@@ -109,7 +87,7 @@ def explain(request: AnswerRequest) -> Explanation:
             break
         chain.append(following)
     end = chain[-1] if chain else None
-    scope, said = _scope(question.text)  # "in May 2024": when, not words to match
+    scope, said = ranking.scope_of(question.text)  # "in May 2024": when, not words to match
     predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
     if question.wh in AMOUNTS:
         predicate = tuple(t for t in predicate if t not in _AMOUNT_WORDS)
@@ -119,7 +97,7 @@ def explain(request: AnswerRequest) -> Explanation:
         if end and len(chain) > 1:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
-    ranked = _ranked(question, predicate, end, sentences, _doer(question, request), scope)
+    ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     if ranked and lists.wants_list(question):
         gathered = _gathered(question, ranked)
         if gathered:
@@ -129,7 +107,7 @@ def explain(request: AnswerRequest) -> Explanation:
         if short and not _echoes(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        counted = lists.occasions([_date_of(s.sentence) for s in _strong(ranked)])
+        counted = lists.occasions([ranking.date_of(s.sentence) for s in _strong(ranked)])
         if counted:
             return Explanation(counted, tuple(chain), ranked[0].sentence.text)
     top = ranked[0] if ranked else None
@@ -141,34 +119,26 @@ def explain(request: AnswerRequest) -> Explanation:
     return Explanation(DONT_KNOW, tuple(chain), None)
 
 
-def _main_verb(question: Question) -> str | None:
-    """The stem of the question's own verb, for the questions the grammar reads anyway."""
-    if question.wh not in ("what", "which") or identity_question(question):
-        return None
-    verb = grammar.frame(question.text).verb
-    return lexical.stem(verb) if verb else None
-
-
 def _grounded(question: Question, sentence: Sentence) -> bool:
     """Words cut from a sentence answer "which instrument does Ines play?" only if the
     sentence speaks of playing or of instruments; otherwise they are a guess."""
-    heads = {lexical.stem(w) for w in (question.target, _main_verb(question)) if w}
+    heads = {lexical.stem(w) for w in (question.target, ranking.main_verb(question)) if w}
     if not heads:
         return True
-    return bool(_hits(sentence, dict.fromkeys(heads, 1.0), _bases(question)))
+    return bool(ranking.matched(sentence, dict.fromkeys(heads, 1.0), ranking.verb_stems(question)))
 
 
-def _strong(ranked: Sequence[_Scored]) -> list[_Scored]:
+def _strong(ranked: Sequence[ranking.Scored]) -> list[ranking.Scored]:
     """The supporting sentences nearly as good as the best one."""
     return [r for r in ranked if r.score >= STRONG_SHARE * ranked[0].score]
 
 
-def _gathered(question: Question, ranked: Sequence[_Scored]) -> tuple[str, str] | None:
+def _gathered(question: Question, ranked: Sequence[ranking.Scored]) -> tuple[str, str] | None:
     """Every item the strong supporting sentences give, oldest statement first, and the
     sentence of the first."""
     found: list[str] = []
     first: str | None = None
-    for scored in sorted(_strong(ranked), key=lambda r: _date_of(r.sentence) or date.max):
+    for scored in sorted(_strong(ranked), key=lambda r: ranking.date_of(r.sentence) or date.max):
         more = lists.items(question, scored.sentence, scored.hit)
         if more and first is None:
             first = scored.sentence.text
@@ -247,171 +217,3 @@ def _describe(entity: str | None, sentences: Sequence[Sentence]) -> str:
         if entity and sentence.owner == entity:
             return clause(sentence.text, 0)
     return DONT_KNOW
-
-
-@dataclass(frozen=True)
-class _Scored:
-    score: float
-    sentence: Sentence
-    hit: int
-
-
-def _ranked(
-    question: Question,
-    predicate: tuple[str, ...],
-    entity: str | None,
-    sentences: Sequence[Sentence],
-    doer: str | None = None,
-    scope: tuple[date, date] | None = None,
-) -> list[_Scored]:
-    """The sentences that support an answer, best first (empty: nothing clears the bar).
-
-    Support is the idf-weighted share of the question's words a sentence carries; with no
-    words left to match ("how old is Pepper?", "what does Carol do?") it is the typed
-    answer itself (a number, a date, a place, a role) in a sentence about the entity.
-    """
-    idf, unseen = _idf(sentences)
-    target = lexical.stem(question.target) if question.target else None
-    weights = {t: idf.get(t, unseen) for t in predicate if t != target or t in idf}
-    verb = _main_verb(question)
-    if verb in weights:
-        weights[verb] *= VERB_WEIGHT  # "what did Ines name the kitten?" is about naming first
-    if lists.wants_list(question):  # "top three" says how many more than what the sentence says
-        weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
-    total = sum(weights.values())
-    identity = identity_question(question)
-    bases = _bases(question)
-    found: list[_Scored] = []
-    classing = asks_class(question)
-    for sentence in sentences:
-        hits = _hits(sentence, weights, bases)
-        coverage = sum(weights[t] for t in hits) / total if total else 0.0
-        attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
-        if not total and (identity or question.wh in TYPED or classing):
-            typed = role(sentence.text) if identity else None
-            at = typed[1] if typed else _first_content(sentence)
-            short = None if typed else span(question, sentence, at, entity, loose=False)
-            if typed or short:
-                coverage, hits = 1.0, {"": at}
-            if short and short in sentence.text:  # or of whoever is named right before the answer
-                hits["span"] = sentence.text.index(short)
-            attached = classing and bool(short)
-        elif identity and (typed := role(sentence.text)) and coverage:
-            hits = {**hits, "": typed[1]}
-        if coverage < MIN_COVERAGE or not hits:
-            continue
-        about = 1.0 if attached else max(_about(sentence, pos, entity, doer) for pos in hits.values())
-        if about <= 0:
-            continue
-        hit = max(hits.values()) if identity else min(hits.values())
-        score = coverage * about * sentence.weight * _in_scope(sentence, scope)
-        if span(question, sentence, hit, entity):
-            score += SPAN_BONUS
-        found.append(_Scored(score, sentence, hit))
-    current = any(w in CURRENT for w in lexical.words(question.text))
-    return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
-
-
-def _newer_first(found: list[_Scored], bonus: float) -> list[_Scored]:
-    """A recency bonus among the supporting sentences, by the dates they carry."""
-    days = [_date_of(f.sentence) for f in found]
-    stamps = sorted({d for d in days if d})
-    if len(stamps) < 2:
-        return found
-    return [
-        _Scored(f.score + bonus * stamps.index(d) / (len(stamps) - 1), f.sentence, f.hit) if d else f
-        for f, d in zip(found, days)
-    ]
-
-
-def _idf(sentences: Sequence[Sentence]) -> tuple[dict[str, float], float]:
-    """Rare words weigh more; a word no sentence has weighs most (it cannot be matched)."""
-    df: Counter[str] = Counter()
-    for sentence in sentences:
-        df.update(set(lexical.terms(sentence.text)))
-    n = max(len(sentences), 1)
-    return {t: math.log(1 + n / c) for t, c in df.items()}, math.log(1 + n / 0.5)
-
-
-def _hits(sentence: Sentence, weights: dict[str, float], bases: dict[str, str] | None = None) -> dict[str, int]:
-    """Each question word the sentence carries (or a synonym of it, or another form of the
-    same verb: "gave" for "give", "died" for "die"), with its offset. `bases`: question
-    term -> the stem of its bare verb."""
-    found: dict[str, int] = {}
-    for word, start in lexical.positions(sentence.text):
-        stem = lexical.stem(word)
-        base = lexical.stem(grammar.verb_base(word))
-        for term in weights:
-            if term in found:
-                continue
-            if stem == term or stem in _SYNONYMS.get(term, ()) or base in (term, (bases or {}).get(term)):
-                found[term] = start
-    return found
-
-
-def _bases(question: Question) -> dict[str, str]:
-    """Each question term with the stem of its bare verb form ("brought" -> "bring")."""
-    return {lexical.stem(w): lexical.stem(grammar.verb_base(w)) for w in lexical.words(question.text)}
-
-
-def _first_content(sentence: Sentence) -> int:
-    """Where a sentence's own words start, past a leading name ("Carol: ...")."""
-    ends = [m.end for m in sentence.names if m.start == 0]
-    return ends[0] if ends else 0
-
-
-def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: str | None = None) -> float:
-    """How surely the word at `position` is said of `entity` (1 sure, 0 it is someone else's);
-    with `asked_doer`, of that actor doing it to `entity`."""
-    if entity is None:
-        return 1.0
-    doer, distance = actor(sentence, position)
-    if asked_doer is not None:
-        if not same_entity(doer, asked_doer):
-            return 0.0
-        return 1.0 if mentions(sentence, entity) else 0.8
-    if _same_person(doer, entity):
-        return 1.0 if distance <= NEAR_WORDS else 0.8
-    if doer is None and (sentence.owner == entity or mentions(sentence, entity)):
-        return 0.7
-    return 0.0
-
-
-def _scope(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:
-    """The period a question is limited to ("in May 2024") and the words that say it."""
-    for mention in find_dates(text, date(2000, 1, 1)):
-        days = period(mention) if mention.explicit else None
-        if days:
-            return days, frozenset(lexical.terms(mention.text)) | frozenset(lexical.words(mention.text))
-    return None, frozenset()
-
-
-def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
-    """A sentence dated inside the question's period counts more, one dated outside less."""
-    if scope is None:
-        return 1.0
-    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
-    if sentence.when:
-        days.append(sentence.when.date())
-    if not days:
-        return 1.0
-    return SCOPE_IN if any(scope[0] <= d <= scope[1] for d in days) else SCOPE_OUT
-
-
-def _same_person(a: str | None, b: str | None) -> bool:
-    """Names of one entity, also when the shorter is the other's last name ("Ines" and
-    "Moreau Ines", stored apart when a text puts the family name first)."""
-    if same_entity(a, b):
-        return True
-    if not a or not b:
-        return False
-    short, long = sorted((a.lower().split(), b.lower().split()), key=len)
-    return len(short) == 1 and len(long) > 1 and short[0] == long[-1]
-
-
-def _date_of(sentence: Sentence) -> date | None:
-    """When a sentence was true: its turn's date, or the absolute date a fact states."""
-    if sentence.when:
-        return sentence.when.date()
-    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
-    return max(days) if days else None
