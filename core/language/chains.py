@@ -95,7 +95,7 @@ def _entity_at(sentence: Sentence, tok: Token) -> str | None:
 def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | None, int]:
     """Whose relation the word at k is, and the token that says so."""
     j = k - 1
-    while j >= 0 and toks[j].group(0).lower() in MODIFIERS:
+    while j >= 0 and (toks[j].group(0).lower() in MODIFIERS or _describing(toks, j)):
         j -= 1
     if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "of":  # "the sister of Bob"
         return _entity_at(sentence, toks[k + 2]), k
@@ -113,6 +113,15 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
     if toks[k].group(0)[0].isupper() and sentence.speaker:  # "lunch with Mum (Leena)"
         return sentence.speaker, k
     return (sentence.owner, k) if low in ("a", "an", "the") and sentence.owner else (None, k)
+
+
+def _describing(toks: list[Token], j: int) -> bool:
+    """"Ines's climbing partner": one lower-case word between an owner and its relation word."""
+    word = toks[j].group(0)
+    if not (word.isalpha() and word.islower()) or j == 0:
+        return False
+    before = toks[j - 1].group(0)
+    return is_possessive(before) or before.lower() in ("my", "our", "his", "her", "their")
 
 
 def _target(sentence: Sentence, toks: list[Token], k: int, owner_at: int) -> str | None:

@@ -237,6 +237,21 @@ def find_dates(text: str, ref: date | None, past: bool = False) -> list[DateMent
     return sorted(found, key=lambda d: d.start)
 
 
+def period(mention: DateMention) -> tuple[date, date] | None:
+    """The days a resolved mention covers: one day, a month ("in May 2024"), a year."""
+    if mention.day is None:
+        return None
+    label = mention.label
+    if re.fullmatch(r"in \d{4}", label):
+        return date(mention.day.year, 1, 1), date(mention.day.year, 12, 31)
+    if label.startswith("in "):
+        last = calendar.monthrange(mention.day.year, mention.day.month)[1]
+        return mention.day.replace(day=1), mention.day.replace(day=last)
+    if label.startswith(("around ", "in the week of ", "on the weekend of ")):
+        return mention.day - timedelta(days=3), mention.day + timedelta(days=3)
+    return mention.day, mention.day
+
+
 def parse_loose(text: str, ref: date) -> date | None:
     """dateparser for the rare month-name date the rules above do not know."""
     from datetime import datetime

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from memhop.core.language import lexical
 from memhop.core.language.relations import RELATION_WORDS, base_word
 
-TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")  # "Jo-ann's", "sister-in-law" are one word
 MODIFIERS = frozenset(
     "older younger elder eldest oldest youngest little big baby twin best close old good dear new step".split()
 )
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+CURRENT = frozenset({"now", "currently", "still", "nowadays", "anymore"})  # asks for the latest state
 _AUX = frozenset("is are was were do does did has have had can could will would should".split())
 _HOW = frozenset({"many", "much", "old", "long", "often", "far"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
@@ -83,11 +84,17 @@ def parse(text: str, names: list[str]) -> Question:
         if at is None:
             at = next((i for i, t in enumerate(low) if t in FIRST_PERSON), None)
         if at is not None:
-            owner, used = bare(toks[at]), {at}
+            last = at  # "Ines Moreau": the whole name
+            while last + 1 < len(toks) and toks[last][:1].isupper() and not is_possessive(toks[last]) \
+                    and toks[last + 1][:1].isupper() and low[last + 1] != "i":
+                last += 1
+            owner, used = bare(" ".join(toks[at : last + 1])), set(range(at, last + 1))
             _outer(low, at, relations, used)
-    skip = {i for i, t in enumerate(low) if t in _WH or t in _AUX or t in _HOW}
+    skip = {i for i, t in enumerate(low) if t in _WH or t in _AUX or t in _HOW or t in CURRENT}
     words = [bare(toks[i]) for i in range(len(toks)) if i not in used and i not in skip]
-    predicate = [t for t in lexical.terms(" ".join(words)) if t != lexical.stem("name")]
+    # "the name of ..." asks for a name; "what did Ines name the kitten?" is about naming
+    noun_name = re.search(r"\b(?:the|a|his|her|their|its|my|your|\w+['’]s)\s+name\b", text, re.I)
+    predicate = [t for t in lexical.terms(" ".join(words)) if t != lexical.stem("name") or not noun_name]
     return Question(text, wh, target, owner, tuple(relations), tuple(dict.fromkeys(predicate)))
 
 
@@ -123,7 +130,7 @@ def _is_name(token: str, names: list[str]) -> bool:
 def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | None, list[str], set[int]]:
     """The first possessive chain: "Alice's roommate's sister", "my mum", "the sister of Bob"."""
     for i, tok in enumerate(toks):
-        owner_ok = (is_possessive(tok) and _is_name(tok, names)) or low[i] == "my"
+        owner_ok = (is_possessive(tok) and (_is_name(tok, names) or (i > 0 and tok[0].isupper()))) or low[i] == "my"
         if not owner_ok:
             continue
         relations: list[str] = []
@@ -131,7 +138,7 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
         j = i + 1
         while j < len(toks):
             mods = []
-            while j < len(toks) and low[j] in MODIFIERS:
+            while j < len(toks) and (low[j] in MODIFIERS or _describes_relation(toks, low, j)):
                 mods.append(low[j])
                 used.add(j)
                 j += 1
@@ -146,20 +153,51 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
             if is_relation(word):
                 relations.append(" ".join([*mods, word]))
                 used.add(j)
+                named = j + 1 < len(toks) and toks[j + 1][:1].isupper() and low[j + 1] != "i"
+                if named and len(relations) == 1 and not is_possessive(toks[j + 1]):
+                    # "my colleague Tomas plays ...": the chain starts at the name it gives
+                    return bare(toks[j + 1]), [], used | {j + 1}
             break
         _outer(low, i, relations, used)
         if relations or low[i] != "my":
-            return ("my" if low[i] == "my" else bare(tok)), relations, used
+            if low[i] == "my":
+                return "my", relations, used
+            first = i  # "Ines Moreau's": the whole name owns
+            while first > 1 and toks[first - 1][:1].isupper() and low[first - 1] not in _WH | _AUX:
+                first -= 1
+            used |= set(range(first, i))
+            return " ".join([*toks[first:i], bare(tok)]), relations, used
     return None, [], set()
 
 
+def _describes_relation(toks: list[str], low: list[str], j: int) -> bool:
+    """"my climbing partner", "Ines's cooking teacher": a lower-case word right before a
+    relation word says which one, it does not end the chain."""
+    nxt = j + 1
+    return (
+        toks[j].isalpha()
+        and toks[j].islower()
+        and low[j] not in _WH | _AUX | lexical.STOPWORDS
+        and not is_relation(low[j])
+        and nxt < len(toks)
+        and is_relation(bare(low[nxt]))
+    )
+
+
+_LINKS = (("of",), ("owned", "by"), ("belonging", "to"), ("kept", "by"))  # "the cat owned by Ines"
+
+
 def _outer(low: list[str], at: int, relations: list[str], used: set[int]) -> None:
-    """"the sister of Alice's roommate": relations written before the owner come last."""
+    """"the sister of Alice's roommate", "the dog owned by my aunt": relations written before
+    the owner come last."""
     k = at - 1
-    while k >= 1 and low[k] == "of" and is_relation(low[k - 1]):
-        relations.append(low[k - 1])
-        used |= {k, k - 1}
-        k -= 2
+    while True:
+        link = next((w for w in _LINKS if k - len(w) >= 0 and tuple(low[k - len(w) + 1 : k + 1]) == w), None)
+        if link is None or not is_relation(low[k - len(link)]):
+            return
+        relations.append(low[k - len(link)])
+        used |= set(range(k - len(link), k + 1))
+        k -= len(link) + 1
         while k >= 0 and (low[k] == "the" or low[k] in MODIFIERS):
             used.add(k)
             k -= 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from memhop.core.engines.offline import grammar
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates, format_day
 from memhop.core.language.question import Question, tokens
@@ -24,7 +25,8 @@ _COUNT = (
 )
 _AGE = re.compile(
     rf"(?:\b(?:is|was|aged|age|turned|turns|turning)\s+|['’]s\s+)({_COUNT})\b(?!\s*(?:am|pm|:|%))"
-    rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b",
+    rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b"
+    r"|['’]s\s+(\d{1,3})(?:st|nd|rd|th)\b(?!\s+(?:of|floor|time|place|anniversary))",  # "for Ines's 60th"
     re.I,
 )
 _PLACE = re.compile(
@@ -32,10 +34,22 @@ _PLACE = re.compile(
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
 _ROLE = re.compile(
-    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+(?:an?|the)\s+"
+    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
+    r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
     r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since)\b|[,.;:!?—–)]|$)"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
+_APPOSED = re.compile(
+    r"\b((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of))*),\s+(?:(?:the|a|an|his|her|their|our|my|[A-Z]\w*['’]s)\s+)?"
+    r"(?:[a-z]+\s+)?$"
+)
+_MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+_FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
+_COPULA_NOUN = re.compile(
+    r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
+    r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\W*$)",
+    re.I,
+)
 _STOP = frozenset(
     """for with at in on to from since after before because when while who which that but so if
     than as by about into during until every each this last next yesterday today tonight""".split()
@@ -43,30 +57,98 @@ _STOP = frozenset(
 _DETERMINERS = frozenset("the a an his her their my our its some this that these those your".split())
 _CLAUSE = re.compile(r"\s*(?:[;:—–]|\s-\s|,\s+(?:but|and|so|which|because)\s)\s*")
 MAX_CLAUSE_WORDS = 25
+# "Which city ...", "in which part of ...": a place is asked for.
+PLACE_NOUNS = frozenset(
+    "city town country place part area neighbourhood neighborhood village county region suburb district state "
+    "island continent".split()
+)
+TIME_NOUNS = frozenset({"year", "date", "day", "month"})  # "in what year ...", "on which day ..."
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
 
 
-def span(question: Question, sentence: Sentence, hit: int, entity: str | None) -> str | None:
+def span(question: Question, sentence: Sentence, hit: int, entity: str | None, loose: bool = True) -> str | None:
     """The short answer inside `sentence`, near the matched word at offset `hit`, if the
-    question's type says what to look for and the sentence has it."""
+    question's type says what to look for and the sentence has it. Not `loose`: only what
+    the grammar types (no "whatever words follow the match")."""
     wh = question.wh
-    if wh == "when":
-        return _date(sentence, hit)
-    if wh == "where":
-        return _place(sentence.text, hit)
+    if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
+        found = _date(sentence, hit)
+        if question.target == "year" and found:  # "in what year ...": the year alone
+            year = re.search(r"\b(?:1[89]|20)\d\d\b", found)
+            return year.group(0) if year else None
+        return found
+    if wh == "where" or (wh in ("what", "which") and question.target in PLACE_NOUNS):
+        return _place(sentence.text, hit, _trailing_preposition(question.text))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
     if wh.startswith("how ") and wh != "how often":
         return _number(sentence.text, hit, wh)
     if wh in ("what", "which"):
         if identity_question(question):
-            found = role(sentence.text)
-            return found[0] if found else None
-        if question.target and _stem_at(sentence.text, hit) == lexical.stem(question.target):
-            return _named_thing(sentence.text, hit, question)  # "a band called X", not what follows "band"
-        return _object(sentence.text, hit)
+            given = role(sentence.text, current=_asks_current(question))
+            return given[0] if given else None
+        if asks_class(question):  # "what breed is Juno?": what the sentence says Juno is
+            kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
+            return kinds[0] if kinds else None
+        target = type_noun(question)
+        at = _word_at(sentence.text, target, hit) if target else None
+        if target and at is not None:
+            named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
+            if named:  # "a band called X", "the felt mouse, her favourite toy"
+                return named
+        stranded = re.search(r"\b(for|of|about|with|on|from|by)\W*$", question.text, re.I)
+        if stranded:  # "what is the café famous for?": the object of that preposition
+            found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
+            if found_object:
+                return found_object
+        verb = grammar.frame(question.text).verb
+        if verb:
+            skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
+            found_objects = grammar.complements(sentence.text, verb, skip)
+            if found_objects:
+                return found_objects[0].text
+        return _object(sentence.text, hit) if loose else None
     return None
+
+
+def _asks_current(question: Question) -> bool:
+    return bool(re.search(r"\b(?:now|currently|still|these days|nowadays)\b", question.text, re.I))
+
+
+def asks_class(question: Question) -> bool:
+    """"What breed is Juno?", "what kind of bird is Kiwi?": the class a thing belongs to."""
+    return bool(
+        question.wh in ("what", "which")
+        and question.target
+        and question.target not in JOB_WORDS
+        and question.target != "name"
+        and re.match(r"\W*(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?\w+\s+(?:is|was|are|were)\b", question.text, re.I)
+        and not re.search(r"\b(?:in|at|on|from|with|for|of|to|into|by)\W*$", question.text, re.I)  # "what band is Ines in?"
+    )
+
+
+def asks_name(question: Question) -> bool:
+    """"What is the name of ...", "what is X called?": only a name answers."""
+    return question.wh in ("what", "which") and (
+        question.target == "name" or bool(re.search(r"\b(?:called|named)\W*(?:now|these days)?\W*$", question.text, re.I))
+    )
+
+
+def type_noun(question: Question) -> str | None:
+    """The noun the answer is an instance of: "what band", "the name of the band" -> band."""
+    if question.target == "name":
+        m = re.search(r"\bname of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
+        return m.group(1).lower() if m else None
+    if question.target is None:  # "what is the favourite drink of Ines?", "what is Ines's usual order?"
+        m = _COPULA_NOUN.match(question.text)
+        return m.group(1).lower() if m else None
+    return question.target
+
+
+def _kind_word(question: Question) -> str | None:
+    """The relation the question walked last ("Tomas's cat" -> cat): not an answer to "what breed"."""
+    return question.relations[-1].split()[-1] if question.relations else None
 
 
 def identity_question(question: Question) -> bool:
@@ -80,10 +162,23 @@ def identity_question(question: Question) -> bool:
     )
 
 
-def role(text: str) -> tuple[str, int] | None:
-    """The role a sentence gives someone ("works as a sound engineer"), and where it starts."""
-    m = _ROLE.search(text)
-    return (m.group(1).strip(), m.start(1)) if m else None
+_PAST_ROLE = re.compile(r"\b(?:was|used to be|worked as|former(?:ly)?|previously|until)\b", re.I)
+_FIELD = re.compile(
+    r"\b[Ww]ork(?:s|ed)? in\s+(?!(?:the|a|an|his|her|their|my|our)\b)([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=[,.;:!?]|$)"
+)
+
+
+def role(text: str, current: bool = False) -> tuple[str, int] | None:
+    """The role a sentence gives someone ("works as a sound engineer", "is now a nurse",
+    "works in marketing"), and where it starts; `current`: a role the sentence puts in
+    the past ("used to be a teacher", "was a chef") only when it gives no other."""
+    found = list(_ROLE.finditer(text))
+    if current:
+        found.sort(key=lambda m: bool(_PAST_ROLE.search(text, max(0, m.start() - 20), m.start(1))))
+    if found:
+        return found[0].group(1).strip(), found[0].start(1)
+    field = _FIELD.search(text)
+    return (f"works in {field.group(1)}", field.start()) if field else None
 
 
 def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
@@ -92,18 +187,38 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
 
 def _date(sentence: Sentence, hit: int) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=True)
+    past = not _FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
+    mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
+    mentions = [d for d in mentions if ref is not None or d.explicit]
+    calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else d.label.removeprefix("on "))
-              for d in mentions if ref is not None or d.explicit]
-    if usable:
-        return _nearest(usable, hit)
-    return format_day(ref) if ref else None
+              for d in calendar_dates or mentions]  # "next Friday (21 June)": the calendar date wins
+    # A sentence without a time expression dates nothing: "not in tune since the recital",
+    # written in May, does not put the recital in May.
+    return _nearest(usable, hit) if usable else None
 
 
-def _place(text: str, hit: int) -> str | None:
-    found = [(m.start(1), m.group(1).rstrip(".,'’")) for m in _PLACE.finditer(text)]
-    after = [f for f in found if f[0] >= hit]
-    return _nearest(after or found, hit)
+def _place(text: str, hit: int, preposition: str | None = None) -> str | None:
+    """The place named after a preposition nearest the match; "where is Ines from?" wants
+    the one after "from". "to Tomas's friends" names an owner, not a place."""
+    dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    found = [
+        (m.start(1), m.group(1).rstrip(".,'’"), m.group(0).split()[0].lower())
+        for m in _PLACE.finditer(text)
+        if not re.match(r"['’]s\s+[a-z]", text[m.end(1) - 2 :])
+        and not any(start <= m.start(1) < end for start, end in dates)  # "in June" is a time
+    ]
+    if preposition and any(p == preposition for _, _, p in found):
+        found = [f for f in found if f[2] == preposition]
+    elif preposition != "from" and any(p != "from" for _, _, p in found):
+        found = [f for f in found if f[2] != "from"]  # "moved from Ghent to Lyon": where one is now
+    after = [(at, place) for at, place, _ in found if at >= hit]
+    return _nearest(after or [(at, place) for at, place, _ in found], hit)
+
+
+def _trailing_preposition(text: str) -> str | None:
+    m = re.search(r"\b(from|in|at|to)\W*$", text, re.I)
+    return m.group(1).lower() if m else None
 
 
 def _person(sentence: Sentence, hit: int, entity: str | None, question: Question) -> str | None:
@@ -118,7 +233,11 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
 def _number(text: str, hit: int, wh: str) -> str | None:
     """The count, age or duration nearest the match; numbers inside dates do not count."""
     if wh == "how old":
-        return _nearest([(m.start(), m.group(1) or m.group(2)) for m in _AGE.finditer(text)], hit)
+        return _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
+    if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "twenty past three"
+        measures = grammar.entities(text, grammar.MEASURE_LABELS)
+        if measures:
+            return _nearest([(m.start, m.text) for m in measures], hit)
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = []
     for m in _NUMBER.finditer(text):
@@ -132,16 +251,21 @@ def _number(text: str, hit: int, wh: str) -> str | None:
     return _nearest(found, hit)
 
 
-def _stem_at(text: str, offset: int) -> str:
-    m = re.match(r"[A-Za-z]+", text[offset:])
-    return lexical.stem(m.group(0).lower()) if m else ""
+def _word_at(text: str, word: str, hit: int) -> int | None:
+    """Where the sentence says `word` (any inflection), nearest the match."""
+    want = lexical.stem(word.lower())
+    found = [start for w, start in lexical.positions(text) if lexical.stem(w) == want]
+    return min(found, key=lambda f: abs(f - hit)) if found else None
 
 
-def _named_thing(text: str, hit: int, question: Question) -> str | None:
-    """"a covers band called The Late Replies" answers "what band ..."."""
-    m = _CALLED.match(text, hit + len(question.target or "")) or _CALLED.search(text, hit, hit + 60)
+def _named_thing(text: str, hit: int, target: str) -> str | None:
+    """"a covers band called The Loose Ends" answers "what band ..."."""
+    m = _CALLED.match(text, hit + len(target)) or _CALLED.search(text, hit, hit + 60)
     if m:
         return m.group(1).rstrip(".,;:!?")
+    before = _APPOSED.search(text[:hit])  # "Larkspur, Ines's bakery"
+    if before:
+        return before.group(1)
     after = re.match(r"\w*\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
     return after.group(1).rstrip(".,;:!?") if after else None
 

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memhop.core.language.dates import find_dates
+from memhop.core.language.dates import find_dates, period
 
 MONDAY = date(2023, 5, 8)
 
@@ -55,3 +55,21 @@ def test_words_that_are_not_dates(text: str) -> None:
 
 def test_without_a_reference_only_absolute_dates_resolve() -> None:
     assert [d.day for d in find_dates("yesterday, and in 2019", None)] == [date(2019, 1, 1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("she turned forty in May 2024", (date(2024, 5, 1), date(2024, 5, 31))),
+        ("my favourite books of 2024", (date(2024, 1, 1), date(2024, 12, 31))),
+        ("the party on 14 March 2024", (date(2024, 3, 14), date(2024, 3, 14))),
+    ],
+)
+def test_a_mention_covers_a_day_a_month_or_a_year(text: str, days: tuple[date, date]) -> None:
+    (mention,) = find_dates(text, MONDAY)
+    assert period(mention) == days
+
+
+def test_a_vague_mention_covers_no_period() -> None:
+    (mention,) = find_dates("a few weeks ago", MONDAY, past=True)
+    assert period(mention) is None

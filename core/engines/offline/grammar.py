@@ -1,0 +1,254 @@
+"""The parser's view of one answer sentence: what a verb's object is, what class a name is
+given, which spans are people, places, organisations or amounts.
+
+The offline answerer reads a question's supporting sentences with spaCy's dependency parser
+and entity recogniser (the engine's pipeline, loaded on first use), so an answer is the
+grammatical complement the question asks for ("gave him *the framed print*", "named it
+*Juno*") rather than whatever words follow the matched one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+# Complements of a verb, best first: "named it Juno" (oprd), "gave him a print" (dobj),
+# "is a vet" (attr), "gave him a print" (dative: the receiver, never the answer's first pick).
+_COMPLEMENTS = ("oprd", "dobj", "attr", "xcomp", "acomp", "dative")
+_CUT = frozenset({"relcl", "advcl", "punct", "cc", "prep", "appos", "acl", "advmod", "npadvmod"})  # not part of the thing
+_POSSESSIVES = frozenset({"his", "her", "their", "my", "our", "your", "its"})
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some"})
+MEASURE_LABELS = frozenset({"QUANTITY", "MONEY", "PERCENT"})
+_REGULAR = (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A span of a sentence the answer may be: its text, where it starts, what it is."""
+
+    text: str
+    start: int
+    kind: str  # "thing" (a complement), "class", or a spaCy entity label
+
+
+@lru_cache(maxsize=4096)
+def parsed(text: str) -> Doc:
+    """One sentence (or question) tagged and parsed; the recogniser, the costliest pipe, is
+    left to `entities`, which few questions need."""
+    from memhop.core.engines.offline.nlp import load_nlp
+
+    return load_nlp()(text, disable=["ner"])
+
+
+@lru_cache(maxsize=1024)
+def _recognised(text: str) -> Doc:
+    from memhop.core.engines.offline.nlp import load_nlp
+
+    return load_nlp()(text)
+
+
+@cache
+def _irregular_verbs() -> dict[str, str]:
+    """"gave" -> "give", from the lemmatizer's exception table (shipped, never run)."""
+    from spacy.strings import get_string_id
+
+    from memhop.core.engines.offline.nlp import load_nlp
+
+    lookups = load_nlp().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
+    if not lookups.has_table("lemma_exc"):
+        return {}
+    table = lookups.get_table("lemma_exc")
+    key = get_string_id("verb")
+    return {form: bases[0] for form, bases in table[key].items()} if key in table else {}
+
+
+@lru_cache(maxsize=65536)
+def verb_base(word: str) -> str:
+    """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play"."""
+    low = word.lower()
+    irregular = _irregular_verbs().get(low)
+    if irregular:
+        return irregular
+    from memhop.core.engines.offline.nlp import is_english_word
+
+    for end, add in _REGULAR:
+        if low.endswith(end) and len(low) - len(end) >= 2:
+            base = low[: -len(end)] + add
+            if len(base) > 3 and base[-1] == base[-2] and add == "":
+                base = base[:-1]  # "stopped" -> "stop"
+            if is_english_word(base):
+                return base
+    return low
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a question's main verb is and which words already fill its slots."""
+
+    verb: str | None  # bare form: "give"
+    subject: str | None  # as written: "I", "Alice"
+    filled: frozenset[str]  # lower-case words of the slots the question itself fills
+
+
+def frame(question: str) -> Frame:
+    doc = parsed(question)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return Frame(None, None, frozenset())
+    # "does ... play?" is a verb even when the tagger, unused to questions, calls it a noun
+    verbal = root.tag_.startswith("VB") or any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children)
+    verb = root if verbal and root.lower_ not in ("is", "was", "are", "were", "be") else None
+    subject = next((c.text for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    filled = frozenset(
+        t.lower_ for c in root.children if c.dep_ in ("dobj", "dative", "nsubj", "attr") and c.tag_ not in ("WP", "WDT")
+        for t in c.subtree
+    )
+    return Frame(verb_base(verb.text) if verb is not None else None, subject, filled)
+
+
+def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
+    """What the sentence's `verb` takes as its object or complement, best first; a pronoun
+    or a slot the question already fills (`skip`, lower-case words) is not an answer."""
+    doc = parsed(text)
+    found: list[tuple[int, Piece]] = []
+    for token in doc:
+        if not token.tag_.startswith("VB") or verb_base(token.text) != verb:
+            continue
+        for child in token.children:
+            if child.dep_ not in _COMPLEMENTS or child.tag_ in ("PRP", "WP", "WDT", "EX"):
+                continue
+            if child.lower_ in skip:
+                continue
+            phrase = _phrase(child)
+            if phrase is not None:
+                found.append((_COMPLEMENTS.index(child.dep_), phrase))
+    return [p for _, p in sorted(found, key=lambda f: f[0])]
+
+
+def _phrase(head: Token) -> Piece | None:
+    """The noun phrase a head word stands for, without relative clauses and trailing asides."""
+    keep = [head]
+    stack = [c for c in head.children if c.dep_ not in _CUT]
+    while stack:
+        token = stack.pop()
+        keep.append(token)
+        stack.extend(c for c in token.children if c.dep_ not in _CUT or token.dep_ == "conj")
+    keep += [c for c in head.children if c.dep_ == "conj"]
+    keep += [t for c in head.children if c.dep_ == "conj" for t in c.subtree if t.dep_ != "punct"]
+    keep += [c for c in head.children if c.dep_ == "cc"]
+    tokens = sorted({t.i: t for t in keep}.values(), key=lambda t: t.i)
+    while tokens and tokens[0].lower_ in _DETERMINERS:
+        tokens = tokens[1:]
+    if not tokens:
+        return None
+    doc = head.doc
+    span = doc[tokens[0].i : tokens[-1].i + 1]
+    return Piece(span.text.strip(" ,;:"), span.start_char, "thing")
+
+
+def instance_of(text: str, at: int) -> str | None:
+    """The thing a type noun at offset `at` is said of: "the felt mouse, her favourite toy"
+    -> felt mouse; "she ordered lemonade, her favourite drink" -> lemonade."""
+    doc = parsed(text)
+    noun = next((t for t in doc if t.idx == at), None)
+    if noun is None or not noun.tag_.startswith("NN"):
+        return None
+    if noun.dep_ == "appos" and noun.head.tag_.startswith("NN") and noun.head.i < noun.i:
+        phrase = _phrase(noun.head)
+        return phrase.text if phrase else None
+    copula = noun.head
+    if noun.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("it", "that", "this") for c in copula.children):
+        # "she ordered lemonade - it's her favourite drink": what "it" stands for, just before
+        earlier = [t for t in doc[: copula.i] if t.dep_ in ("dobj", "pobj", "attr") and t.tag_.startswith("NN")]
+        phrase = _phrase(earlier[-1]) if earlier else None
+        return phrase.text if phrase else None
+    return None
+
+
+def object_of(text: str, preposition: str, after: int) -> str | None:
+    """"famous for its rare maps" answers "what is X famous for?": the object of the
+    preposition the question leaves stranded, first after offset `after`."""
+    for token in parsed(text):
+        if token.lower_ == preposition and token.idx >= after:
+            objects = [c for c in token.children if c.dep_ == "pobj"]
+            phrase = _phrase(objects[0]) if objects else None
+            if phrase:
+                return _without_owner(phrase.text) or phrase.text
+    return None
+
+
+def class_of(text: str, name: str, kind_word: str | None) -> list[Piece]:
+    """What the sentence says `name` is: "Juno is a lurcher" -> lurcher, "her lurcher Juno"
+    -> lurcher. `kind_word` (the relation the question walked, "dog") is not a class."""
+    doc = parsed(text)
+    first = name.split()[0].lower()
+    found: list[Piece] = []
+    for token in doc:
+        if token.lower_ != first:
+            continue
+        head = token.head
+        if token.dep_ in ("nsubj", "nsubjpass") and head.lower_ in ("is", "was", "'s"):
+            for attr in (c for c in head.children if c.dep_ == "attr" and c.tag_.startswith("NN")):
+                phrase = _phrase(attr)
+                if phrase and not _generic(phrase.text, kind_word):
+                    found.append(Piece(_without_owner(phrase.text), phrase.start, "class"))
+        for appos in (c for c in token.children if c.dep_ == "appos" and c.tag_ in ("NN", "NNS")):
+            found += _noun_before(doc, appos, kind_word)  # "Juno, my aunt's lurcher"
+        if token.dep_ == "appos" and head.tag_.startswith("NN") and head.text.islower() and head.i < token.i:
+            found += _noun_before(doc, head, kind_word)  # "her lurcher, Juno"
+        previous = doc[token.i - 1] if token.i > 0 else None
+        if previous is not None and _class_noun(doc, previous, token):
+            found += _noun_before(doc, previous, kind_word)
+    for token in doc:  # "Juno is Sam's lurcher": the noun after a copula whose subject is the name
+        if token.dep_ == "attr" and token.tag_.startswith("NN") and any(
+            c.dep_ == "nsubj" and c.lower_ == first for c in token.head.children
+        ):
+            phrase = _phrase(token)
+            if phrase and not _generic(phrase.text, kind_word) and all(p.text != phrase.text for p in found):
+                found.append(Piece(_without_owner(phrase.text), phrase.start, "class"))
+    return found
+
+
+def _class_noun(doc: Doc, noun: Token, name: Token) -> bool:
+    """"her greyhound Pepper", "Sam's lurcher Juno": a common noun owned or determined,
+    right before the name it classes."""
+    before = doc[noun.i - 1] if noun.i > 0 else None
+    return (
+        noun.text.islower()
+        and noun.tag_.startswith("NN")
+        and noun.head.i == name.i
+        and before is not None
+        and (before.lower_ in _POSSESSIVES | _DETERMINERS or before.tag_ == "POS" or before.dep_ in ("amod", "compound"))
+    )
+
+
+def _noun_before(doc: Doc, noun: Token, kind_word: str | None) -> list[Piece]:
+    words = [t for t in noun.subtree if t.i <= noun.i and t.dep_ in ("compound", "amod") or t.i == noun.i]
+    span = doc[min(t.i for t in words) : noun.i + 1]
+    text = _without_owner(span.text)
+    return [] if _generic(text, kind_word) else [Piece(text, span.start_char, "class")]
+
+
+def _without_owner(text: str) -> str:
+    """"Sam's lurcher" -> "lurcher"."""
+    words = text.split()
+    owned = [i for i, w in enumerate(words) if w.endswith(("'s", "’s", "s'")) or w.lower() in _POSSESSIVES]
+    return " ".join(words[owned[-1] + 1 :] if owned else words)
+
+
+def _generic(text: str, kind_word: str | None) -> bool:
+    """A class that only repeats what the question already knows ("a dog") says nothing."""
+    words = _without_owner(text).lower().split()
+    return not words or (kind_word is not None and words[-1].rstrip("s") == kind_word.rstrip("s")) or words[-1] in (
+        "one", "thing", "person", "name"
+    )
+
+
+def entities(text: str, labels: frozenset[str]) -> list[Piece]:
+    """The recogniser's entities of the given labels."""
+    doc = _recognised(text)
+    return [Piece(e.text, e.start_char, e.label_) for e in doc.ents if e.label_ in labels]

@@ -1,0 +1,89 @@
+"""Questions whose answer is several things or a count: "which instruments does Ines play?",
+"what books did I read?", "how many times did Tomas go climbing?".
+
+The items are gathered across every supporting sentence (one session may name the cello,
+another the piano), each read by the grammar: the complements of the question's verb ("plays
+guitar and drums"), or a list after a colon ("Top three: A, B, C"). A count is the number of
+distinct days the supporting sentences put the event on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from memhop.core.engines.offline import grammar
+from memhop.core.language.question import Question
+from memhop.core.language.sentences import Sentence
+
+MAX_ITEMS = 6
+_WH = frozenset({"what", "which", "who", "where", "when", "why", "how"})
+_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*)")
+# "The Road" and "Charlotte's Web" stay: only lower-case determiners and owners of a common noun go
+_LEAD = re.compile(r"^(?:(?:the|a|an|some|my|his|her|their|our|your|its)\s+|[\w-]+['’]s\s+(?=[a-z]))+")
+_COLON_LIST = re.compile(r":\s*([^.;:!?()]+)")
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
+SIZE_WORDS = frozenset({"top", "thre", "two", "four", "five", "six", "seven", "eight", "nin", "ten"}) | _NUMBER_WORDS
+
+
+def wants_list(question: Question) -> bool:
+    """A plural type noun ("which instruments", "what books") or a "top three" asks for several."""
+    target = question.target or ""
+    if question.wh not in ("what", "which"):
+        return False
+    plural = target.endswith("s") and not target.endswith(("ss", "us", "is"))
+    counted = bool(re.search(r"\b(?:top\s+)?(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+\w+s\b", question.text, re.I))
+    return plural or counted
+
+
+def wants_count(question: Question) -> bool:
+    """"How many times ...": the number of occasions, when no sentence states it."""
+    return question.wh == "how many" and bool(re.search(r"\bhow many times\b", question.text, re.I))
+
+
+def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
+    """The things one sentence lists for the question, in its order."""
+    text = sentence.text
+    if text.rstrip("\"')] ").endswith("?"):
+        return []  # a question lists nothing
+    colon = _COLON_LIST.search(text, hit)
+    kind = question.target.rstrip("s") if question.target else None
+    if colon and _SPLIT.search(colon.group(1)):
+        return _split(colon.group(1), kind)
+    verb = grammar.frame(question.text).verb
+    if verb is None:
+        return []
+    skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
+    found: list[str] = []
+    for piece in grammar.complements(text, verb, skip):
+        if piece.kind == "thing":
+            found += _split(piece.text, kind)
+    return found
+
+
+def _split(text: str, kind: str | None = None) -> list[str]:
+    """The items of a listing; the type noun itself ("book" for "what books") is none."""
+    parts = (_LEAD.sub("", p.strip(" .,'\"")) for p in _SPLIT.split(text))
+    generic = {kind, kind + "s"} if kind else set()
+    return [
+        p for p in parts
+        if p and len(p.split()) <= 5 and p.lower().rstrip("s") not in generic and p.split()[0].lower() not in _WH
+    ]
+
+
+def join(found: Sequence[str]) -> str:
+    """"A, B and C", each thing once (case aside), at most a few."""
+    seen: dict[str, str] = {}
+    for item in found:
+        seen.setdefault(item.lower(), item)
+    unique = list(seen.values())[:MAX_ITEMS]
+    if len(unique) < 2:
+        return unique[0] if unique else ""
+    return f"{', '.join(unique[:-1])} and {unique[-1]}"
+
+
+def occasions(days: Sequence[date | None]) -> str | None:
+    """How many distinct days the supporting sentences date the event to."""
+    distinct = {d for d in days if d is not None}
+    return str(len(distinct)) if distinct else None

@@ -1,0 +1,220 @@
+"""Which sentences support an answer, and how well: the idf-weighted share of the
+question's words a sentence carries (the question's own verb counting double), whether it is
+said of the entity where the chain ends (or of the actor the question names), whether it
+holds the kind of answer asked for, when it was said against the period the question
+names, and how recent it is when the question asks for the current state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from memhop.core.engines.offline import grammar, lists
+from memhop.core.engines.offline.spans import asks_class, identity_question, role, span
+from memhop.core.language import lexical
+from memhop.core.language.chains import same_entity
+from memhop.core.language.dates import find_dates, period
+from memhop.core.language.question import CURRENT, Question
+from memhop.core.language.sentences import Sentence, actor, mentions
+
+MIN_COVERAGE = 0.34  # share of the question's (idf-weighted) words the best sentence must carry
+SPAN_BONUS = 0.15  # a sentence that holds the kind of answer asked for ranks above one that does not
+RECENCY_BONUS = 0.1  # among equals, the newer statement wins (jobs and homes change)
+RECENCY_NOW = 0.3  # more so when the question asks for the current state ("where does she live now?")
+NEAR_WORDS = 4  # an actor named this close to the matched word is surely its actor
+# Question types whose answer is a typed span: without one, a sentence answers nothing.
+AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
+TYPED = AMOUNTS | {"when", "where"}
+SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
+VERB_WEIGHT = 2.0  # the question's own verb counts this many times its other words
+SIZE_WEIGHT = 0.5  # "top three": how many, more than what the sentence must say
+# Words that ask for the same thing in other words.
+_SYNONYMS: dict[str, frozenset[str]] = {
+    "work": frozenset({"job", "employ", "shift", "office", "hire"}),
+    "job": frozenset({"work", "employ", "hire"}),
+    "liv": frozenset({"home", "flat", "hous", "apartment", "mov"}),
+    "start": frozenset({"began", "begin", "join"}),
+    "lik": frozenset({"lov", "enjoy", "favourit", "favorit"}),
+    "birth": frozenset({"born"}),
+    "die": frozenset({"death", "dead", "passed"}),
+}
+
+
+def main_verb(question: Question) -> str | None:
+    """The stem of the question's own verb, for the questions the grammar reads anyway."""
+    if question.wh not in ("what", "which") or identity_question(question):
+        return None
+    verb = grammar.frame(question.text).verb
+    return lexical.stem(verb) if verb else None
+
+
+@dataclass(frozen=True)
+class Scored:
+    score: float
+    sentence: Sentence
+    hit: int
+
+
+def ranked(
+    question: Question,
+    predicate: tuple[str, ...],
+    entity: str | None,
+    sentences: Sequence[Sentence],
+    doer: str | None = None,
+    scope: tuple[date, date] | None = None,
+) -> list[Scored]:
+    """The sentences that support an answer, best first (empty: nothing clears the bar).
+
+    Support is the idf-weighted share of the question's words a sentence carries; with no
+    words left to match ("how old is Pepper?", "what does Carol do?") it is the typed
+    answer itself (a number, a date, a place, a role) in a sentence about the entity.
+    """
+    idf, unseen = _idf(sentences)
+    target = lexical.stem(question.target) if question.target else None
+    weights = {t: idf.get(t, unseen) for t in predicate if t != target or t in idf}
+    verb = main_verb(question)
+    if verb in weights:
+        weights[verb] *= VERB_WEIGHT  # "what did Ines name the kitten?" is about naming first
+    if lists.wants_list(question):  # "top three" says how many more than what the sentence says
+        weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
+    total = sum(weights.values())
+    identity = identity_question(question)
+    bases = verb_stems(question)
+    found: list[Scored] = []
+    classing = asks_class(question)
+    for sentence in sentences:
+        hits = matched(sentence, weights, bases)
+        coverage = sum(weights[t] for t in hits) / total if total else 0.0
+        attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
+        if not total and (identity or question.wh in TYPED or classing):
+            typed = role(sentence.text) if identity else None
+            at = typed[1] if typed else _first_content(sentence)
+            short = None if typed else span(question, sentence, at, entity, loose=False)
+            if typed or short:
+                coverage, hits = 1.0, {"": at}
+            if short and short in sentence.text:  # or of whoever is named right before the answer
+                hits["span"] = sentence.text.index(short)
+            attached = classing and bool(short)
+        elif identity and (typed := role(sentence.text)) and coverage:
+            hits = {**hits, "": typed[1]}
+        if coverage < MIN_COVERAGE or not hits:
+            continue
+        about = 1.0 if attached else max(_about(sentence, pos, entity, doer) for pos in hits.values())
+        if about <= 0:
+            continue
+        hit = max(hits.values()) if identity else min(hits.values())
+        score = coverage * about * sentence.weight * _in_scope(sentence, scope)
+        if span(question, sentence, hit, entity):
+            score += SPAN_BONUS
+        found.append(Scored(score, sentence, hit))
+    current = any(w in CURRENT for w in lexical.words(question.text))
+    return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
+
+
+def _newer_first(found: list[Scored], bonus: float) -> list[Scored]:
+    """A recency bonus among the supporting sentences, by the dates they carry."""
+    days = [date_of(f.sentence) for f in found]
+    stamps = sorted({d for d in days if d})
+    if len(stamps) < 2:
+        return found
+    return [
+        Scored(f.score + bonus * stamps.index(d) / (len(stamps) - 1), f.sentence, f.hit) if d else f
+        for f, d in zip(found, days)
+    ]
+
+
+def _idf(sentences: Sequence[Sentence]) -> tuple[dict[str, float], float]:
+    """Rare words weigh more; a word no sentence has weighs most (it cannot be matched)."""
+    df: Counter[str] = Counter()
+    for sentence in sentences:
+        df.update(set(lexical.terms(sentence.text)))
+    n = max(len(sentences), 1)
+    return {t: math.log(1 + n / c) for t, c in df.items()}, math.log(1 + n / 0.5)
+
+
+def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str] | None = None) -> dict[str, int]:
+    """Each question word the sentence carries (or a synonym of it, or another form of the
+    same verb: "gave" for "give", "died" for "die"), with its offset. `bases`: question
+    term -> the stem of its bare verb."""
+    found: dict[str, int] = {}
+    for word, start in lexical.positions(sentence.text):
+        stem = lexical.stem(word)
+        base = lexical.stem(grammar.verb_base(word))
+        for term in weights:
+            if term in found:
+                continue
+            if stem == term or stem in _SYNONYMS.get(term, ()) or base in (term, (bases or {}).get(term)):
+                found[term] = start
+    return found
+
+
+def verb_stems(question: Question) -> dict[str, str]:
+    """Each question term with the stem of its bare verb form ("brought" -> "bring")."""
+    return {lexical.stem(w): lexical.stem(grammar.verb_base(w)) for w in lexical.words(question.text)}
+
+
+def _first_content(sentence: Sentence) -> int:
+    """Where a sentence's own words start, past a leading name ("Carol: ...")."""
+    ends = [m.end for m in sentence.names if m.start == 0]
+    return ends[0] if ends else 0
+
+
+def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: str | None = None) -> float:
+    """How surely the word at `position` is said of `entity` (1 sure, 0 it is someone else's);
+    with `asked_doer`, of that actor doing it to `entity`."""
+    if entity is None:
+        return 1.0
+    doer, distance = actor(sentence, position)
+    if asked_doer is not None:
+        if not same_entity(doer, asked_doer):
+            return 0.0
+        return 1.0 if mentions(sentence, entity) else 0.8
+    if same_person(doer, entity):
+        return 1.0 if distance <= NEAR_WORDS else 0.8
+    if doer is None and (sentence.owner == entity or mentions(sentence, entity)):
+        return 0.7
+    return 0.0
+
+
+def scope_of(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:
+    """The period a question is limited to ("in May 2024") and the words that say it."""
+    for mention in find_dates(text, date(2000, 1, 1)):
+        days = period(mention) if mention.explicit else None
+        if days:
+            return days, frozenset(lexical.terms(mention.text)) | frozenset(lexical.words(mention.text))
+    return None, frozenset()
+
+
+def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
+    """A sentence dated inside the question's period counts more, one dated outside less."""
+    if scope is None:
+        return 1.0
+    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
+    if sentence.when:
+        days.append(sentence.when.date())
+    if not days:
+        return 1.0
+    return SCOPE_IN if any(scope[0] <= d <= scope[1] for d in days) else SCOPE_OUT
+
+
+def same_person(a: str | None, b: str | None) -> bool:
+    """Names of one entity, also when the shorter is the other's last name ("Ines" and
+    "Moreau Ines", stored apart when a text puts the family name first)."""
+    if same_entity(a, b):
+        return True
+    if not a or not b:
+        return False
+    short, long = sorted((a.lower().split(), b.lower().split()), key=len)
+    return len(short) == 1 and len(long) > 1 and short[0] == long[-1]
+
+
+def date_of(sentence: Sentence) -> date | None:
+    """When a sentence was true: its turn's date, or the absolute date a fact states."""
+    if sentence.when:
+        return sentence.when.date()
+    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
+    return max(days) if days else None

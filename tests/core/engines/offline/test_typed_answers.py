@@ -1,0 +1,198 @@
+"""Typed answer spans of the offline answerer: the question's type decides what counts as an
+answer (a date, a place, a class, a verb's object, a list, a count), relative dates are read
+against the turn that says them, and a broken chain or an unsupported span is refused."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memhop.core.engines.offline.answer import DONT_KNOW, answer_offline, explain
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
+
+NOOR = EntitySlice("Noor Haddad", "Noor Haddad keeps this diary. Her brother is Tomas.", ())
+TOMAS = EntitySlice("Tomas", "Tomas is Noor's brother.", ())
+INES = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
+
+
+def turn(i: int, text: str, day: str, speaker: str = "Noor Haddad") -> TurnView:
+    return TurnView(i, speaker, text, datetime.fromisoformat(day), f"{day}#{i}")
+
+
+def ask(question: str, slices=(NOOR, TOMAS, INES), evidence=(), chain=("Noor Haddad",)) -> str:
+    return answer_offline(AnswerRequest(question, tuple(slices), tuple(evidence), tuple(chain)))
+
+
+def test_last_night_is_the_day_before_the_entry_that_says_it() -> None:
+    entry = turn(1, "Tomas's cello recital was last night and he was brilliant.", "2024-06-15")
+    assert ask("When was Tomas's cello recital?", evidence=(entry,)) == "14 June 2024"
+
+
+def test_a_later_mention_does_not_date_the_event() -> None:
+    later = turn(2, "Tomas says his cello has sounded odd since the recital.", "2024-09-02")
+    assert ask("When was Tomas's cello recital?", evidence=(later,)) == DONT_KNOW
+    entry = turn(1, "Tomas's recital is next Friday (21 June).", "2024-06-12")
+    assert ask("When was Tomas's cello recital?", evidence=(later, entry)) == "21 June 2024"
+
+
+def test_what_breed_asks_for_the_class_the_text_gives_the_animal() -> None:
+    juno = EntitySlice("Juno", "Juno is Tomas's dog.", ("Juno is a wire-haired lurcher who hates rain.",))
+    assert ask("What breed is Tomas's dog?", slices=(TOMAS, juno)) == "wire-haired lurcher"
+    appositive = EntitySlice("Juno", "Juno is Tomas's dog.", ("Tomas walked his whippet Juno by the river.",))
+    assert ask("What breed is Tomas's dog?", slices=(TOMAS, appositive)) == "whippet"
+
+
+def test_a_chain_that_breaks_is_refused_rather_than_answered_about_another_animal() -> None:
+    juno = EntitySlice("Juno", "Juno is Tomas's dog.", ("Juno is a whippet.",))
+    assert ask("What breed is Ines's dog?", slices=(TOMAS, INES, juno)) == DONT_KNOW
+    assert ask("What breed is Ines's cat?", slices=(TOMAS, INES, juno)) == DONT_KNOW
+
+
+def test_what_did_i_give_is_the_object_of_the_speakers_giving() -> None:
+    gift = turn(3, "I gave him the blue scarf I had been knitting since March.", "2024-05-04")
+    context = turn(2, "Tomas turned forty today.", "2024-05-04")
+    assert ask("What did I give Tomas for his birthday?", evidence=(context, gift)) == "blue scarf"
+
+
+def test_what_did_someone_name_is_the_name_given() -> None:
+    named = turn(1, "Ines has named it Biscotti.", "2024-07-01", speaker="Noor Haddad")
+    kitten = turn(0, "I brought Ines a kitten from the shelter.", "2024-07-01")
+    assert ask("What did Ines name the kitten I brought?", evidence=(kitten, named)) == "Biscotti"
+
+
+def test_a_name_question_is_answered_by_a_name_only() -> None:
+    vague = turn(1, "Ines says the choir is getting bigger every week.", "2024-02-01")
+    assert ask("What is Ines's choir called?", evidence=(vague,)) == DONT_KNOW
+    named = turn(2, "Ines sings in a choir called The Low Notes.", "2024-02-08")
+    assert ask("What is the name of Ines's choir?", evidence=(vague, named)) == "The Low Notes"
+
+
+def test_roles_read_past_adverbs_and_fields_of_work() -> None:
+    role = turn(1, "Ines is officially a structural engineer at Ortega & Lund now.", "2024-03-01")
+    assert ask("What does Ines do for a living?", evidence=(role,)) == "structural engineer"
+    field = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines works in marketing.",))
+    assert ask("What does Ines do?", slices=(NOOR, field)) == "works in marketing"
+
+
+def test_lists_gather_items_across_sessions() -> None:
+    first = turn(1, "Tomas plays the cello in the county orchestra.", "2024-01-10")
+    second = turn(2, "Tomas is playing his grandad's banjo at the village fair.", "2024-06-02")
+    assert ask("Which instruments does Tomas play?", evidence=(first, second)) == "cello and banjo"
+
+
+def test_a_list_after_a_colon() -> None:
+    books = turn(1, "My favourite novels this year, in order: Kindred, Middlemarch, The Road.", "2024-12-30")
+    assert ask("What were my top three novels of 2024?", evidence=(books,)) == "Kindred, Middlemarch and The Road"
+
+
+def test_how_many_times_counts_the_days_it_happened() -> None:
+    climbs = [
+        turn(i, "Ines went bouldering with Tomas after work.", day)
+        for i, day in enumerate(["2024-02-01", "2024-02-08", "2024-02-15"], start=1)
+    ]
+    assert ask("How many times did Ines go bouldering?", evidence=climbs) == "3"
+
+
+def test_a_period_in_the_question_picks_the_sentence_of_that_period() -> None:
+    old = turn(1, "Tomas turned 39 today, cake at Mum's.", "2023-05-20")
+    new = turn(2, "Tomas turned 40 today, cake at Mum's.", "2024-05-20")
+    assert ask("How old did Tomas turn in May 2024?", evidence=(old, new)) == "40"
+    assert ask("How old did Tomas turn in May 2023?", evidence=(old, new)) == "39"
+
+
+def test_ages_from_an_ordinal_birthday() -> None:
+    party = turn(1, "Off to Hexham for Tomas's 40th.", "2024-05-18")
+    assert ask("How old did Tomas turn?", evidence=(party,)) == "40"
+
+
+def test_measures_come_from_the_recogniser_not_from_the_time_of_day() -> None:
+    born = EntitySlice("Lina", "Lina is Tomas's daughter.", ("Lina was born at twenty past three, weighing 3.4 kg.",))
+    tomas = EntitySlice("Tomas", "Tomas is Noor's brother. His daughter is Lina.", ())
+    assert ask("How much did Tomas's daughter weigh at birth?", slices=(tomas, born)) == "3.4 kg"
+
+
+def test_now_prefers_the_latest_statement() -> None:
+    old = turn(1, "Ines lives in Porto, near the river.", "2023-04-01")
+    new = turn(2, "Ines has moved to Lyon for the new job.", "2024-09-01")
+    assert ask("Where does Ines live now?", evidence=(old, new)) == "Lyon"
+
+
+def test_where_from_wants_the_place_after_from_and_never_an_owner() -> None:
+    said = turn(1, "Ines met Tomas's friends from the clinic. She's from Valparaíso originally.", "2024-03-01")
+    rafa = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
+    assert ask("Where is Ines from?", slices=(rafa,), evidence=(said,)) == "Valparaíso"
+
+
+def test_spouses_are_each_others() -> None:
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines's husband, Marco, is a pilot.",))
+    marco = EntitySlice("Marco", "Marco flies for a small airline.", ("Marco is from Turin.",))
+    assert ask("Where is my flatmate's husband from?", slices=(NOOR, ines, marco)) == "Turin"
+    assert ask("Who is Marco's wife?", slices=(NOOR, ines, marco)) == "Ines"
+
+
+def test_the_explanation_keeps_its_sentence() -> None:
+    entry = turn(1, "Tomas's cello recital was last night and he was brilliant.", "2024-06-15")
+    steps = explain(AnswerRequest("When was Tomas's cello recital?", (NOOR, TOMAS), (entry,), ("Noor Haddad",)))
+    assert steps.answer == "14 June 2024"
+    assert steps.sentence == entry.text
+    assert steps.chain == ("Tomas",)
+
+
+def test_words_cut_from_a_sentence_that_says_nothing_of_the_question_are_not_an_answer() -> None:
+    club = turn(1, "Ines met everyone at the club on Friday.", "2024-03-01")
+    assert ask("What instrument does Ines play at the club?", evidence=(club,)) == DONT_KNOW
+
+
+def test_where_someone_moved_to_not_from() -> None:
+    move = turn(1, "Ines moved from Ghent to Lyon last spring.", "2024-06-01")
+    assert ask("Where does Ines live now?", evidence=(move,)) == "Lyon"
+
+
+def test_a_current_role_over_a_former_one() -> None:
+    job = turn(1, "Ines was a teacher for years, but she is now an accountant.", "2024-06-01")
+    assert ask("What does Ines do for a living now?", evidence=(job,)) == "accountant"
+
+
+def test_in_what_year_wants_a_year() -> None:
+    cafe = EntitySlice("Alder Café", "A café on Mill Lane.", ("Alder Café opened in 1994 on Mill Lane.",))
+    assert ask("In what year did Alder Café open?", slices=(cafe,)) == "1994"
+
+
+def test_a_month_is_not_a_place() -> None:
+    trip = turn(1, "Ines camped in June near Lake Bled with Tomas.", "2024-07-01")
+    assert ask("Where has Ines camped?", evidence=(trip,)) == "Lake Bled"
+
+
+def test_the_thing_a_type_noun_is_said_of() -> None:
+    drink = turn(1, "Ines ordered elderflower cordial, her favourite drink.", "2024-07-01")
+    assert ask("What is the favourite drink of Ines?", evidence=(drink,)) == "elderflower cordial"
+
+
+def test_the_explanation_says_where_the_answer_stands_in_its_sentence() -> None:
+    drink = turn(1, "Ines ordered elderflower cordial, her favourite drink.", "2024-07-01")
+    steps = explain(AnswerRequest("What is the favourite drink of Ines?", (NOOR, INES), (drink,), ("Noor Haddad",)))
+    assert steps.span == (13, 32) and drink.text[13:32] == "elderflower cordial"
+    refused = explain(AnswerRequest("What is the favourite drink of Tomas?", (NOOR, TOMAS), (), ("Noor Haddad",)))
+    assert refused.answer == DONT_KNOW and refused.span is None
+
+
+def test_a_name_memory_never_mentions_is_refused_not_answered_about_someone_else() -> None:
+    violin = turn(1, "I play the violin in the county orchestra.", "2024-03-01")
+    assert ask("What instrument do I play?", evidence=(violin,)) == "violin"
+    assert ask("What instrument does Ezra play?", evidence=(violin,)) == DONT_KNOW
+
+
+def test_a_described_relation_is_still_walked_not_dropped() -> None:
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines plays the cello.", "Ines's climbing partner is Marco."))
+    marco = EntitySlice("Marco", "Marco climbs with Ines on Sundays.", ("Marco plays the ukulele badly.",))
+    assert ask("What instrument does Ines's climbing partner play?", slices=(NOOR, ines, marco)) == "ukulele"
+    assert ask("What instrument does Ines's cooking teacher play?", slices=(NOOR, ines, marco)) == DONT_KNOW
+
+
+def test_the_object_of_the_preposition_the_question_leaves_stranded() -> None:
+    cafe = EntitySlice("Alder Café", "A café on Mill Lane.", ("Alder Café is famous for its cardamom buns.",))
+    assert ask("What is Alder Café famous for?", slices=(cafe,)) == "cardamom buns"
+
+
+def test_what_it_stands_for_and_never_the_question_repeated() -> None:
+    drink = turn(1, "Ines ordered a ginger beer - it's her favourite drink.", "2024-07-01")
+    assert ask("What is the favourite drink of Ines?", evidence=(drink,)) == "ginger beer"

@@ -1,0 +1,45 @@
+"""Reading a question without a model: where its chain starts, which relations it walks,
+and which words are left for the answer sentence to match."""
+
+from __future__ import annotations
+
+from memhop.core.language.question import parse
+
+NAMES = ["Ines Moreau", "Tomas", "Jo-ann Reyes", "Rafaela Lima"]
+
+
+def test_a_hyphenated_name_owns_its_relations() -> None:
+    q = parse("When was Jo-ann's daughter born?", NAMES)
+    assert (q.owner, q.relations) == ("Jo-ann", ("daughter",))
+    assert "born" in q.predicate and "ann" not in q.predicate
+
+
+def test_a_whole_name_owns_not_just_its_last_word() -> None:
+    q = parse("Where does Ines Moreau's brother live?", NAMES)
+    assert (q.owner, q.relations) == ("Ines Moreau", ("brother",))
+    assert parse("What instrument does Ines Moreau play?", NAMES).owner == "Ines Moreau"
+
+
+def test_an_unknown_nickname_still_starts_the_chain() -> None:
+    q = parse("What breed is Rafa's dog?", NAMES)
+    assert (q.owner, q.relations) == ("Rafa", ("dog",))
+
+
+def test_my_relation_followed_by_a_name_starts_at_the_name() -> None:
+    q = parse("What is the name of the band my colleague Tomas plays in?", NAMES)
+    assert (q.owner, q.relations) == ("Tomas", ())
+    assert "colleague" not in q.predicate
+
+
+def test_owned_by_reads_like_a_possessive() -> None:
+    q = parse("What breed is the cat owned by my sister's neighbour?", NAMES)
+    assert (q.owner, q.relations) == ("my", ("sister", "neighbour", "cat"))
+
+
+def test_now_is_a_tense_not_a_word_to_match() -> None:
+    assert "now" not in parse("Where does Tomas live now?", NAMES).predicate
+
+
+def test_naming_verbs_are_kept_and_the_noun_name_is_not() -> None:
+    assert "nam" in parse("What did Tomas name the kitten?", NAMES).predicate
+    assert "nam" not in parse("What is the name of Tomas's kitten?", NAMES).predicate
