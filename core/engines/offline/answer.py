@@ -19,7 +19,15 @@ from datetime import date
 
 from memhop.core.engines.offline import lists, ranking
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
-from memhop.core.engines.offline.spans import JOB_WORDS, asks_name, clause, identity_question, span
+from memhop.core.engines.offline.spans import (
+    JOB_WORDS,
+    PLACE_NOUNS,
+    TIME_NOUNS,
+    asks_name,
+    clause,
+    identity_question,
+    span,
+)
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.question import (
@@ -104,19 +112,25 @@ def explain(request: AnswerRequest) -> Explanation:
             return Explanation(gathered[0], tuple(chain), gathered[1])
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
         short = span(question, scored.sentence, scored.hit, end, loose=False)
-        if short and not _echoes(short, question):
+        if short and not _echoes(short, question, chain):
             return Explanation(short, tuple(chain), scored.sentence.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
         counted = lists.occasions([ranking.date_of(s.sentence) for s in _strong(ranked)])
         if counted:
             return Explanation(counted, tuple(chain), ranked[0].sentence.text)
     top = ranked[0] if ranked else None
-    if top and question.wh not in NEEDS_SPAN and not asks_name(question) and _grounded(question, top.sentence):
+    if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
         short = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
-        if not short or _echoes(short, question) or all(w in lexical.STOPWORDS for w in lexical.words(short)):
+        if not short or _echoes(short, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(short)):
             short = clause(top.sentence.text, top.hit)
         return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _needs_span(question: Question) -> bool:
+    """A clause is no answer to "where", "when", "who", "how many" — nor to "which city",
+    "in what year": the type the question names must be found, or nothing is."""
+    return question.wh in NEEDS_SPAN or question.target in PLACE_NOUNS | TIME_NOUNS
 
 
 def _grounded(question: Question, sentence: Sentence) -> bool:
@@ -146,10 +160,13 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored]) -> tuple[str
     return (lists.join(found), first) if found and first else None
 
 
-def _echoes(short: str, question: Question) -> bool:
+def _echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
     """"Where did Ines work before Halden?" is not answered by "Halden Labs": a name the
-    question itself gives is not its answer."""
+    question itself gives is not its answer; nor, for where/who, an entity the question's
+    chain walked through ("where did my colleague's band play?" is not "Tom")."""
     if short.lower() in question.text.lower():
+        return True
+    if question.wh in ("where", "who", "whom") and any(same_entity(short, name) for name in chain):
         return True
     said = set(lexical.terms(short))
     if said and said <= set(lexical.terms(question.text)):

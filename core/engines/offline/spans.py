@@ -203,7 +203,7 @@ def _place(text: str, hit: int, preposition: str | None = None) -> str | None:
     the one after "from". "to Tomas's friends" names an owner, not a place."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = [
-        (m.start(1), m.group(1).rstrip(".,'’"), m.group(0).split()[0].lower())
+        (m.start(1), _before_a_date(m.group(1), m.start(1), dates), m.group(0).split()[0].lower())
         for m in _PLACE.finditer(text)
         if not re.match(r"['’]s\s+[a-z]", text[m.end(1) - 2 :])
         and not any(start <= m.start(1) < end for start, end in dates)  # "in June" is a time
@@ -214,6 +214,12 @@ def _place(text: str, hit: int, preposition: str | None = None) -> str | None:
         found = [f for f in found if f[2] != "from"]  # "moved from Ghent to Lyon": where one is now
     after = [(at, place) for at, place, _ in found if at >= hit]
     return _nearest(after or [(at, place) for at, place, _ in found], hit)
+
+
+def _before_a_date(place: str, at: int, dates: list[tuple[int, int]]) -> str:
+    """"the Lantern Rooms on Saturday": the place ends where a date begins."""
+    cut = min((start - at for start, _ in dates if at < start < at + len(place)), default=len(place))
+    return re.sub(r"\s+(?:on|in|at|of)$", "", place[:cut].rstrip()).rstrip(".,'’")
 
 
 def _trailing_preposition(text: str) -> str | None:

@@ -196,3 +196,15 @@ def test_the_object_of_the_preposition_the_question_leaves_stranded() -> None:
 def test_what_it_stands_for_and_never_the_question_repeated() -> None:
     drink = turn(1, "Ines ordered a ginger beer - it's her favourite drink.", "2024-07-01")
     assert ask("What is the favourite drink of Ines?", evidence=(drink,)) == "ginger beer"
+
+
+def test_a_where_answer_is_never_a_person_the_question_walked_through() -> None:
+    entry = turn(1, "Tomas in a band is a different man from Tomas at a desk.", "2024-06-29")
+    assert ask("Where did my brother's band play in June 2024?", evidence=(entry,)) == DONT_KNOW
+    gig = turn(2, "Tomas's band played at the Lantern Rooms on Saturday.", "2024-06-29")
+    assert ask("Where did my brother's band play in June 2024?", evidence=(entry, gig)) == "Lantern Rooms"
+
+
+def test_which_city_needs_a_place_not_a_clause() -> None:
+    chat = turn(1, "cant do tmrw, band practice got moved", "2024-09-16", speaker="Ines")
+    assert ask("Which city does my flatmate live in now?", evidence=(chat,)) == DONT_KNOW
