@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from memhop.core.language import lexical
+from memhop.core.language.names import match_registry
 from memhop.core.store.recall import TurnIndex, TurnRecord
 from memhop.core.trace import EvidencePick
 
@@ -149,3 +150,13 @@ def backfill(
             best[other] = max(best.get(other, (float(base[other]), other)), lent)
     ranked = sorted((r for r in best if r not in taken), key=lambda r: (-best[r][0], r))[:room]
     return [(r, best[r][0], best[r][1]) for r in ranked]
+
+
+def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], entity_ids: Sequence[int]) -> np.ndarray:
+    """Rows of the turns spoken by one of `people` (name, aliases) or naming one of `entity_ids`."""
+    if not people or not len(turns.ids):
+        return np.zeros(0, dtype=np.int64)
+    codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
+    parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
+    parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

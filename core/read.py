@@ -19,9 +19,9 @@ import numpy as np
 from memhop.core import retrievers
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.evidence import Evidence, FactSource, evidence_of
+from memhop.core.evidence import Evidence, FactSource, evidence_of, rows_about
 from memhop.core.expansion import expand, walk_chain
-from memhop.core.language.names import NameMatch, find_names, match_registry
+from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.retrievers.base import Person, Query
@@ -283,13 +283,3 @@ def _people(named: Sequence[str], anchor_ids: Sequence[int], profiles: ProfileIn
         out.append(Person(name, profiles.aliases[row], profiles.entity_ids[row]) if row is not None
                    else Person(name, (), None))
     return tuple(out)
-
-
-def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], entity_ids: Sequence[int]) -> np.ndarray:
-    """Rows of the turns spoken by one of `people` (name, aliases) or naming one of `entity_ids`."""
-    if not people or not len(turns.ids):
-        return np.zeros(0, dtype=np.int64)
-    codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
-    parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
-    parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
-    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
