@@ -314,6 +314,11 @@ DEFINITIONS = """## Definitions
   registry, linked by name and speaker; turns embedded as "speaker: text"), α 0.3 · entity + β 0.7 · cosine,
   ±1 chronological recovery at 0.5 × the seed's score, dense backfill.
   **full-context**: every turn (recall ceiling; see its tokens).
+- **graph**, **evograph**, **fused**: the read path with `--retriever` set (stages 1–3 as memhop's;
+  only the raw evidence turns are ranked differently, core/retrievers/). **graph**: seed 001 over
+  the stored turns and the write path's mentions; **evograph**: seed 003's entity index and
+  co-occurrence expansion, reranked by cosine; **fused**: reciprocal-rank fusion (k = 60) of
+  prograph (memhop's own), graph and evograph.
 - **chain reach**: the context carried the answer-bearing hop. memhop systems: the entity is among the
   selected profiles; raw-turn systems: one of the hop's gold turns is among the 10 evidence turns.
   **which hop broke**: the first hop of the chain the context did not carry.

@@ -73,6 +73,10 @@ def ranked_rows(scores: np.ndarray, rows: np.ndarray, limit: int) -> np.ndarray:
     """The `limit` best of `rows` by score, best first, ties by row (stable over budgets)."""
     if not len(rows) or limit <= 0:
         return np.zeros(0, dtype=np.int64)
+    if len(rows) > limit:  # sort only the best: every row scoring at least the limit-th best (ties kept)
+        values = scores[rows]
+        cut = np.partition(-values, limit - 1)[limit - 1]
+        rows = rows[-values <= cut]
     order = np.lexsort((rows, -scores[rows]))
     return rows[order[:limit]]
 
