@@ -24,6 +24,10 @@ def ask(
     no_expand: Annotated[bool, typer.Option("--no-expand", help="Skip stage 2: no hops.")] = False,
     no_facts: Annotated[bool, typer.Option("--no-facts", help="Leave out the verified facts.")] = False,
     evidence: Annotated[int | None, typer.Option("--evidence", min=0, help="Raw turns given (K).")] = None,
+    retriever: Annotated[
+        str | None,
+        typer.Option("--retriever", help="How raw turns are ranked: prograph (default), graph, evograph or fused."),
+    ] = None,
     since: SinceOption = None,
     until: UntilOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Show every decision of the read path.")] = False,
@@ -51,7 +55,7 @@ def ask(
     with memhop.open(db, engine, read_only=True) as mem:
         ask_one = functools.partial(
             mem.ask, since=since, until=until, top=top, hops=hops, gate=gate, evidence=evidence,
-            expand=False if no_expand else None, facts=False if no_facts else None,
+            expand=False if no_expand else None, facts=False if no_facts else None, retriever=retriever,
         )
         if question == "-":
             for line in sys.stdin:

@@ -54,6 +54,7 @@ class ReadOverrides(TypedDict, total=False):
     evidence: int | None
     expand: bool | None
     facts: bool | None
+    retriever: str | None
 
 
 When = date | str | None  # a window bound: a date, or text as `--since` takes it
@@ -237,8 +238,8 @@ class Memory:
         self, question: str, *, since: When = None, until: When = None, **overrides: Unpack[ReadOverrides]
     ) -> Context:
         """What an answer would be built from (profiles, facts, raw turns, the trace),
-        without calling the engine. `overrides` (top, hops, gate, evidence, expand, facts)
-        replace the settings' read knobs; None keeps the setting. `since` / `until` (a date,
+        without calling the engine. `overrides` (top, hops, gate, evidence, expand, facts,
+        retriever) replace the settings' read knobs; None keeps the setting. `since` / `until` (a date,
         or text such as "2024-03-15", "March 2024", "last week") keep only the facts and
         turns of that time."""
         from memhop.core.read import read
@@ -275,6 +276,10 @@ class Memory:
         """The settings' read knobs with the given ones replaced (users say "facts", the
         settings "residuals")."""
         given: dict[str, Any] = {("residuals" if key == "facts" else key): value for key, value in overrides.items()}
+        if given.get("retriever") is not None:
+            from memhop.core.retrievers import check_name
+
+            check_name(given["retriever"])  # a ConfigError now, not a KeyError mid-read
         return replace(self.settings.read, **{k: v for k, v in given.items() if v is not None})
 
     # Looking.

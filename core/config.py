@@ -12,6 +12,7 @@ import yaml
 
 from memhop.core.engines import check_name as check_engine_name
 from memhop.core.errors import ConfigError
+from memhop.core.retrievers import check_name as check_retriever_name
 
 DB_FILENAME = "memhop.duckdb"
 CONFIG_FILENAME = "config.yaml"
@@ -75,6 +76,7 @@ class ReadSettings:
     evidence: int = 10
     expand: bool = True
     residuals: bool = True
+    retriever: str = "prograph"  # which evidence retriever ranks the raw turns (core/retrievers)
 
 
 @dataclass(frozen=True)
@@ -183,4 +185,5 @@ def load_settings(
     if engine is not None:
         settings = replace(settings, engine=engine)
     check_engine_name(settings.engine)
+    check_retriever_name(settings.read.retriever)
     return settings

@@ -7,9 +7,9 @@ every turn — cosine of the question without its names (names dominate a small 
 and every turn of a speaker lacks them), a bonus for turns by or about the entities the
 question names, BM25 over the best candidates for the rare words embeddings blur, and
 one-hop chronological recovery (a turn inherits part of its neighbour's score: answers
-follow questions). Layers 1–2
-take at most a quarter of the budget: on LoCoMo a larger share cost recall (the facts
-point at the right turns, but backfill finds more of the others).
+follow questions). Layers 1–2 take at most a quarter of the budget: on LoCoMo a larger
+share cost recall (the facts point at the right turns, but backfill finds more of the
+others). The `prograph` retriever (core/retrievers/prograph.py) puts these together.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from memhop.core.language import lexical
+from memhop.core.language.names import match_registry
 from memhop.core.store.recall import TurnIndex, TurnRecord
 from memhop.core.trace import EvidencePick
 
@@ -43,24 +44,9 @@ class Evidence:
     pick: EvidencePick
 
 
-def gather(
-    turns: TurnIndex,
-    query: np.ndarray,
-    query_text: str,
-    focus_rows: np.ndarray,
-    sources: Sequence[FactSource],
-    budget: int,
-    allowed: np.ndarray | None = None,
-) -> list[Evidence]:
-    """Up to `budget` turns, fact sources first, then neighbours, then backfill by score;
-    only rows `allowed` (a boolean mask over the turns, e.g. a time window) when given."""
-    if budget <= 0 or not len(turns.ids):
-        return []
-    picks: dict[int, EvidencePick] = {}  # row -> why, in pick order
-    _from_facts(turns, sources, -(-budget // FACT_SHARE), picks, allowed)
-    _backfill(turns, query, query_text, focus_rows, budget, picks, allowed)
-    rows = list(picks)
-    return [Evidence(rec, replace(picks[r], external_id=rec.external_id)) for rec, r in zip(turns.records(rows), rows)]
+def evidence_of(turns: TurnIndex, rows: Sequence[int], picks: Sequence[EvidencePick]) -> list[Evidence]:
+    """The turns of these rows, in this order, each with why it was picked."""
+    return [Evidence(rec, replace(p, external_id=rec.external_id)) for rec, p in zip(turns.records(list(rows)), picks)]
 
 
 def _external(turns: TurnIndex, row: int) -> str:
@@ -75,16 +61,19 @@ def _neighbours(turns: TurnIndex, row: int) -> list[int]:
     return out
 
 
-def _from_facts(
-    turns: TurnIndex, sources: Sequence[FactSource], cap: int, picks: dict[int, EvidencePick], allowed: np.ndarray | None
-) -> None:
+def fact_picks(
+    turns: TurnIndex, sources: Sequence[FactSource], cap: int, allowed: np.ndarray | None
+) -> dict[int, EvidencePick]:
+    """Up to `cap` turns, in pick order: the sources of the facts, best fact first, then
+    their neighbours in the same session."""
+    picks: dict[int, EvidencePick] = {}
     ordered = sorted(sources, key=lambda s: -s.score)
     seeds: list[tuple[int, float]] = []
     for source in ordered:
         for row in turns.rows_of(source.turn_ids):
             row = int(row)
             if len(picks) >= cap:
-                return
+                return picks
             if row not in picks and (allowed is None or allowed[row]):
                 picks[row] = EvidencePick(
                     int(turns.ids[row]), None, "fact source", f"fact #{source.residual_id}", round(source.score, 4)
@@ -93,11 +82,12 @@ def _from_facts(
     for row, score in seeds:
         for other in _neighbours(turns, row):
             if len(picks) >= cap:
-                return
+                return picks
             if other not in picks and (allowed is None or allowed[other]):
                 picks[other] = EvidencePick(
                     int(turns.ids[other]), None, "neighbour", _external(turns, row), round(NEIGHBOUR_SHARE * score, 4)
                 )
+    return picks
 
 
 def hybrid_scores(
@@ -162,15 +152,11 @@ def backfill(
     return [(r, best[r][0], best[r][1]) for r in ranked]
 
 
-def _backfill(
-    turns: TurnIndex,
-    query: np.ndarray,
-    query_text: str,
-    focus_rows: np.ndarray,
-    budget: int,
-    picks: dict[int, EvidencePick],
-    allowed: np.ndarray | None,
-) -> None:
-    for row, score, origin in backfill(turns, query, query_text, focus_rows, budget - len(picks), picks, allowed):
-        reason, via = ("dense", None) if origin == row else ("neighbour", _external(turns, origin))
-        picks[row] = EvidencePick(int(turns.ids[row]), None, reason, via, round(score, 4))
+def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], entity_ids: Sequence[int]) -> np.ndarray:
+    """Rows of the turns spoken by one of `people` (name, aliases) or naming one of `entity_ids`."""
+    if not people or not len(turns.ids):
+        return np.zeros(0, dtype=np.int64)
+    codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
+    parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
+    parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

@@ -16,13 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from memhop.core import retrievers
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.evidence import Evidence, FactSource, gather
+from memhop.core.evidence import Evidence, FactSource, evidence_of, rows_about
 from memhop.core.expansion import expand, walk_chain
-from memhop.core.language.names import NameMatch, find_names, match_registry
+from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
+from memhop.core.retrievers.base import Person, Query
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
@@ -169,9 +171,13 @@ def read(
     timings["stage3"] = _ms(clock)
 
     clock = time.perf_counter()
-    focus = _focus_rows(snap.turns, [m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
-    evidence = gather(snap.turns, stripped, query_text, focus, sources, options.evidence, allowed)
+    people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
+    focus = rows_about(snap.turns, [(p.name, p.aliases) for p in people], [profiles.entity_ids[r] for r in anchors])
+    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed)
+    ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
+    evidence = evidence_of(snap.turns, ranking.rows, [t.pick for t in ranking.turns])
     trace.evidence = [e.pick for e in evidence]
+    trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
     timings["evidence"] = _ms(clock)
     return Context(question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
 
@@ -268,20 +274,12 @@ def fact_allowed(turns: TurnIndex, source_turns: Sequence[int], allowed: np.ndar
     return bool(allowed[turns.rows_of(source_turns)].any())
 
 
-def _focus_rows(
-    turns: TurnIndex, named: Sequence[str], anchor_ids: Sequence[int], profiles: ProfileIndex
-) -> np.ndarray:
-    """Turns spoken by, or (per the write path's mentions) naming, the entities the question starts from."""
-    people = list(dict.fromkeys([*named, *(profiles.names[profiles.entity_ids.index(e)] for e in anchor_ids)]))
-    aliases = {n: profiles.aliases[profiles.names.index(n)] if n in profiles.names else () for n in people}
-    return rows_about(turns, [(n, aliases[n]) for n in people], anchor_ids)
-
-
-def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], entity_ids: Sequence[int]) -> np.ndarray:
-    """Rows of the turns spoken by one of `people` (name, aliases) or naming one of `entity_ids`."""
-    if not people or not len(turns.ids):
-        return np.zeros(0, dtype=np.int64)
-    codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
-    parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
-    parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
-    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+def _people(named: Sequence[str], anchor_ids: Sequence[int], profiles: ProfileIndex) -> tuple[Person, ...]:
+    """The entities the question starts from: those it names (raw-turn speakers included), then its anchors."""
+    names = list(dict.fromkeys([*named, *(profiles.names[profiles.entity_ids.index(e)] for e in anchor_ids)]))
+    out = []
+    for name in names:
+        row = profiles.names.index(name) if name in profiles.names else None
+        out.append(Person(name, profiles.aliases[row], profiles.entity_ids[row]) if row is not None
+                   else Person(name, (), None))
+    return tuple(out)

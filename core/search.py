@@ -15,10 +15,10 @@ import numpy as np
 
 from memhop.core.cite import Cited, cite_fact, cite_turn
 from memhop.core.embed import Embedder
-from memhop.core.evidence import LEXICAL_POOL, backfill, hybrid_scores
+from memhop.core.evidence import LEXICAL_POOL, backfill, hybrid_scores, rows_about
 from memhop.core.inspect import resolve_entity
 from memhop.core.model import KnownEntity
-from memhop.core.read import fact_allowed, rows_about
+from memhop.core.read import fact_allowed
 from memhop.core.store import Store
 from memhop.core.store.recall import ResidualIndex, Snapshot, snapshot
 from memhop.core.store.turns import turns_by_id

@@ -77,7 +77,7 @@ class EvidencePick:
 
     turn_id: int
     external_id: str | None
-    reason: str  # "fact source" | "neighbour" | "dense"
+    reason: str  # "fact source" | "neighbour" | "dense" | a retriever's own stage ("entity", "co-occurrence", ...)
     via: str | None  # the fact or turn that brought it in
     score: float
 
@@ -107,6 +107,8 @@ class Trace:
     hops: list[Hop] = field(default_factory=list)
     stopped: str = ""  # why expansion stopped
     facts: list[EntityFacts] = field(default_factory=list)
+    retriever: str = ""  # which retriever ranked the evidence (core/retrievers)
+    retrieval: list[str] = field(default_factory=list)  # what each of its stages contributed
     evidence: list[EvidencePick] = field(default_factory=list)
     chain: list[str] = field(default_factory=list)  # where the question leads: anchor, then hops
     links: list[ChainLink] = field(default_factory=list)  # why each step of the chain is there

@@ -140,7 +140,11 @@ def _stage3(tree: Tree, trace: Trace) -> None:
 
 def _evidence(tree: Tree, result: Answer) -> None:
     items = result.context.evidence
-    node = tree.add(_text((f"Evidence · {len(items)} raw turns, in the order given", STAGE_STYLE)))
+    trace = result.context.trace
+    title = f"Evidence · {len(items)} raw turns, in the order given, ranked by {trace.retriever or 'prograph'}"
+    node = tree.add(_text((title, STAGE_STYLE)))
+    for stage in trace.retrieval:
+        node.add(_text((stage, "dim")))
     for item in items:
         turn, pick = item.turn, item.pick
         day = turn.timestamp.strftime("%Y-%m-%d") if turn.timestamp else "undated"

@@ -92,10 +92,11 @@ def _ask(source: BenchSource, stores: dict[str, Store], settings: Settings, embe
         for system in systems:
             got = system.respond(q.text, qvec)
             reached, broke = reach(q, got.selected, got.at10, known, isinstance(system, MemhopSystem))
+            by_turns = reach(q, got.selected, got.at10, known, False)[0]
             outcome.records.append(Record(
                 source.dataset, source.name, system.name, q.qid, q.group, q.text, q.gold, got.answer,
                 recall_at(got.at10, q.evidence, len(got.at10)), recall_at(got.at25, q.evidence, len(got.at25)),
-                reached, broke, got.context_tokens, got.seconds, len(got.selected),
+                reached, broke, got.context_tokens, got.seconds, len(got.selected), by_turns,
             ))
     return outcome
 

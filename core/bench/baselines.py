@@ -21,8 +21,6 @@ from memhop.core.store.memory import registry
 from memhop.core.store.recall import snapshot
 
 CHUNK = 4  # turns per chunk (seed 000, appendix C)
-ALPHA, BETA = 0.3, 0.7  # entity / semantic fusion (seed 001)
-RECOVERY = 0.5  # share of a seed's score its chronological neighbours inherit (seed 001)
 
 
 @dataclass(frozen=True)
@@ -84,9 +82,9 @@ class DenseChunks:
 
 
 class EntityGraph:
-    """Seed 001: entity gating, α·entity + β·cosine fusion, ±1 chronological recovery at
-    0.5 × the seed's score, then dense backfill. Entities are the store's registry (memhop's
-    own entity recognition), linked to the turns that name them and to their speakers.
+    """Seed 001 as a baseline: the `graph` retriever's ranking (core/retrievers/graph.py)
+    over the bench's own Memory nodes. Entities are the store's registry (memhop's own
+    entity recognition), linked to the turns that name them and to their speakers, by name.
     Memories are embedded with their speaker ("Alice: ..."), as the chunks are: on
     LoCoMo 26 that lifts R@10 from 0.26 to 0.45 over the bare turn text."""
 
@@ -96,13 +94,16 @@ class EntityGraph:
                  vectors: np.ndarray | None = None) -> None:
         self.corpus = corpus
         self.vectors = corpus.vectors if vectors is None else vectors
+        self.sessions = np.asarray(corpus.sessions, dtype=np.int64)
         self.entities = list(entities)
         index = {name: i for i, (name, _) in enumerate(self.entities)}
-        self.links: list[frozenset[int]] = []
+        linked: list[list[int]] = [[] for _ in self.entities]
         for row, text in enumerate(corpus.texts):
             found = {index[m.entity] for m in find_names(text, self.entities)}
             found |= {index[m.entity] for m in find_names(corpus.speakers[row], self.entities)}
-            self.links.append(frozenset(found))
+            for entity in found:
+                linked[entity].append(row)
+        self.links = [np.asarray(rows, dtype=np.int64) for rows in linked]
 
     @classmethod
     def from_store(cls, store: Store, corpus: Corpus, embedder: Embedder) -> EntityGraph:
@@ -111,29 +112,12 @@ class EntityGraph:
         return cls(corpus, [(e.name, e.aliases) for e in registry(store)], vectors)
 
     def rank(self, question: str, qvec: np.ndarray, k: int) -> list[int]:
+        from memhop.core.retrievers.graph import entity_graph
+
         index = {name: i for i, (name, _) in enumerate(self.entities)}
-        asked = {index[m.entity] for m in find_names(question, self.entities)}
-        cosine = self.vectors @ qvec
-        if asked:
-            entity = np.array([len(asked & linked) / len(asked) for linked in self.links], dtype=np.float32)
-            candidates = np.flatnonzero(entity > 0)
-        else:
-            entity = np.zeros(len(self.corpus), dtype=np.float32)
-            candidates = np.arange(len(self.corpus))
-        if candidates.size == 0:
-            candidates = np.arange(len(self.corpus))
-        fused = ALPHA * entity + BETA * cosine
-        seeds = candidates[np.argsort(-fused[candidates], kind="stable")[:k]]
-        scores = {int(r): float(fused[r]) for r in seeds}
-        for r in seeds:
-            for n in (int(r) - 1, int(r) + 1):
-                if 0 <= n < len(self.corpus):
-                    scores[n] = max(scores.get(n, -1.0), RECOVERY * float(fused[r]))
-        ranked = sorted(scores, key=lambda r: (-scores[r], r))[:k]
-        if len(ranked) < k:
-            taken = set(ranked)
-            ranked += [int(r) for r in np.argsort(-cosine, kind="stable") if int(r) not in taken][: k - len(ranked)]
-        return ranked
+        asked = sorted({index[m.entity] for m in find_names(question, self.entities)})
+        found = entity_graph(self.vectors, qvec, [self.links[i] for i in asked], self.sessions, k)
+        return [int(r) for r in found.rows]
 
 
 class FullContext:

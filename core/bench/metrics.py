@@ -88,6 +88,7 @@ class Record:
     context_tokens: int
     seconds: float
     entities_read: int = 0  # profiles (with their facts) in the context: memhop systems only
+    turn_reached: bool | None = None  # a gold turn of the answer-bearing hop among the 10 evidence turns
 
     @property
     def idk(self) -> bool:

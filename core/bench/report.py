@@ -66,6 +66,7 @@ def summary(result: BenchResult) -> dict[str, object]:
         "seconds": round(result.seconds, 1),
         "engine": result.engine,
         "machine": result.machine,
+        "retrievers": _retriever_summary(result),
         "headline": {
             d: {s: system_stats(result, d, s) for s in systems_in(result)} for d in ("memhop", "locomo")
         },
@@ -75,6 +76,13 @@ def summary(result: BenchResult) -> dict[str, object]:
         "scale": [asdict(p) for p in result.scale],
         "natural": result.natural.summary() if result.natural else None,
     }
+
+
+def _retriever_summary(result: BenchResult) -> dict[str, object]:
+    from memhop.core.bench import choice
+
+    default, why = choice.choose(result)
+    return {"default": default, "why": why}
 
 
 def _of(part: int, whole: int) -> str:
@@ -247,6 +255,16 @@ def findings(result: BenchResult) -> str:
     ])
 
 
+def retriever_section(result: BenchResult) -> str:
+    """Each retriever of `ask --retriever` through the whole read path, and the default kept."""
+    from memhop.core.bench import choice
+
+    default, why = choice.choose(result)
+    return (choice.table(result) + "\n\nR@k: LoCoMo categories 1–4 per conversation; MemHop all K. Chain reach here "
+            "counts a hop reached when one of its gold turns is among the 10 evidence turns (the same for every "
+            f"retriever, unlike memhop's entity-based reach above).\n\n**Default: `{default}`.** {why}")
+
+
 def render(result: BenchResult, plots: Sequence[str]) -> str:
     cfg = result.config
     n_memhop = len({r.qid for r in result.records if r.dataset == "memhop"})
@@ -265,6 +283,7 @@ def render(result: BenchResult, plots: Sequence[str]) -> str:
             "(full context: all)."
         ),
         "## Findings\n\n" + findings(result),
+        "## Evidence retrievers side by side\n\n" + retriever_section(result),
         "## MemHop-style, all K\n\n" + headline(result, "memhop"),
         "## LoCoMo, categories 1–4\n\n" + headline(result, "locomo"),
         "## Natural text (dev set)\n\n" + natural_section(result),
@@ -295,6 +314,11 @@ DEFINITIONS = """## Definitions
   registry, linked by name and speaker; turns embedded as "speaker: text"), α 0.3 · entity + β 0.7 · cosine,
   ±1 chronological recovery at 0.5 × the seed's score, dense backfill.
   **full-context**: every turn (recall ceiling; see its tokens).
+- **graph**, **evograph**, **fused**: the read path with `--retriever` set (stages 1–3 as memhop's;
+  only the raw evidence turns are ranked differently, core/retrievers/). **graph**: seed 001 over
+  the stored turns and the write path's mentions; **evograph**: seed 003's entity index and
+  co-occurrence expansion, reranked by cosine; **fused**: reciprocal-rank fusion (k = 60) of
+  prograph (memhop's own), graph and evograph.
 - **chain reach**: the context carried the answer-bearing hop. memhop systems: the entity is among the
   selected profiles; raw-turn systems: one of the hop's gold turns is among the 10 evidence turns.
   **which hop broke**: the first hop of the chain the context did not carry.

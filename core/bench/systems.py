@@ -32,7 +32,12 @@ MEMHOP_VARIANTS: dict[str, dict[str, object]] = {
     "1-hop": {"hops": 1},
     "no-facts-read": {"residuals": False},
     "profile-only-write": {},
+    # the other evidence retrievers (core/retrievers), each through the whole read path
+    "graph": {"retriever": "graph"},
+    "evograph": {"retriever": "evograph"},
+    "fused": {"retriever": "fused"},
 }
+RETRIEVER_SYSTEMS = {"memhop": "prograph", "graph": "graph", "evograph": "evograph", "fused": "fused"}
 BASELINES = ("dense-chunks", "em-graph", "full-context")
 SYSTEMS = (*MEMHOP_VARIANTS, *BASELINES)  # every system, in the report's order
 

@@ -186,3 +186,22 @@ def test_a_date_that_is_not_one_is_a_one_line_usage_error(invoke) -> None:
     result = invoke(ROOMMATE, "--since", "soonish")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "--since" in result.stderr and "soonish" in result.stderr
+
+
+def test_the_retriever_is_chosen_by_name_and_traced(invoke, home: Path) -> None:
+    data = json.loads(invoke(ROOMMATE, "--json", "--retriever", "graph", "--evidence", "5").stdout)
+    trace = data["trace"]
+    assert trace["retriever"] == "graph" and trace["settings"]["retriever"] == "graph"
+    assert trace["retrieval"][0].startswith("entity gating") and len(data["evidence"]) == 5
+    shown = invoke(ROOMMATE, "--trace", "--retriever", "evograph")
+    assert shown.exit_code == 0 and "ranked by evograph" in shown.stdout and "co-occurrence:" in shown.stdout
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text("read:\n  retriever: fused\n")
+    assert json.loads(invoke(ROOMMATE, "--json").stdout)["trace"]["retriever"] == "fused"
+    assert json.loads(invoke(ROOMMATE, "--json", "--retriever", "prograph").stdout)["trace"]["retriever"] == "prograph"
+
+
+def test_an_unknown_retriever_is_a_one_line_usage_error(invoke) -> None:
+    result = invoke(ROOMMATE, "--retriever", "hero")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "unknown retriever 'hero'" in result.stderr

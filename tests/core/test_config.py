@@ -34,7 +34,7 @@ def test_file_then_environment_then_flags(tmp_path: Path) -> None:
     settings = load_settings(env=env)
     assert settings.engine == "openai"
     assert settings.openai.model == "from-env"
-    assert settings.read.top == 7
+    assert settings.read.top == 7 and settings.read.retriever == "prograph"
     flagged = load_settings(env=env, engine="offline", db=tmp_path / "x.duckdb")
     assert flagged.engine == "offline" and flagged.db == tmp_path / "x.duckdb"
 
@@ -55,9 +55,16 @@ def test_secrets_are_never_shown(tmp_path: Path) -> None:
         ("colour: blue\n", "unknown setting 'colour'"),
         ("read:\n  top: many\n", "top must be a number"),
         ("engine: claude\n", "unknown engine"),
+        ("read:\n  retriever: hero\n", "unknown retriever 'hero'"),
     ],
 )
 def test_bad_settings_file_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "config.yaml").write_text(text)
     with pytest.raises(ConfigError, match=message):
         load_settings(env={"MEMHOP_HOME": str(tmp_path)})
+
+
+def test_the_retriever_is_a_read_setting(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("read:\n  retriever: fused\n")
+    settings = load_settings(env={"MEMHOP_HOME": str(tmp_path)})
+    assert settings.read.retriever == "fused" and settings.redacted()["read"]["retriever"] == "fused"

@@ -1,5 +1,6 @@
-"""The raw-turn layer: the turns the verified facts came from come first, then their
-neighbours in the same session, then backfill over every turn, within the budget."""
+"""The raw-turn layer (the default `prograph` retriever): the turns the verified facts came
+from and their neighbours in the same session, then backfill over every turn, within the
+budget; the fact turns lead and take a quarter of it."""
 
 from __future__ import annotations
 

@@ -1,0 +1,61 @@
+"""`prograph`, the default retriever: the turns the chosen verified facts came from and
+their chronological neighbours, and hybrid backfill over every turn (core/evidence.py).
+
+Fact turns take a quarter of any budget K (rounded up), backfill the rest. As one ranking
+(issue #15, item 5) that is: a fact turn at places 1, 5, 9, … and backfill between, so the
+first K turns of a bigger budget are exactly the turns budget K gives — the same turns as
+before the ranking, only their order within the budget differs.
+"""
+
+from __future__ import annotations
+
+from memhop.core.evidence import FACT_SHARE, backfill, fact_picks
+from memhop.core.retrievers.base import Query, Ranked, Ranking, external, pick
+
+
+class ProGraphRetriever:
+    name = "prograph"
+
+    def retrieve(self, query: Query, budget: int) -> Ranking:
+        turns = query.snap.turns
+        ranking = Ranking(self.name)
+        if budget <= 0 or not len(turns.ids):
+            return ranking
+        cap = -(-budget // FACT_SHARE)
+        facts = list(fact_picks(turns, query.sources, cap, query.allowed).items())
+        fill = [
+            pick(query, row, "dense", score) if origin == row
+            else pick(query, row, "neighbour", score, external(query, origin))
+            for row, score, origin in backfill(turns, query.vector, query.text, query.focus, budget, set(), query.allowed)
+        ]
+        at: dict[int, int] = {}  # row -> its place in the ranking
+        used_facts = next_fill = 0
+        while len(ranking.turns) < budget:
+            place = len(ranking.turns) + 1
+            if used_facts < min(len(facts), -(-place // FACT_SHARE)):  # a fact turn's place
+                row, fact = facts[used_facts]
+                used_facts += 1
+                if row in at:  # already ranked by backfill: it keeps its place, as a fact turn
+                    ranking.turns[at[row]] = Ranked(row, fact)
+                else:
+                    at[row] = len(ranking.turns)
+                    ranking.turns.append(Ranked(row, fact))
+                    continue
+            while next_fill < len(fill) and fill[next_fill].row in at:
+                next_fill += 1
+            if next_fill < len(fill):
+                at[fill[next_fill].row] = len(ranking.turns)
+                ranking.turns.append(fill[next_fill])
+            elif used_facts < len(facts):  # backfill ran out (a tiny store): the facts left
+                row, fact = facts[used_facts]
+                used_facts += 1
+                if row not in at:
+                    at[row] = len(ranking.turns)
+                    ranking.turns.append(Ranked(row, fact))
+            else:
+                break  # every turn there is
+        ranking.stages = [
+            f"fact sources and neighbours: {used_facts} (a quarter of the budget at most, every fourth place)",
+            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus, scores lent to neighbours)",
+        ]
+        return ranking
