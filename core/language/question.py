@@ -73,6 +73,19 @@ def is_relation(word: str) -> bool:
     return base_word(word.lower()) in RELATION_WORDS or any(word.lower() in g for g in _SYNONYMS)
 
 
+NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
+
+
+def asks_for_several(question: Question) -> bool:
+    """A plural type noun ("which instruments", "what books") or a "top three" asks for several."""
+    target = question.target or ""
+    if question.wh not in ("what", "which"):
+        return False
+    plural = target.endswith("s") and not target.endswith(("ss", "us", "is"))
+    counted = bool(re.search(r"\b(?:top\s+)?(?:\d+|" + "|".join(NUMBER_WORDS) + r")\s+\w+s\b", question.text, re.I))
+    return plural or counted
+
+
 def parse(text: str, names: list[str]) -> Question:
     """`names` are the entity names the question may start from (canonical, first tokens match)."""
     toks = [m.group(0) for m in tokens(text)]

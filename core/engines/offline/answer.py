@@ -33,6 +33,7 @@ from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.question import (
     FIRST_PERSON,
     Question,
+    asks_for_several,
     bare,
     is_relation,
     parse,
@@ -106,7 +107,7 @@ def explain(request: AnswerRequest) -> Explanation:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
-    if ranked and lists.wants_list(question):
+    if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from memhop.core.engines.offline import grammar
-from memhop.core.language.question import Question
+from memhop.core.language.question import NUMBER_WORDS, Question
 from memhop.core.language.sentences import Sentence
 
 MAX_ITEMS = 6
@@ -23,18 +23,7 @@ _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|;\s*)")
 # "The Road" and "Charlotte's Web" stay: only lower-case determiners and owners of a common noun go
 _LEAD = re.compile(r"^(?:(?:the|a|an|some|my|his|her|their|our|your|its)\s+|[\w-]+['’]s\s+(?=[a-z]))+")
 _COLON_LIST = re.compile(r":\s*([^.;:!?()]+)")
-_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
-SIZE_WORDS = frozenset({"top", "thre", "two", "four", "five", "six", "seven", "eight", "nin", "ten"}) | _NUMBER_WORDS
-
-
-def wants_list(question: Question) -> bool:
-    """A plural type noun ("which instruments", "what books") or a "top three" asks for several."""
-    target = question.target or ""
-    if question.wh not in ("what", "which"):
-        return False
-    plural = target.endswith("s") and not target.endswith(("ss", "us", "is"))
-    counted = bool(re.search(r"\b(?:top\s+)?(?:\d+|" + "|".join(_NUMBER_WORDS) + r")\s+\w+s\b", question.text, re.I))
-    return plural or counted
+SIZE_WORDS = frozenset({"top", "thre", "two", "four", "five", "six", "seven", "eight", "nin", "ten"}) | NUMBER_WORDS
 
 
 def wants_count(question: Question) -> bool:

@@ -18,7 +18,7 @@ from memhop.core.engines.offline.spans import asks_class, identity_question, rol
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates, period
-from memhop.core.language.question import CURRENT, Question
+from memhop.core.language.question import CURRENT, Question, asks_for_several
 from memhop.core.language.sentences import Sentence, actor, mentions
 
 MIN_COVERAGE = 0.34  # share of the question's (idf-weighted) words the best sentence must carry
@@ -79,7 +79,7 @@ def ranked(
     verb = main_verb(question)
     if verb in weights:
         weights[verb] *= VERB_WEIGHT  # "what did Ines name the kitten?" is about naming first
-    if lists.wants_list(question):  # "top three" says how many more than what the sentence says
+    if asks_for_several(question):  # "top three" says how many more than what the sentence says
         weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
     total = sum(weights.values())
     identity = identity_question(question)
