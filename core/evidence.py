@@ -25,6 +25,7 @@ from memhop.core.store.recall import TurnIndex, TurnRecord
 from memhop.core.trace import EvidencePick
 
 ENTITY_BONUS = 0.1  # a turn spoken by, or naming, an entity the question starts from
+PERIOD_BONUS = ENTITY_BONUS  # a turn said in the period the question names ("in May 2024"): as telling
 LEXICAL_WEIGHT = 0.2  # BM25, scaled to [0, 1] within the pool
 LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
 NEIGHBOUR_SHARE = 0.7  # what a turn inherits of its neighbour's score
@@ -98,13 +99,17 @@ def hybrid_scores(
     wanted: int,
     focus_rows: np.ndarray | None = None,
     allowed: np.ndarray | None = None,
+    in_period: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every row's score — cosine, +ENTITY_BONUS for `focus_rows`, +BM25 (scaled to
-    LEXICAL_WEIGHT) over the best LEXICAL_POOL rows — and the best `wanted` rows, unordered.
-    Rows not `allowed` score -inf and are never among the best."""
+    """Every row's score — cosine, +ENTITY_BONUS for `focus_rows`, +PERIOD_BONUS for rows
+    `in_period` (a mask), +BM25 (scaled to LEXICAL_WEIGHT) over the best LEXICAL_POOL rows —
+    and the best `wanted` rows, unordered. Rows not `allowed` score -inf and are never among
+    the best."""
     base = matrix @ query
     if focus_rows is not None and len(focus_rows):
         base[focus_rows] += ENTITY_BONUS
+    if in_period is not None:
+        base[in_period] += PERIOD_BONUS
     if allowed is not None:
         base[~allowed] = -np.inf
     wanted = min(len(base), max(wanted, 1))
@@ -128,6 +133,7 @@ def backfill(
     taken: Collection[int],
     allowed: np.ndarray | None = None,
     lend: bool = True,
+    in_period: np.ndarray | None = None,
 ) -> list[tuple[int, float, int]]:
     """The best `room` turns not yet taken, best first: (row, score, row its score came from).
 
@@ -139,7 +145,7 @@ def backfill(
     if room <= 0 or not len(turns.ids):
         return []
     wanted = max(LEXICAL_POOL, room + len(taken))
-    base, seeds = hybrid_scores(turns.matrix, query, query_text, turns.texts, wanted, focus_rows, allowed)
+    base, seeds = hybrid_scores(turns.matrix, query, query_text, turns.texts, wanted, focus_rows, allowed, in_period)
     best: dict[int, tuple[float, int]] = {}
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))

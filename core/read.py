@@ -21,6 +21,7 @@ from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
 from memhop.core.evidence import Evidence, FactSource, evidence_of, rows_about
 from memhop.core.expansion import expand, walk_chain
+from memhop.core.language.dates import stated_period
 from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
@@ -173,13 +174,22 @@ def read(
     clock = time.perf_counter()
     people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
     focus = rows_about(snap.turns, [(p.name, p.aliases) for p in people], [profiles.entity_ids[r] for r in anchors])
-    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed)
+    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap))
     ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
     evidence = evidence_of(snap.turns, ranking.rows, [t.pick for t in ranking.turns])
     trace.evidence = [e.pick for e in evidence]
     trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
     timings["evidence"] = _ms(clock)
     return Context(question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
+
+
+def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:
+    """The turns said in the period the question names outright ("in May 2024"), if any."""
+    stated = stated_period(question)
+    if stated is None:
+        return None
+    (first, last), _ = stated
+    return Window(first, last).mask(snap.turns.columns.column("ts"))
 
 
 def _ms(since: float) -> float:

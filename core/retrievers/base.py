@@ -38,6 +38,7 @@ class Query:
     focus: np.ndarray  # rows of the turns spoken by or naming them
     sources: tuple[FactSource, ...]  # the chosen verified facts that cleared the gate
     allowed: np.ndarray | None = None  # a time window over the turns; None: every turn
+    in_period: np.ndarray | None = None  # the turns said in the period the question names ("in May 2024")
 
 
 @dataclass(frozen=True)

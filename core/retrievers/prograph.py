@@ -26,7 +26,9 @@ class ProGraphRetriever:
         fill = [
             pick(query, row, "dense", score) if origin == row
             else pick(query, row, "neighbour", score, external(query, origin))
-            for row, score, origin in backfill(turns, query.vector, query.text, query.focus, budget, set(), query.allowed)
+            for row, score, origin in backfill(
+                turns, query.vector, query.text, query.focus, budget, set(), query.allowed, in_period=query.in_period
+            )
         ]
         at: dict[int, int] = {}  # row -> its place in the ranking
         used_facts = next_fill = 0

@@ -112,3 +112,10 @@ def test_a_neighbour_inherits_part_of_its_seed_score(store: Store) -> None:
             assert scores[row][0] >= NEIGHBOUR_SHARE * top - 1e-6
     assert all(source == row or turns.sessions[source] == turns.sessions[row] for row, (_, source) in scores.items())
     assert [r for r, _, _ in backfill(turns, query, "ferry", np.zeros(0, dtype=np.int64), 7, {seed})].count(seed) == 0
+
+
+def test_a_period_the_question_names_lifts_the_turns_said_in_it(store: Store) -> None:
+    """Two meals, on two days: the day the question names decides which comes first."""
+    for day, meal in (("5 January 2024", "oat milk"), ("7 January 2024", "chilli")):
+        top = run(store, f"What food did I get on {day}?", evidence=1).evidence[0]
+        assert meal in top.turn.text, (day, top.turn.text)

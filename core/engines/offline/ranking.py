@@ -17,7 +17,7 @@ from memhop.core.engines.offline import grammar, lists
 from memhop.core.engines.offline.spans import asks_class, identity_question, role, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
-from memhop.core.language.dates import find_dates, period
+from memhop.core.language.dates import find_dates, stated_period
 from memhop.core.language.question import CURRENT, Question, asks_for_several
 from memhop.core.language.sentences import Sentence, actor, mentions
 
@@ -182,11 +182,11 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
 
 def scope_of(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:
     """The period a question is limited to ("in May 2024") and the words that say it."""
-    for mention in find_dates(text, date(2000, 1, 1)):
-        days = period(mention) if mention.explicit else None
-        if days:
-            return days, frozenset(lexical.terms(mention.text)) | frozenset(lexical.words(mention.text))
-    return None, frozenset()
+    stated = stated_period(text)
+    if stated is None:
+        return None, frozenset()
+    days, words = stated
+    return days, frozenset(lexical.terms(words)) | frozenset(lexical.words(words))
 
 
 def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:

@@ -239,7 +239,8 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
 def _number(text: str, hit: int, wh: str) -> str | None:
     """The count, age or duration nearest the match; numbers inside dates do not count."""
     if wh == "how old":
-        return _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
+        age = _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
+        return as_digits(age) if age else None
     if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "twenty past three"
         measures = grammar.entities(text, grammar.MEASURE_LABELS)
         if measures:
@@ -251,10 +252,26 @@ def _number(text: str, hit: int, wh: str) -> str | None:
             continue
         unit = m.group(2) or ""
         keep = unit and unit.lower() not in _STOP
-        found.append((m.start(), f"{m.group(1)} {unit}".strip() if keep else m.group(1)))
+        count = as_digits(m.group(1))
+        found.append((m.start(), f"{count} {unit}".strip() if keep else count))
     if wh == "how long":
         found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
     return _nearest(found, hit)
+
+
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+
+
+def as_digits(count: str) -> str:
+    """"thirty" -> "30", "twenty-two" -> "22": a count written in words, as a reader would
+    compare it; anything else as it was."""
+    words = re.split(r"[\s-]+", count.strip().lower())
+    if len(words) == 1 and words[0] in _UNITS:
+        return str(_UNITS.index(words[0]))
+    if words and words[0] in _TENS and (len(words) == 1 or (len(words) == 2 and words[1] in _UNITS[1:10])):
+        return str(_TENS[words[0]] + (_UNITS.index(words[1]) if len(words) == 2 else 0))
+    return count
 
 
 def _word_at(text: str, word: str, hit: int) -> int | None:

@@ -208,3 +208,8 @@ def test_a_where_answer_is_never_a_person_the_question_walked_through() -> None:
 def test_which_city_needs_a_place_not_a_clause() -> None:
     chat = turn(1, "cant do tmrw, band practice got moved", "2024-09-16", speaker="Ines")
     assert ask("Which city does my flatmate live in now?", evidence=(chat,)) == DONT_KNOW
+
+
+def test_a_count_written_in_words_is_answered_in_digits() -> None:
+    party = turn(1, "Tomas is thirty! We had cake at midnight.", "2024-05-12")
+    assert ask("How old did my brother turn in May 2024?", evidence=(party,)) == "30"
