@@ -18,7 +18,7 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
-
+    cached: int = 0  # calls answered from the store's kept replies instead of the model
 
 
 class Engine(Protocol):
