@@ -150,3 +150,29 @@ def test_ask_sends_the_facts_and_prints_the_model_answer(
     sent = user_text(server.requests[0])
     assert "What instrument does Bob play?" in sent
     assert answer["answer"] != "I don't know" and answer["answer"] in sent  # a fact the server was given
+
+
+def kept_replies(home: Path, word: str = "") -> int:
+    with open_store(home / "memhop.duckdb", read_only=True) as store:
+        return int(store.scalar("SELECT count(*) FROM model_replies WHERE reply LIKE ?", [f"%{word}%"]))
+
+
+@pytest.mark.slow
+def test_rebuild_reuses_the_kept_replies_and_forget_drops_them(
+    home: Path, runner: CliRunner, server: FakeOpenAI
+) -> None:
+    use_openai(home, server)
+    result = runner.invoke(app, ["ingest", str(CHAT), "--self", "Maya Patel", "--jobs", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    asked = server.calls
+    assert kept_replies(home) == asked and kept_replies(home, "Bob") > 0
+    server.reset()
+    reused = runner.invoke(app, ["rebuild", "--json"])
+    assert reused.exit_code == 0, reused.output
+    assert server.calls == 0 and json.loads(reused.stdout)["usage"]["cached"] == asked
+    fresh = runner.invoke(app, ["rebuild", "--fresh", "--jobs", "1", "--json"])
+    assert fresh.exit_code == 0, fresh.output
+    assert server.calls == asked
+    forgot = runner.invoke(app, ["forget", "Bob", "--yes", "--json"])
+    assert forgot.exit_code == 0, forgot.output  # the residue scan passed
+    assert kept_replies(home) == 0  # a kept reply could bring Bob back on the next rebuild

@@ -86,6 +86,8 @@ class FakeOpenAI:
         self.responder = responder
         self.latency = latency
         self._slots = threading.BoundedSemaphore(slots) if slots else None
+        self.peak = 0  # most requests being answered at once (with a latency)
+        self._active = 0
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._queue: deque[Reply] = deque()
@@ -112,6 +114,7 @@ class FakeOpenAI:
             self._queue.clear()
             self.requests.clear()
             self.headers.clear()
+            self.peak = 0
 
     def messages(self, index: int = -1) -> tuple[str, str]:
         """(system, user) text of a recorded request."""
@@ -132,8 +135,15 @@ class FakeOpenAI:
 
     def _generate(self) -> bool:
         """Wait out the latency in a free slot; True when the server is stopping."""
-        with self._slots or contextlib.nullcontext():
-            return self._stop.wait(self.latency)
+        with self._lock:
+            self._active += 1
+            self.peak = max(self.peak, self._active)
+        try:
+            with self._slots or contextlib.nullcontext():
+                return self._stop.wait(self.latency)
+        finally:
+            with self._lock:
+                self._active -= 1
 
     def __enter__(self) -> FakeOpenAI:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))

@@ -96,6 +96,7 @@ class OpenAIEngine:
         self._in_flight: dict[str, threading.Event] = {}
         self._paused_until = 0.0
         self._replies: ReplyCache | None = None
+        self._seen: set[str] = set()  # requests this engine asked, or found kept, already
 
     def __repr__(self) -> str:
         return f"OpenAIEngine(base_url={self._where!r}, model={self._model!r})"
@@ -225,7 +226,9 @@ class OpenAIEngine:
         except ReplyError:
             return []
         with self._usage_lock:
-            self.usage.cached += 1
+            if key not in self._seen:  # a reply kept by an earlier run, counted once
+                self._seen.add(key)
+                self.usage.cached += 1
         return [value]
 
     def _ask(self, prompt: Prompt, request: dict[str, Any], key: str, parse: Callable[[Any], T]) -> T:
@@ -245,6 +248,8 @@ class OpenAIEngine:
                 continue
             if self._replies is not None:  # kept before the caller applies it
                 self._replies.put(key, self._model, prompt.name, prompt.version, content)
+                with self._usage_lock:
+                    self._seen.add(key)
             return value
         tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
         message = f"openai engine: {prompt.name} failed after {tries} at {self._where}: {reason}"
