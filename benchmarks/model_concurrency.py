@@ -9,7 +9,11 @@ depend on the request alone (its rule responder), as a model at temperature 0 wo
 The scenario is the benchmark generator's first one (a 20-session diary); its raw turns
 are stored once, untimed, and each job count writes a fresh copy of that store, with
 no kept replies. Timed: `write_pending`, i.e. what `memhop ingest --jobs N` spends after
-the import.
+the import. Exits 1 if a job count stores anything different or sends a request twice.
+
+An entity's profile changes in session order, so an entity named in every session (the
+diarist) makes one call per session one after the other: the floor printed is that
+chain at the set latency, which no job count can beat without changing the result.
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ from bench_common import warm_embedder
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 JOBS = (1, 2, 4, 8, 16)
+CHAIN_SQL = (
+    "SELECT e.name, count(DISTINCT t.session_id) AS n FROM mentions m JOIN turns t ON t.id = m.turn_id "
+    "JOIN entities e ON e.id = m.entity_id GROUP BY e.name ORDER BY n DESC, e.name LIMIT 1"
+)
 
 RESULT_SQL = (
     "SELECT e.name, e.kind, e.aliases, p.text, p.version FROM entities e "
@@ -77,13 +85,18 @@ def main() -> None:
             engine.close()
             if baseline is None:
                 baseline, first_wall = result, wall
+                with open_store(copy) as store:
+                    name, chain = store.con.execute(CHAIN_SQL).fetchone() or ("", 0)
+                floor = chain * args.latency
+                print(f"floor: {name} is in {chain} sessions and its profile must change in session order: "
+                      f">= {chain} calls one after the other = {floor:.1f} s, at best x{first_wall / floor:.1f}")
             same = "identical" if result == baseline else "DIFFERENT"
             requests = [str(body["messages"]) for body in server.requests]
             repeated = len(requests) - len(set(requests))
             print(f"--jobs {jobs:2d}: {wall:6.2f} s  x{first_wall / wall:4.1f}  {server.calls} calls "
                   f"({repeated} repeated, {report.sessions} sessions, {len(report.failures)} failed)  "
                   f"{len(result[0])} entities, {len(result[1])} facts: {same}")
-            if report.failures or result != baseline:
+            if report.failures or result != baseline or repeated:
                 sys.exit(1)
 
 
