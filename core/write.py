@@ -17,7 +17,7 @@ import numpy as np
 
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
-from memhop.core.errors import EngineError
+from memhop.core.errors import EngineError, EngineUnreachable
 from memhop.core.language import relations
 from memhop.core.limits import fit_session
 from memhop.core.model import (
@@ -277,6 +277,9 @@ def write_pending(
             report.warnings += cut_turns
             try:
                 updates = extract_session(store, engine, session, memory.registry(store), pool)
+            except EngineUnreachable as exc:
+                report.failures.append(SessionFailure(session_id, str(exc)))
+                break  # the sessions left stay pending for the next run
             except EngineError as exc:
                 report.failures.append(SessionFailure(session_id, str(exc)))
             else:

@@ -6,6 +6,8 @@ half-written and is resumed by the next run."""
 from __future__ import annotations
 
 import json
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -176,3 +178,21 @@ def test_rebuild_reuses_the_kept_replies_and_forget_drops_them(
     forgot = runner.invoke(app, ["forget", "Bob", "--yes", "--json"])
     assert forgot.exit_code == 0, forgot.output  # the residue scan passed
     assert kept_replies(home) == 0  # a kept reply could bring Bob back on the next rebuild
+
+
+@pytest.mark.slow
+def test_a_dead_server_stops_the_run_with_one_message(home: Path, runner: CliRunner) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    home.mkdir(parents=True, exist_ok=True)
+    settings = {"engine": "openai", "openai": {"base_url": f"http://127.0.0.1:{port}/v1", "max_retries": 3}}
+    (home / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+    started = time.monotonic()
+    result = ingest(runner, DIARY)
+    assert result.exit_code == 1
+    assert time.monotonic() - started < 20  # not every session's retry schedule (≈ 7 s each)
+    (failure,) = json.loads(result.stdout)["write"]["failures"]
+    assert "cannot connect" in failure["error"] and "stopped writing" in failure["error"]
+    with open_store(home / "memhop.duckdb", read_only=True) as store:
+        assert store.scalar("SELECT count(*) FROM sessions WHERE written_at IS NULL") == store.counts()["sessions"]

@@ -32,7 +32,7 @@ from memhop.core.engines.openai.wire import (
     resolve_entities,
     turn_data,
 )
-from memhop.core.errors import EngineError, MemhopError
+from memhop.core.errors import EngineError, EngineUnreachable, MemhopError
 from memhop.core.language.names import find_names, name_forms
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
 from memhop.core.name_mentions import NameMatcher
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 NO_KEY = "not-needed"  # local servers (Ollama, llama.cpp) ignore the key but the client wants one
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+UNREACHABLE_AFTER = 3  # connection failures in a row that mean no server is listening
 T = TypeVar("T")
 
 
@@ -97,6 +98,7 @@ class OpenAIEngine:
         self._paused_until = 0.0
         self._replies: ReplyCache | None = None
         self._seen: set[str] = set()  # requests this engine asked, or found kept, already
+        self._refused = 0  # connection failures in a row
 
     def __repr__(self) -> str:
         return f"OpenAIEngine(base_url={self._where!r}, model={self._model!r})"
@@ -235,8 +237,10 @@ class OpenAIEngine:
         attempts = self._max_retries + 1
         reason, retry_after = "", None
         for attempt in range(attempts):
+            self._check_reachable()
             if attempt:
                 self._sleep(self._delay(attempt, retry_after))
+                self._check_reachable()
             try:
                 content = self._complete(request, waited=attempt > 0)
                 value = parse(decode_reply(content, prompt))
@@ -254,6 +258,17 @@ class OpenAIEngine:
         tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
         message = f"openai engine: {prompt.name} failed after {tries} at {self._where}: {reason}"
         raise EngineError(self._scrub(message))
+
+    def _check_reachable(self) -> None:
+        """After UNREACHABLE_AFTER connection failures in a row (any call, any worker) no
+        server is there: one clear error instead of every session's retry schedule."""
+        with self._usage_lock:
+            refused = self._refused
+        if refused >= UNREACHABLE_AFTER:
+            raise EngineUnreachable(self._scrub(
+                f"openai engine: cannot connect to {self._where} ({refused} attempts in a row); "
+                "stopped writing: is the server running? The next run resumes where this one stopped."
+            ))
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         return min(self._max_delay, max(self._backoff * 2.0 ** (attempt - 1), retry_after or 0.0))
@@ -300,6 +315,8 @@ class OpenAIEngine:
         except openai.APITimeoutError:
             raise _RetryableError(f"no reply within {self._timeout:g} s") from None
         except openai.APIConnectionError:
+            with self._usage_lock:
+                self._refused += 1
             raise _RetryableError("cannot connect") from None
         except openai.APIStatusError as exc:
             status = exc.status_code
@@ -315,6 +332,7 @@ class OpenAIEngine:
             raise _RetryableError("unreadable reply") from None
         completion = read_completion(body)
         with self._usage_lock:
+            self._refused = 0
             self.usage.prompt_tokens += completion.prompt_tokens
             self.usage.completion_tokens += completion.completion_tokens
         if completion.finish_reason == "length":
