@@ -6,6 +6,8 @@ half-written and is resumed by the next run."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -20,6 +22,7 @@ from memhop.cli.app import app
 from memhop.core.store import open_store
 
 from support.fake_openai import FakeOpenAI, Reply, broken, prompt_name, rule_responder, server_error, user_text
+from support import process
 from support.paths import SAMPLES
 
 SECRET = "sk-test-DO-NOT-STORE-4f9a"
@@ -196,3 +199,35 @@ def test_a_dead_server_stops_the_run_with_one_message(home: Path, runner: CliRun
     assert "cannot connect" in failure["error"] and "stopped writing" in failure["error"]
     with open_store(home / "memhop.duckdb", read_only=True) as store:
         assert store.scalar("SELECT count(*) FROM sessions WHERE written_at IS NULL") == store.counts()["sessions"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "4"])
+def test_an_ingest_killed_mid_write_resumes_without_asking_again(home: Path, jobs: str) -> None:
+    """kill -9 from the server's side the moment the 12th request arrives: every reply
+    that came back before is kept, so the rerun does not ask for it again."""
+    killed: dict[str, Any] = {}
+
+    def killer(body: dict[str, Any]) -> Reply | dict[str, Any]:
+        if len(fake.requests) == 12 and "proc" in killed:
+            os.kill(killed["proc"].pid, signal.SIGKILL)
+            return server_error(500, "gone")
+        return rule_responder(body)
+
+    with FakeOpenAI(responder=killer) as fake:
+        use_openai(home, fake)
+        proc = killed["proc"] = process.start(home, "ingest", str(DIARY), "--self", "Maya Patel", "--jobs", jobs)
+        proc.communicate(timeout=300)
+        assert proc.returncode == -signal.SIGKILL
+        answered = {str(b["messages"]) for b in fake.requests[:11]}  # before the kill; later ones raced it
+        killed.clear()
+        fake.reset()
+        code, out, err = process.run(home, "ingest", str(DIARY), "--jobs", jobs)
+        assert code == 0, out + err
+        again = [str(b["messages"]) for b in fake.requests]
+        assert again and len(again) == len(set(again))
+        # Sequentially, no reply was paid for twice. With --jobs N, a reply the server sent
+        # but the killed process had not kept yet is asked again: at most one per thread
+        # that calls (N for the session at hand, N guessing ahead).
+        repeated = answered & set(again)
+        assert len(repeated) == 0 if jobs == "1" else len(repeated) <= 2 * int(jobs)
