@@ -1,7 +1,7 @@
 """The openai engine's write path at --jobs 1, 2, 4, 8, 16 against a model server with a
 set latency, and the check that every job count stores the same profiles and facts.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/model_concurrency.py [--latency 0.3] [--slots 16]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/model_concurrency.py [--latency 0.3] [--slots 16] [--jobs 1 8]
 
 The server is tests/support/fake_openai.py (a real HTTP server on 127.0.0.1) answering
 each request after `--latency` seconds, at most `--slots` at once, with replies that
@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.3, help="seconds per model call")
     parser.add_argument("--slots", type=int, default=16, help="calls the server answers at once")
     parser.add_argument("--sessions", type=int, default=20, help="sessions of the generated diary")
+    parser.add_argument("--jobs", type=int, nargs="+", default=list(JOBS), help="job counts, the first the baseline")
     args = parser.parse_args()
 
     from support.fake_openai import FakeOpenAI, rule_responder
@@ -71,7 +72,7 @@ def main() -> None:
               f"server: {args.latency * 1000:.0f} ms a call, {args.slots} slots")
         baseline: tuple[Any, ...] | None = None
         first_wall = 0.0
-        for jobs in JOBS:
+        for jobs in args.jobs:
             copy = Path(tmp) / f"jobs{jobs}.duckdb"
             shutil.copyfile(raw, copy)
             server.reset()
