@@ -13,7 +13,7 @@ import typer
 import memhop
 from memhop.cli import ask as ask_cmd
 from memhop.cli import bench_cmd, edit_cmds, export_cmds, mcp_cmd, search_cmd, sources_cmd
-from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JsonOption, reports_errors
+from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JobsOption, JsonOption, reports_errors
 
 app = typer.Typer(
     name="memhop",
@@ -83,6 +83,7 @@ def ingest(
         bool, typer.Option("--verbose", "-v", help="Also list the files of an export that hold no conversation.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    jobs: JobsOption = None,
     json: JsonOption = False,
     db: DbOption = None,
     engine: EngineOption = None,
@@ -101,7 +102,8 @@ def ingest(
 
     with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
         report = mem.ingest(
-            paths, format=format, self_name=self_name, progress=progress, day_first=day_first, tz=tz, name=name
+            paths, format=format, self_name=self_name, progress=progress, day_first=day_first, tz=tz, name=name,
+            jobs=jobs,
         )
     render_ingest(report, as_json=json, verbose=verbose)
     if report.failed or (report.write and report.write.failures):
@@ -112,6 +114,10 @@ def ingest(
 @reports_errors
 def rebuild(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    jobs: JobsOption = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Ask the model again instead of reusing the replies kept from earlier runs.")
+    ] = False,
     json: JsonOption = False,
     db: DbOption = None,
     engine: EngineOption = None,
@@ -126,7 +132,7 @@ def rebuild(
     from memhop.cli.render.reports import render_write
 
     with memhop.open(db, engine, create=False) as mem, progress_for(quiet) as progress:
-        report = mem.rebuild(progress=progress)
+        report = mem.rebuild(progress=progress, jobs=jobs, fresh=fresh)
     render_write(report, as_json=json)
     if report.failures:
         raise typer.Exit(code=1)

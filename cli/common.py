@@ -28,6 +28,11 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout."
 EngineOption = Annotated[
     str | None, typer.Option("--engine", help="offline (default) or openai.", show_default=False)
 ]
+JobsOption = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, metavar="N", show_default=False,
+                 help="Model calls in flight at once (openai engine; default openai.concurrency, 4)."),
+]
 
 SinceOption = Annotated[
     str | None,

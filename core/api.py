@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypedDict, Unpack
 
 from memhop.core.config import Paths, ReadSettings, Settings, load_settings
-from memhop.core.errors import StoreError
+from memhop.core.errors import ConfigError, StoreError
 from memhop.core.model import for_users
 
 if TYPE_CHECKING:
@@ -149,12 +149,17 @@ class Memory:
         return self._engine
 
     @contextmanager
-    def _write_engine(self) -> Iterator[Engine]:
+    def _write_engine(self, jobs: int | None = None) -> Iterator[Engine]:
         """A new engine per write run, so a report's usage and the engine's caches are
-        that run's alone."""
+        that run's alone. `jobs` replaces `openai.concurrency` for this run."""
         from memhop.core.engines import build_engine
 
-        engine = build_engine(self.settings)
+        settings = self.settings
+        if jobs is not None:
+            if jobs < 1:
+                raise ConfigError(f"--jobs must be at least 1, not {jobs}")
+            settings = replace(settings, openai=replace(settings.openai, concurrency=jobs))
+        engine = build_engine(settings)
         try:
             yield engine
         finally:
@@ -178,12 +183,15 @@ class Memory:
         day_first: bool | None = None,
         tz: str | None = None,
         name: str | None = None,
+        jobs: int | None = None,
     ) -> IngestReport:
         """Import export files, folders or `.zip` exports ("-" is stdin, stored under `name`),
         then write profiles and facts for every pending session (`write=False`: the raw
         turns only). A bad file is reported in the result and skipped; the others still
         import. `day_first` settles a file whose dates cannot tell day/month order; `tz`
-        (an IANA zone name) is the zone UTC times are shown in (default: this machine's)."""
+        (an IANA zone name) is the zone UTC times are shown in (default: this machine's).
+        `jobs`: model calls in flight at once (engines that call a server; default
+        `openai.concurrency`)."""
         from memhop.core.ingest import ingest, parse_options
 
         names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
@@ -191,7 +199,7 @@ class Memory:
         store = self._writable("ingest")
         with ExitStack() as stack:
             # built before any file is read: a misconfigured engine fails before any import
-            engine = stack.enter_context(self._write_engine()) if write else None
+            engine = stack.enter_context(self._write_engine(jobs)) if write else None
             return ingest(
                 store,
                 names,
@@ -224,13 +232,16 @@ class Memory:
                 store, note, self.embedder, engine=engine, dedup_threshold=self.settings.dedup_threshold, progress=progress
             )
 
-    def rebuild(self, *, progress: Progress | None = None) -> WriteReport:
-        """Re-derive profiles and facts from the raw turns (after switching engine); resumable."""
+    def rebuild(
+        self, *, progress: Progress | None = None, jobs: int | None = None, fresh: bool = False
+    ) -> WriteReport:
+        """Re-derive profiles and facts from the raw turns (after switching engine); resumable.
+        Model replies kept from earlier runs are reused unless `fresh`; `jobs` as for ingest."""
         from memhop.core.write import rebuild
 
         store = self._writable("rebuild")
-        with self._write_engine() as engine:
-            return rebuild(store, engine, self.embedder, self.settings.dedup_threshold, progress)
+        with self._write_engine(jobs) as engine:
+            return rebuild(store, engine, self.embedder, self.settings.dedup_threshold, progress, fresh)
 
     # Asking.
 

@@ -57,6 +57,7 @@ class OpenAISettings:
     api_key: str | None = field(default=None, repr=False)  # settings file or MEMHOP_OPENAI_API_KEY / OPENAI_API_KEY
     timeout: float = 60.0
     max_retries: int = 3
+    concurrency: int = 4  # model calls in flight at once while writing (`--jobs` overrides it)
 
     def redacted(self) -> dict[str, Any]:
         shown = asdict(self)

@@ -91,6 +91,11 @@ class EngineError(MemhopError):
     """An engine failed for good: retries exhausted, invalid replies, misconfiguration."""
 
 
+class EngineUnreachable(EngineError):
+    """The engine's server cannot be reached at all: a write run stops at once rather than
+    spend every pending session's retries on it."""
+
+
 class InvalidDate(MemhopError):
     """A --since / --until value that is not a date, or a window that ends before it starts."""
 

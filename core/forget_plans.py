@@ -23,7 +23,7 @@ from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import name_forms, name_key
 from memhop.core.model import KnownEntity
 from memhop.core.name_mentions import NameMatcher
-from memhop.core.store import Store, edits, memory, sources, tables
+from memhop.core.store import Store, edits, memory, replies, sources, tables
 from memhop.core.store.raw import sha256_of
 
 EMBEDDED = ("turns", "profiles", "residuals")  # tables whose `text` column has an `embedding`
@@ -134,12 +134,22 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
                 plan.note_sentences("residuals", key, text, "")
     plan.delete("residuals", "id", emptied)
     _plan_turns(store, plan, prose, label, drop_turns)
+    drop_kept_replies(store, plan)
     _plan_labels(store, plan, label)
     # The bytes are searched for the forms that are not ordinary words ("rose" stays in
     # "prices rose"; the rows were checked by mention) and for every spelling met ("Siobhán").
     distinct = [f for f in forms if name_key(f) not in prose.common]
     plan.file_needles = tuple(sorted({*distinct, *prose.seen, *label.seen}, key=lambda f: (-len(f), f)))
     return plan
+
+
+def drop_kept_replies(store: Store, plan: Plan) -> None:
+    """Every kept model reply goes, whatever is forgotten. Only a hash of each request is
+    kept, so which replies drew on the forgotten text cannot be told from the rest (a
+    profile reply need not name the entity to restate its facts), and a kept reply that
+    `memhop rebuild` reused would bring the forgotten text back. The cost: the next
+    rebuild asks the model again."""
+    plan.delete(replies.TABLE, "rowid", replies.rowids(store))
 
 
 def _plan_turns(store: Store, plan: Plan, prose: NameMatcher, label: NameMatcher, drop: bool) -> None:
@@ -200,6 +210,7 @@ def plan_fact(store: Store, fact_id: int) -> Plan:
     entity_id, owner, text = found
     target = rd.normalize(text)
     plan = Plan("fact", f"fact {fact_id} of {owner}", fact_id)
+    drop_kept_replies(store, plan)
     copies = [r.id for r in memory.residuals_of(store, entity_id, True) if rd.normalize(r.text) == target]
     plan.delete("residuals", "id", copies or [fact_id])
     profile = memory.profile_of(store, entity_id)
@@ -252,6 +263,7 @@ def find_source(store: Store, given: str) -> tuple[int, str]:
 def plan_source(store: Store, given: str) -> Plan:
     source_id, path = find_source(store, given)
     plan = Plan("source", path, source_id, needles_may_remain=True, file_words=False)
+    drop_kept_replies(store, plan)
     sessions, turns = sources.source_contents(store, source_id)
     removed = sorted(t[0] for t in turns)
     plan.delete("mentions", "turn_id", removed)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
-from memhop.core.errors import EngineError
+from memhop.core.errors import EngineError, EngineUnreachable
 from memhop.core.language import relations
 from memhop.core.limits import fit_session
 from memhop.core.model import (
@@ -71,20 +73,31 @@ def _registry_entry(found: FoundEntity, registry: Sequence[KnownEntity]) -> Know
 
 
 def extract_session(
-    store: Store, engine: Engine, session: SessionView, registry: Sequence[KnownEntity]
+    store: Store,
+    engine: Engine,
+    session: SessionView,
+    registry: Sequence[KnownEntity],
+    pool: ThreadPoolExecutor | None = None,
 ) -> list[_EntityUpdate]:
-    """All engine calls for one session (1 + E of them); reads the store, writes nothing."""
+    """All engine calls for one session (1 + E of them); reads the store, writes nothing.
+    With a `pool`, the E co-extractions run at once: each sees only the state before the
+    session, so the result is the sequential one."""
     entities = [(found, _registry_entry(found, registry)) for found in engine.identify(session, registry)]
     known_ids = [known.id for _, known in entities if known]
     profiles = memory.profiles_of(store, known_ids)
     residuals = memory.residuals_of_many(store, known_ids)
-    updates = []
+    inputs = []
     for found, known in entities:
         profile = profiles.get(known.id) if known else None
         before = tuple(residuals.get(known.id, ())) if known else ()
-        extraction = engine.coextract(found, profile, memory.as_existing(before), session)
-        updates.append(_EntityUpdate(found, known, extraction, profile, before))
-    return updates
+        inputs.append((found, known, profile, before))
+
+    def call(item: tuple[FoundEntity, KnownEntity | None, str | None, tuple[memory.StoredResidual, ...]]) -> Extraction:
+        found, _, profile, before = item
+        return engine.coextract(found, profile, memory.as_existing(before), session)
+
+    extractions = list(pool.map(call, inputs) if pool is not None and len(inputs) > 1 else map(call, inputs))
+    return [_EntityUpdate(f, k, x, p, b) for (f, k, p, b), x in zip(inputs, extractions)]
 
 
 def novel_residuals(
@@ -218,30 +231,61 @@ def _supersede(store: Store, update: _EntityUpdate, added: Sequence[tuple[Residu
     return retired
 
 
+def engine_jobs(engine: Engine) -> int:
+    """How many model calls the engine says it can have in flight (1: call it sequentially;
+    the offline engine is CPU-bound and not thread-safe, so it says nothing)."""
+    jobs = getattr(engine, "concurrency", 1)
+    return jobs if isinstance(jobs, int) and jobs > 1 else 1
+
+
 def write_pending(
     store: Store,
     engine: Engine,
     embedder: Embedder,
     dedup_threshold: float = 0.9,
     progress: Progress | None = None,
+    fresh: bool = False,
 ) -> WriteReport:
-    """Run the write path over every session not yet written, oldest first."""
+    """Run the write path over every session not yet written, oldest first.
+
+    An engine that keeps replies (`use_replies`) keeps them in the store, so a run that was
+    killed resumes without paying again; `fresh` asks anew what earlier runs asked. One
+    that runs calls concurrently (`concurrency` > 1) has upcoming sessions prefetched
+    (core/prefetch.py) while sessions are still applied one by one, in order."""
+    from memhop.core.prefetch import Prefetcher
+    from memhop.core.store.replies import ReplyCache
+
     started = time.perf_counter()
     report = WriteReport(engine=engine.name)
     progress = progress or SilentProgress()
     pending = memory.pending_sessions(store)
     progress.start(f"extracting memories ({engine.name})", len(pending))
-    for session_id in pending:
-        session, cut_turns = fit_session(memory.session_view(store, session_id))
-        report.warnings += cut_turns
-        try:
-            updates = extract_session(store, engine, session, memory.registry(store))
-        except EngineError as exc:
-            report.failures.append(SessionFailure(session_id, str(exc)))
-        else:
-            _apply(store, session, updates, embedder, dedup_threshold, report)
-            report.sessions += 1
-        progress.advance(1)
+    keep = getattr(engine, "use_replies", None)
+    replies = ReplyCache(store, reuse=not fresh) if callable(keep) else None
+    jobs = engine_jobs(engine)
+    with ExitStack() as stack:
+        if replies is not None and callable(keep):
+            keep(replies)
+            stack.callback(replies.close)
+            stack.callback(keep, None)
+        pool = stack.enter_context(ThreadPoolExecutor(jobs, "memhop-call")) if jobs > 1 else None
+        prefetch = stack.enter_context(Prefetcher(store, engine, pending, jobs)) if jobs > 1 else None
+        for position, session_id in enumerate(pending):
+            if prefetch is not None:
+                prefetch.advance(position)
+            session, cut_turns = fit_session(memory.session_view(store, session_id))
+            report.warnings += cut_turns
+            try:
+                updates = extract_session(store, engine, session, memory.registry(store), pool)
+            except EngineUnreachable as exc:
+                report.failures.append(SessionFailure(session_id, str(exc)))
+                break  # the sessions left stay pending for the next run
+            except EngineError as exc:
+                report.failures.append(SessionFailure(session_id, str(exc)))
+            else:
+                _apply(store, session, updates, embedder, dedup_threshold, report)
+                report.sessions += 1
+            progress.advance(1)
     report.usage = {k: v for k, v in asdict(engine.usage).items()}
     report.seconds = time.perf_counter() - started
     return report
@@ -257,16 +301,18 @@ def rebuild(
     embedder: Embedder,
     dedup_threshold: float = 0.9,
     progress: Progress | None = None,
+    fresh: bool = False,
 ) -> WriteReport:
     """Re-derive profiles and residuals from the raw turns (e.g. after switching engine).
 
-    An interrupted rebuild is resumed, not restarted, by running it again.
+    An interrupted rebuild is resumed, not restarted, by running it again. Replies kept
+    from earlier runs are reused (same model, prompt version and request) unless `fresh`.
     """
     if store.last_op((REBUILD_STARTED, REBUILD_FINISHED)) != REBUILD_STARTED:
         with store.transaction():
             memory.reset_written(store)
             store.log(REBUILD_STARTED, f"engine {engine.name}")
-    report = write_pending(store, engine, embedder, dedup_threshold, progress)
+    report = write_pending(store, engine, embedder, dedup_threshold, progress, fresh)
     if not report.failures:
         with store.transaction():
             store.log(REBUILD_FINISHED, f"engine {engine.name}: {report.sessions} sessions")

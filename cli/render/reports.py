@@ -56,7 +56,8 @@ def render_write(report: WriteReport, as_json: bool) -> None:
         f"memories ({report.engine}): {report.sessions} sessions, {report.entities_added} new entities, "
         f"{report.residuals_added} facts (+{report.residuals_deduplicated} duplicates dropped, "
         f"{report.residuals_superseded} superseded); {int(usage.get('calls', 0))} engine calls, "
-        f"{report.seconds:.1f}s"
+        + (f"{int(usage['cached'])} replies reused, " if usage.get("cached") else "")
+        + f"{report.seconds:.1f}s"
     )
     for warning in report.warnings:
         err.print(f"[yellow]Warning:[/yellow] {escape(warning)}")

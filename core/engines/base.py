@@ -18,7 +18,7 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
-
+    cached: int = 0  # requests answered from replies an earlier run kept in the store, not the model
 
 
 class Engine(Protocol):

@@ -110,6 +110,20 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ALTER TABLE entities ADD COLUMN kind_votes TEXT;
         """,
     ),
+    (
+        5,
+        "model_replies: each model call's reply, kept before it is applied (resume, rebuild)",
+        """
+        CREATE TABLE model_replies (
+            key TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt TEXT NOT NULL,
+            prompt_version INTEGER NOT NULL,
+            reply TEXT NOT NULL,
+            created_at TIMESTAMP NOT NULL
+        );
+        """,
+    ),
 ]
 LATEST = MIGRATIONS[-1][0]
 META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
@@ -186,4 +200,12 @@ COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
         ("turn_id", "INTEGER"),
     ),
     "meta": (("key", "VARCHAR"), ("value", "VARCHAR")),
+    "model_replies": (
+        ("key", "VARCHAR"),  # sha256 of model, prompt name and version, and the whole request
+        ("model", "VARCHAR"),
+        ("prompt", "VARCHAR"),
+        ("prompt_version", "INTEGER"),
+        ("reply", "VARCHAR"),  # the reply's text as the server sent it (never the API key)
+        ("created_at", "TIMESTAMP"),
+    ),
 }

@@ -6,6 +6,10 @@ half-written and is resumed by the next run."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +22,7 @@ from memhop.cli.app import app
 from memhop.core.store import open_store
 
 from support.fake_openai import FakeOpenAI, Reply, broken, prompt_name, rule_responder, server_error, user_text
+from support import process
 from support.paths import SAMPLES
 
 SECRET = "sk-test-DO-NOT-STORE-4f9a"
@@ -150,3 +155,79 @@ def test_ask_sends_the_facts_and_prints_the_model_answer(
     sent = user_text(server.requests[0])
     assert "What instrument does Bob play?" in sent
     assert answer["answer"] != "I don't know" and answer["answer"] in sent  # a fact the server was given
+
+
+def kept_replies(home: Path, word: str = "") -> int:
+    with open_store(home / "memhop.duckdb", read_only=True) as store:
+        return int(store.scalar("SELECT count(*) FROM model_replies WHERE reply LIKE ?", [f"%{word}%"]))
+
+
+@pytest.mark.slow
+def test_rebuild_reuses_the_kept_replies_and_forget_drops_them(
+    home: Path, runner: CliRunner, server: FakeOpenAI
+) -> None:
+    use_openai(home, server)
+    result = runner.invoke(app, ["ingest", str(CHAT), "--self", "Maya Patel", "--jobs", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    asked = server.calls
+    assert kept_replies(home) == asked and kept_replies(home, "Bob") > 0
+    server.reset()
+    reused = runner.invoke(app, ["rebuild", "--json"])
+    assert reused.exit_code == 0, reused.output
+    assert server.calls == 0 and json.loads(reused.stdout)["usage"]["cached"] == asked
+    fresh = runner.invoke(app, ["rebuild", "--fresh", "--jobs", "1", "--json"])
+    assert fresh.exit_code == 0, fresh.output
+    assert server.calls == asked
+    forgot = runner.invoke(app, ["forget", "Bob", "--yes", "--json"])
+    assert forgot.exit_code == 0, forgot.output  # the residue scan passed
+    assert kept_replies(home) == 0  # a kept reply could bring Bob back on the next rebuild
+
+
+@pytest.mark.slow
+def test_a_dead_server_stops_the_run_with_one_message(home: Path, runner: CliRunner) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    home.mkdir(parents=True, exist_ok=True)
+    settings = {"engine": "openai", "openai": {"base_url": f"http://127.0.0.1:{port}/v1", "max_retries": 3}}
+    (home / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+    started = time.monotonic()
+    result = ingest(runner, DIARY)
+    assert result.exit_code == 1
+    assert time.monotonic() - started < 20  # not every session's retry schedule (≈ 7 s each)
+    (failure,) = json.loads(result.stdout)["write"]["failures"]
+    assert "cannot connect" in failure["error"] and "stopped writing" in failure["error"]
+    with open_store(home / "memhop.duckdb", read_only=True) as store:
+        assert store.scalar("SELECT count(*) FROM sessions WHERE written_at IS NULL") == store.counts()["sessions"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "4"])
+def test_an_ingest_killed_mid_write_resumes_without_asking_again(home: Path, jobs: str) -> None:
+    """kill -9 from the server's side the moment the 12th request arrives: every reply
+    that came back before is kept, so the rerun does not ask for it again."""
+    killed: dict[str, Any] = {}
+
+    def killer(body: dict[str, Any]) -> Reply | dict[str, Any]:
+        if len(fake.requests) == 12 and "proc" in killed:
+            os.kill(killed["proc"].pid, signal.SIGKILL)
+            return server_error(500, "gone")
+        return rule_responder(body)
+
+    with FakeOpenAI(responder=killer) as fake:
+        use_openai(home, fake)
+        proc = killed["proc"] = process.start(home, "ingest", str(DIARY), "--self", "Maya Patel", "--jobs", jobs)
+        proc.communicate(timeout=300)
+        assert proc.returncode == -signal.SIGKILL
+        answered = {str(b["messages"]) for b in fake.requests[:11]}  # before the kill; later ones raced it
+        killed.clear()
+        fake.reset()
+        code, out, err = process.run(home, "ingest", str(DIARY), "--jobs", jobs)
+        assert code == 0, out + err
+        again = [str(b["messages"]) for b in fake.requests]
+        assert again and len(again) == len(set(again))
+        # Sequentially, no reply was paid for twice. With --jobs N, a reply the server sent
+        # but the killed process had not kept yet is asked again: at most one per thread
+        # that calls (N for the session at hand, N guessing ahead).
+        repeated = answered & set(again)
+        assert len(repeated) == 0 if jobs == "1" else len(repeated) <= 2 * int(jobs)

@@ -13,6 +13,7 @@ on the server side and read the prompts that were actually sent.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -77,8 +78,16 @@ def slow(seconds: float, then: Reply | None = None) -> Reply:
 
 
 class FakeOpenAI:
-    def __init__(self, responder: Responder | None = None) -> None:
+    """`latency` seconds per reply, at most `slots` replies being made at once (None: no
+    limit), like a model server with that many parallel slots; a request waiting for a
+    slot is not yet answered."""
+
+    def __init__(self, responder: Responder | None = None, latency: float = 0.0, slots: int | None = None) -> None:
         self.responder = responder
+        self.latency = latency
+        self._slots = threading.BoundedSemaphore(slots) if slots else None
+        self.peak = 0  # most requests being answered at once (with a latency)
+        self._active = 0
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._queue: deque[Reply] = deque()
@@ -105,6 +114,7 @@ class FakeOpenAI:
             self._queue.clear()
             self.requests.clear()
             self.headers.clear()
+            self.peak = 0
 
     def messages(self, index: int = -1) -> tuple[str, str]:
         """(system, user) text of a recorded request."""
@@ -122,6 +132,18 @@ class FakeOpenAI:
         if isinstance(made, Reply):
             return made
         return Reply(content=made if isinstance(made, str) else json.dumps(made))
+
+    def _generate(self) -> bool:
+        """Wait out the latency in a free slot; True when the server is stopping."""
+        with self._lock:
+            self._active += 1
+            self.peak = max(self.peak, self._active)
+        try:
+            with self._slots or contextlib.nullcontext():
+                return self._stop.wait(self.latency)
+        finally:
+            with self._lock:
+                self._active -= 1
 
     def __enter__(self) -> FakeOpenAI:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -152,6 +174,8 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             with fake._lock:
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
             reply = fake._next_reply(body)
+            if fake.latency and fake._generate():
+                return
             if reply.delay and fake._stop.wait(reply.delay):
                 return
             if reply.status != 200:

@@ -9,8 +9,12 @@ message it builds ever contains the API key.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -28,7 +32,7 @@ from memhop.core.engines.openai.wire import (
     resolve_entities,
     turn_data,
 )
-from memhop.core.errors import EngineError, MemhopError
+from memhop.core.errors import EngineError, EngineUnreachable, MemhopError
 from memhop.core.language.names import find_names, name_forms
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
 from memhop.core.name_mentions import NameMatcher
@@ -36,18 +40,22 @@ from memhop.core.name_mentions import NameMatcher
 if TYPE_CHECKING:
     from openai import OpenAI
 
+    from memhop.core.store.replies import ReplyCache
+
 NO_KEY = "not-needed"  # local servers (Ollama, llama.cpp) ignore the key but the client wants one
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+UNREACHABLE_AFTER = 3  # connection failures in a row that mean no server is listening
 T = TypeVar("T")
 
 
 class _RetryableError(MemhopError):
     """A failure worth another attempt (the retry loop turns the last one into EngineError)."""
 
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+    def __init__(self, reason: str, retry_after: float | None = None, *, rate_limited: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
+        self.rate_limited = rate_limited
 
 
 class OpenAIEngine:
@@ -83,6 +91,14 @@ class OpenAIEngine:
         self._backoff, self._max_delay, self._sleep = backoff, max_delay, sleep
         self._temperature, self._json_mode, self._context = temperature, json_mode, context_turns
         self.usage = Usage()
+        self.concurrency = max(1, settings.concurrency)  # the write path runs this many calls at once
+        self._slots = threading.BoundedSemaphore(self.concurrency)
+        self._usage_lock = threading.Lock()  # usage, the in-flight requests and the pause
+        self._in_flight: dict[str, threading.Event] = {}
+        self._paused_until = 0.0
+        self._replies: ReplyCache | None = None
+        self._seen: set[str] = set()  # requests this engine asked, or found kept, already
+        self._refused = 0  # connection failures in a row
 
     def __repr__(self) -> str:
         return f"OpenAIEngine(base_url={self._where!r}, model={self._model!r})"
@@ -93,9 +109,19 @@ class OpenAIEngine:
     # -- the four calls ---------------------------------------------------------------
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
+        raw = self._call(load_prompt("identify"), self._identify_values(session, known), lambda reply: list(reply["entities"]))
+        return resolve_entities(raw, session, known)
+
+    def identify_key(self, session: SessionView, known: Sequence[KnownEntity]) -> str:
+        """What `identify` would ask, as a key: a prefetch guessed with another registry is
+        still right when the key is the same (only the entities the turns name are sent)."""
+        prompt = load_prompt("identify")
+        return request_key(self._model, prompt, self._request(prompt.render(**self._identify_values(session, known))))
+
+    def _identify_values(self, session: SessionView, known: Sequence[KnownEntity]) -> dict[str, str]:
         text = "\n".join(f"{t.speaker}: {t.text}" for t in session.turns)
         named = {m.entity for m in find_names(text, [(k.name, k.aliases) for k in known])}
-        values = {
+        return {
             "session_date": day_text(session.started_at),
             "self_name": data_json(session.self_name),
             "known": data_lines(
@@ -103,8 +129,6 @@ class OpenAIEngine:
             ),
             "turns": data_lines(turn_data(t, session) for t in session.turns),
         }
-        raw = self._call(load_prompt("identify"), values, lambda reply: list(reply["entities"]))
-        return resolve_entities(raw, session, known)
 
     def coextract(
         self,
@@ -159,59 +183,158 @@ class OpenAIEngine:
 
     # -- transport and retries --------------------------------------------------------
 
+    def use_replies(self, replies: ReplyCache | None) -> None:
+        """Keep every reply in `replies` and answer a request seen before from it (the write
+        path attaches the store's cache for its run, then detaches it with None)."""
+        self._replies = replies
+
     def _call(self, prompt: Prompt, values: Mapping[str, str], parse: Callable[[Any], T]) -> T:
-        messages = prompt.render(**values)
-        attempts = self._max_retries + 1
-        reason, retry_after = "", None
+        request = self._request(prompt.render(**values))
+        key = request_key(self._model, prompt, request)
         started = time.perf_counter()
         try:
-            for attempt in range(attempts):
-                if attempt:
-                    self._sleep(self._delay(attempt, retry_after))
-                try:
-                    return parse(decode_reply(self._complete(messages), prompt))
-                except _RetryableError as exc:
-                    reason, retry_after = exc.reason, exc.retry_after
-                except ReplyError as exc:
-                    reason, retry_after = f"invalid reply: {exc}", None
+            with self._claim(key):
+                kept = self._kept(key, prompt, parse)
+                return kept[0] if kept else self._ask(prompt, request, key, parse)
         finally:
-            self.usage.seconds += time.perf_counter() - started
+            with self._usage_lock:
+                self.usage.seconds += time.perf_counter() - started
+
+    @contextmanager
+    def _claim(self, key: str) -> Iterator[None]:
+        """One caller per request at a time: a second caller of the same request (a prefetch
+        and the write path) waits for the first and then finds its reply kept."""
+        while True:
+            with self._usage_lock:
+                busy = self._in_flight.get(key)
+                if busy is None:
+                    mine = self._in_flight[key] = threading.Event()
+                    break
+            busy.wait()
+        try:
+            yield
+        finally:
+            with self._usage_lock:
+                del self._in_flight[key]
+            mine.set()
+
+    def _kept(self, key: str, prompt: Prompt, parse: Callable[[Any], T]) -> list[T]:
+        """[the kept reply, parsed] or [] when none is kept (or it no longer parses)."""
+        content = self._replies.get(key) if self._replies is not None else None
+        if content is None:
+            return []
+        try:
+            value = parse(decode_reply(content, prompt))
+        except ReplyError:
+            return []
+        with self._usage_lock:
+            if key not in self._seen:  # a reply kept by an earlier run, counted once
+                self._seen.add(key)
+                self.usage.cached += 1
+        return [value]
+
+    def _ask(self, prompt: Prompt, request: dict[str, Any], key: str, parse: Callable[[Any], T]) -> T:
+        attempts = self._max_retries + 1
+        reason, retry_after = "", None
+        for attempt in range(attempts):
+            self._check_reachable()
+            if attempt:
+                self._sleep(self._delay(attempt, retry_after))
+                self._check_reachable()
+            try:
+                content = self._complete(request, waited=attempt > 0)
+                value = parse(decode_reply(content, prompt))
+            except _RetryableError as exc:
+                reason, retry_after = exc.reason, exc.retry_after
+                continue
+            except ReplyError as exc:
+                reason, retry_after = f"invalid reply: {exc}", None
+                continue
+            if self._replies is not None:  # kept before the caller applies it
+                self._replies.put(key, self._model, prompt.name, prompt.version, content)
+                with self._usage_lock:
+                    self._seen.add(key)
+            return value
         tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
         message = f"openai engine: {prompt.name} failed after {tries} at {self._where}: {reason}"
         raise EngineError(self._scrub(message))
 
+    def _check_reachable(self) -> None:
+        """After UNREACHABLE_AFTER connection failures in a row (any call, any worker) no
+        server is there: one clear error instead of every session's retry schedule."""
+        with self._usage_lock:
+            refused = self._refused
+        if refused >= UNREACHABLE_AFTER:
+            raise EngineUnreachable(self._scrub(
+                f"openai engine: cannot connect to {self._where} ({refused} attempts in a row); "
+                "stopped writing: is the server running? The next run resumes where this one stopped."
+            ))
+
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         return min(self._max_delay, max(self._backoff * 2.0 ** (attempt - 1), retry_after or 0.0))
 
-    def _complete(self, messages: list[dict[str, str]]) -> str:
-        """One HTTP request; the reply's text, or _RetryableError / EngineError."""
-        openai = self._openai
-        kwargs: dict[str, Any] = {"model": self._model, "messages": messages}
+    def _request(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        request: dict[str, Any] = {"model": self._model, "messages": messages}
         if self._temperature is not None:
-            kwargs["temperature"] = self._temperature
+            request["temperature"] = self._temperature
         if self._json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
-        self.usage.calls += 1
+            request["response_format"] = {"type": "json_object"}
+        return request
+
+    def _complete(self, request: dict[str, Any], waited: bool = False) -> str:
+        """One HTTP request, at most `concurrency` at a time; the reply's text, or
+        _RetryableError / EngineError. A rate limit pauses every worker, not just the one
+        it hit (that one has `waited` out its own backoff already)."""
+        with self._slots:
+            if not waited:
+                self._wait_out_pause()
+            with self._usage_lock:
+                self.usage.calls += 1
+            try:
+                return self._send(request)
+            except _RetryableError as exc:
+                if exc.rate_limited:
+                    self._pause(exc.retry_after if exc.retry_after is not None else self._backoff)
+                raise
+
+    def _pause(self, seconds: float) -> None:
+        with self._usage_lock:
+            self._paused_until = max(self._paused_until, time.monotonic() + min(seconds, self._max_delay))
+
+    def _wait_out_pause(self) -> None:
+        with self._usage_lock:
+            remaining = self._paused_until - time.monotonic()
+        if remaining > 0:
+            self._sleep(remaining)
+
+    def _send(self, request: dict[str, Any]) -> str:
+        openai = self._openai
         try:
-            raw = self._client.chat.completions.with_raw_response.create(**kwargs)
+            raw = self._client.chat.completions.with_raw_response.create(**request)
             body = raw.content  # read here: the body is checked by us, not parsed by the client
         except openai.APITimeoutError:
             raise _RetryableError(f"no reply within {self._timeout:g} s") from None
         except openai.APIConnectionError:
+            with self._usage_lock:
+                self._refused += 1
             raise _RetryableError("cannot connect") from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status in RETRYABLE_STATUS or status >= 500:
                 kind = "rate limited" if status == 429 else "server error" if status >= 500 else "busy"
-                raise _RetryableError(f"HTTP {status} ({kind})", _retry_after(exc.response.headers)) from None
+                raise _RetryableError(
+                    f"HTTP {status} ({kind})", _retry_after(exc.response.headers), rate_limited=status == 429
+                ) from None
             where = f"{self._where} (model {self._model})"
             message = f"openai engine: HTTP {status} from {where}{_server_message(exc.body)}"
             raise EngineError(self._scrub(message)) from None
         except openai.APIError:
             raise _RetryableError("unreadable reply") from None
         completion = read_completion(body)
-        self.usage.prompt_tokens += completion.prompt_tokens
-        self.usage.completion_tokens += completion.completion_tokens
+        with self._usage_lock:
+            self._refused = 0
+            self.usage.prompt_tokens += completion.prompt_tokens
+            self.usage.completion_tokens += completion.completion_tokens
         if completion.finish_reason == "length":
             raise _RetryableError("reply cut off (finish_reason length)")
         return completion.content
@@ -230,6 +353,13 @@ class OpenAIEngine:
             if turn.id in wanted:
                 keep.update(range(max(0, i - self._context), min(len(turns), i + self._context + 1)))
         return [turns[i] for i in sorted(keep)]
+
+
+def request_key(model: str, prompt: Prompt, request: Mapping[str, Any]) -> str:
+    """What a kept reply is found by: the model, the prompt's name and version, and every
+    field of the request (messages, temperature, reply format); no endpoint, no key."""
+    payload = {"model": model, "prompt": prompt.name, "version": prompt.version, "request": request}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:
