@@ -78,7 +78,7 @@ def test_nothing_to_read_means_i_dont_know() -> None:
 def test_a_number_question_without_a_number_is_not_guessed() -> None:
     assert answer("How old is Pepper?") == DONT_KNOW
     dog = (turn(1, "Carol brought her greyhound Pepper, who is six and very gentle.", "2024-03-02"),)
-    assert answer("How old is Pepper?", evidence=dog) == "six"
+    assert answer("How old is Pepper?", evidence=dog) == "6"  # counts in digits, as a reader compares them
 
 
 def test_when_resolves_a_relative_date_against_the_entry() -> None:
