@@ -36,13 +36,6 @@ CHAIN_SQL = (
     "JOIN entities e ON e.id = m.entity_id GROUP BY e.name ORDER BY n DESC, e.name LIMIT 1"
 )
 
-RESULT_SQL = (
-    "SELECT e.name, e.kind, e.aliases, p.text, p.version FROM entities e "
-    "LEFT JOIN profiles p ON p.entity_id = e.id ORDER BY e.id",
-    "SELECT r.id, e.name, r.text, r.category, r.source_turns, r.date, r.slot, r.superseded_by "
-    "FROM residuals r JOIN entities e ON e.id = r.entity_id ORDER BY r.id",
-    "SELECT entity_id, turn_id FROM mentions ORDER BY ALL",
-)
 
 
 def main() -> None:
@@ -59,7 +52,7 @@ def main() -> None:
     from memhop.core.bench.ingest import ingest_parsed
     from memhop.core.config import OpenAISettings
     from memhop.core.engines.openai.engine import OpenAIEngine
-    from memhop.core.store import open_store
+    from memhop.core.store import memory, open_store
     from memhop.core.write import write_pending
 
     embedder = warm_embedder()
@@ -82,7 +75,7 @@ def main() -> None:
                 started = time.perf_counter()
                 report = write_pending(store, engine, embedder)
                 wall = time.perf_counter() - started
-                result = tuple(tuple(store.con.execute(sql).fetchall()) for sql in RESULT_SQL)
+                result = memory.written(store)
             engine.close()
             if baseline is None:
                 baseline, first_wall = result, wall

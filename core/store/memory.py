@@ -267,3 +267,18 @@ def reset_written(store: Store) -> None:
     for table in ("mentions", "residuals", "profiles", "entities"):
         store.con.execute(f"DELETE FROM {table}")
     store.con.execute("UPDATE sessions SET written_at = NULL")
+
+
+_WRITTEN_SQL = (
+    "SELECT e.name, e.kind, e.aliases, p.text, p.version FROM entities e "
+    "LEFT JOIN profiles p ON p.entity_id = e.id ORDER BY e.id",
+    "SELECT r.id, e.name, r.text, r.category, r.source_turns, r.date, r.slot, r.superseded_by "
+    "FROM residuals r JOIN entities e ON e.id = r.entity_id ORDER BY r.id",
+    "SELECT entity_id, turn_id FROM mentions ORDER BY ALL",
+)
+
+
+def written(store: Store) -> tuple[tuple[Any, ...], ...]:
+    """What the write path stored (entities and profiles, facts, mentions), in a stable
+    order: two runs stored the same memory exactly when these are equal."""
+    return tuple(tuple(store.con.execute(sql).fetchall()) for sql in _WRITTEN_SQL)

@@ -16,20 +16,13 @@ from memhop.core.embed import Embedder, get_embedder
 from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.ingest import ingest
 from memhop.core.model import AnswerRequest
-from memhop.core.store import Store, open_store, replies
+from memhop.core.store import Store, memory, open_store, replies
 from memhop.core.write import rebuild, write_pending
 
 from support.fake_openai import FakeOpenAI, good, prompt_name, rate_limited, rule_responder
 from support.paths import SAMPLES
 
 DIARY = SAMPLES / "maya-diary.md"
-RESULT_SQL = (
-    "SELECT e.name, e.kind, e.aliases, p.text, p.version FROM entities e "
-    "LEFT JOIN profiles p ON p.entity_id = e.id ORDER BY e.id",
-    "SELECT r.id, e.name, r.text, r.category, r.source_turns, r.date, r.slot, r.superseded_by "
-    "FROM residuals r JOIN entities e ON e.id = r.entity_id ORDER BY r.id",
-    "SELECT entity_id, turn_id FROM mentions ORDER BY ALL",
-)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -71,7 +64,7 @@ def imported(path: Path) -> Store:
 
 
 def result(store: Store) -> tuple[Any, ...]:
-    return tuple(tuple(store.con.execute(sql).fetchall()) for sql in RESULT_SQL)
+    return memory.written(store)
 
 
 def sent(server: FakeOpenAI) -> list[str]:
