@@ -31,6 +31,9 @@ def ask(
     since: SinceOption = None,
     until: UntilOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Show every decision of the read path.")] = False,
+    fallback: Annotated[
+        bool, typer.Option("--fallback", help="If the model server fails, answer with the offline answerer.")
+    ] = False,
     json: JsonOption = False,
     db: DbOption = None,
     engine: EngineOption = None,
@@ -54,7 +57,7 @@ def ask(
 
     with memhop.open(db, engine, read_only=True) as mem:
         ask_one = functools.partial(
-            mem.ask, since=since, until=until, top=top, hops=hops, gate=gate, evidence=evidence,
+            mem.ask, since=since, until=until, fallback=fallback, top=top, hops=hops, gate=gate, evidence=evidence,
             expand=False if no_expand else None, facts=False if no_facts else None, retriever=retriever,
         )
         if question == "-":

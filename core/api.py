@@ -93,6 +93,7 @@ class Memory:
         self.create = create  # False: a missing store is an error (StoreNotFound), never made
         self._store: Store | None = None
         self._engine: Engine | None = None
+        self._answered_by = ""  # set by each answer call: the engine (and model) that answered
 
     def __repr__(self) -> str:
         mode = "read-only" if self.read_only else "read-write"
@@ -258,7 +259,13 @@ class Memory:
         return read(self.store, question, self.embedder, self.read_options(**overrides), _window(since, until))
 
     def ask(
-        self, question: str, *, since: When = None, until: When = None, **overrides: Unpack[ReadOverrides]
+        self,
+        question: str,
+        *,
+        since: When = None,
+        until: When = None,
+        fallback: bool = False,
+        **overrides: Unpack[ReadOverrides],
     ) -> Answer:
         """Answer from memory ("I don't know" when nothing supports an answer); `.text` is
         the answer, `.answered` False for a refusal, `.support` the facts and turns it was
@@ -268,7 +275,10 @@ class Memory:
         from memhop.core.read import ask
 
         options = self.read_options(**overrides)
-        return ask(self.store, question, self.embedder, options, self._answer, _window(since, until))
+        answer = self._answer_or_fall_back if fallback else self._answer
+        result = ask(self.store, question, self.embedder, options, answer, _window(since, until))
+        result.context.trace.answered_by = self._answered_by
+        return result
 
     def search(
         self, query: str, *, person: str | None = None, since: When = None, until: When = None, limit: int = 10
@@ -281,7 +291,26 @@ class Memory:
 
     def _answer(self, request: AnswerRequest) -> str:
         answer: str = self.engine.answer(request)  # the engine is built only when a question reaches it
+        self._answered_by = self._engine_label()
         return answer
+
+    def _answer_or_fall_back(self, request: AnswerRequest) -> str:
+        """The configured engine's answer, or, when it fails for good (a dead server, broken
+        replies), the offline answerer's; the trace says which answered and why."""
+        from memhop.core.errors import EngineError
+
+        try:
+            return self._answer(request)
+        except EngineError as exc:
+            from memhop.core.engines.offline.answer import answer_offline
+
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self._answered_by = f"offline (fallback: {self._engine_label()} failed: {reason})"
+            return answer_offline(request)
+
+    def _engine_label(self) -> str:
+        name = self.settings.engine
+        return f"{name} (model {self.settings.openai.model})" if name == "openai" else name
 
     def read_options(self, **overrides: Unpack[ReadOverrides]) -> ReadSettings:
         """The settings' read knobs with the given ones replaced (users say "facts", the

@@ -114,6 +114,7 @@ class Trace:
     links: list[ChainLink] = field(default_factory=list)  # why each step of the chain is there
     timings_ms: dict[str, float] = field(default_factory=dict)
     answer: str | None = None  # set once the question is answered
+    answered_by: str = ""  # the engine (and model) that answered: "offline", "openai (model m)"
     answer_from: AnswerSource | None = None  # None: refused, or no memory contains the answer
 
     def to_dict(self) -> dict[str, Any]:

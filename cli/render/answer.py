@@ -156,6 +156,8 @@ def _evidence(tree: Tree, result: Answer) -> None:
 def _answer(tree: Tree, result: Answer) -> None:
     """The answer last, with the sentence it was read from and the answer in [brackets]."""
     node = tree.add(_text(("Answer: ", STAGE_STYLE), result.text))
+    if result.context.trace.answered_by:
+        node.add(_text(("answered by ", "dim"), result.context.trace.answered_by))
     source = result.context.trace.answer_from
     if source is None:
         why = "refused: no memory supports an answer" if not result.answered else "no memory contains this answer"

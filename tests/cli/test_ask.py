@@ -42,9 +42,14 @@ def test_answers_the_roommate_question_with_the_hop_in_the_trace(invoke) -> None
     text = result.stdout
     assert "hop 1" in text and "named by Alice Nguyen" in text and "[Bob Kowalski]" in text
     assert "Chain: Alice Nguyen → Bob Kowalski" in text and "stopped:" in text
+    assert "answered by offline" in text
     assert "Bob Kowalski plays the piano." in text and "superseded" in text
     tree = lines[next(i for i, line in enumerate(lines) if line.startswith("Trace: ")):]
     assert all(len(line) <= 80 for line in tree), max(tree, key=len)  # support lines above it are one per memory
+
+
+def test_the_json_trace_names_the_engine_that_answered(invoke) -> None:
+    assert json.loads(invoke(ROOMMATE, "--json").stdout)["trace"]["answered_by"] == "offline"
 
 
 def test_no_expand_removes_the_hop(invoke) -> None:

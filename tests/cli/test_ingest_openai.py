@@ -231,3 +231,20 @@ def test_an_ingest_killed_mid_write_resumes_without_asking_again(home: Path, job
         # that calls (N for the session at hand, N guessing ahead).
         repeated = answered & set(again)
         assert len(repeated) == 0 if jobs == "1" else len(repeated) <= 2 * int(jobs)
+
+
+@pytest.mark.slow
+def test_ask_falls_back_to_the_offline_answerer_only_when_asked_and_says_so(
+    home: Path, runner: CliRunner, server: FakeOpenAI
+) -> None:
+    assert runner.invoke(app, ["ingest", str(DIARY), "--self", "Maya Patel", "--engine", "offline"]).exit_code == 0
+    use_openai(home, server)
+    server.responder = lambda body: broken("not json at all")  # every answer call fails for good
+    question = "What instrument does Alice's roommate play?"
+    failed = runner.invoke(app, ["ask", question])
+    assert failed.exit_code == 1 and len(failed.stderr.strip().splitlines()) == 1
+    fell_back = runner.invoke(app, ["ask", question, "--fallback", "--json"])
+    assert fell_back.exit_code == 0, fell_back.output
+    data = json.loads(fell_back.stdout)
+    assert data["answer"] == "piano"
+    assert data["trace"]["answered_by"].startswith("offline (fallback: openai (model test-model) failed:")
