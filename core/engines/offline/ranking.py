@@ -173,7 +173,7 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
         if not same_entity(doer, asked_doer):
             return 0.0
         return 1.0 if mentions(sentence, entity) else 0.8
-    if same_person(doer, entity):
+    if same_entity(doer, entity):
         return 1.0 if distance <= NEAR_WORDS else 0.8
     if doer is None and (sentence.owner == entity or mentions(sentence, entity)):
         return 0.7
@@ -199,17 +199,6 @@ def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
     if not days:
         return 1.0
     return SCOPE_IN if any(scope[0] <= d <= scope[1] for d in days) else SCOPE_OUT
-
-
-def same_person(a: str | None, b: str | None) -> bool:
-    """Names of one entity, also when the shorter is the other's last name ("Ines" and
-    "Moreau Ines", stored apart when a text puts the family name first)."""
-    if same_entity(a, b):
-        return True
-    if not a or not b:
-        return False
-    short, long = sorted((a.lower().split(), b.lower().split()), key=len)
-    return len(short) == 1 and len(long) > 1 and short[0] == long[-1]
 
 
 def date_of(sentence: Sentence) -> date | None:
