@@ -59,7 +59,7 @@ def forget(
       memhop forget --resume
     """
     from memhop.cli.render.forget import confirm_forget, render_forget, render_resumed
-    from memhop.core.errors import UsageError
+    from memhop.core.forget import one_target
 
     if resume:
         if name is not None or fact is not None or source is not None or dry_run:
@@ -67,8 +67,7 @@ def forget(
         with memhop.open(db, engine, create=False) as mem:
             render_resumed(mem.resume_forget(), as_json=json)
         return
-    if sum(x is not None for x in (name, fact, source)) != 1:
-        raise UsageError("say what to forget: a NAME, --fact ID or --source FILE (exactly one)")
+    one_target(name, fact, source)
     with memhop.open(db, engine, read_only=dry_run, create=False) as mem:
         report = mem.forget(
             name,

@@ -16,7 +16,7 @@ from typing import Any
 
 from memhop.core import redact as rd
 from memhop.core.embed import Embedder
-from memhop.core.errors import MemhopError
+from memhop.core.errors import MemhopError, UsageError
 from memhop.core.forget_plans import (
     SPECIAL,
     ForgetError,
@@ -58,6 +58,13 @@ class ForgetReport:
         return asdict(self)
 
 
+def one_target(name: str | None, fact: int | None, source: str | None) -> None:
+    """A forget names exactly one thing; anything else is a usage error, refused before
+    the store is even opened."""
+    if sum(x is not None for x in (name, fact, source)) != 1:
+        raise UsageError("say what to forget: a NAME, --fact ID or --source FILE (exactly one)")
+
+
 def forget(
     store: Store,
     embedder: Embedder | None,
@@ -74,8 +81,7 @@ def forget(
 
     `confirm` sees the full plan before anything changes; returning False aborts.
     """
-    if sum(x is not None for x in (name, fact, source)) != 1:
-        raise ForgetError("say what to forget: a NAME, --fact ID or --source FILE (exactly one)")
+    one_target(name, fact, source)
     redactor = redactor or rd.SentenceRedactor()
     if name is not None:
         plan = plan_entity(store, name, redactor, drop_turns)

@@ -10,21 +10,19 @@ from typing import Any
 import duckdb
 import numpy as np
 import pytest
+from support import purge_world
+from support.fake_engine import FakeEngine, raises
+from support.paths import SAMPLES
 
 from memhop.core import forget_plans
 from memhop.core.edit import add_fact
-from memhop.core.errors import EngineError, EntityNotFound, StoreError
+from memhop.core.errors import AmbiguousName, EngineError, EntityNotFound, StoreError, UsageError
 from memhop.core.forget import ForgetError, ResidueError, forget, scan_text
-from memhop.core.errors import AmbiguousName
 from memhop.core.ingest import ingest
 from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import mentions
 from memhop.core.redact import MARKER, checked_rewrite, names_matcher, redact
 from memhop.core.store import Store, compact, intent, memory, open_store, tables
-
-from support import purge_world
-from support.fake_engine import FakeEngine, raises
-from support.paths import SAMPLES
 
 EMBED = purge_world.EMBEDDER
 
@@ -265,7 +263,7 @@ def test_the_diarist_and_ambiguous_requests_are_refused(db: Path) -> None:
     with open_store(db) as store:
         with pytest.raises(ForgetError, match="diarist"):
             forget(store, None, name="Maya Patel", dry_run=True)
-        with pytest.raises(ForgetError, match="exactly one"):
+        with pytest.raises(UsageError, match="exactly one"):
             forget(store, None, name=BOB, fact=1, dry_run=True)
         with pytest.raises(ForgetError, match="no imported source"):
             forget(store, None, source="never-imported.txt", dry_run=True)
@@ -425,4 +423,4 @@ def test_forgetting_a_name_catches_its_accented_spelling(db: Path, tmp_path: Pat
         assert report.residue["file_text_hits"] == 0 and report.residue["needles"] >= 3
         texts = [t for (t,) in store.con.execute("SELECT text FROM turns WHERE text LIKE '%Good session%'").fetchall()]
     assert texts == [f"{MARKER} Good session."]
-    assert "siobh".encode() not in db.read_bytes().lower()
+    assert b"siobh" not in db.read_bytes().lower()
