@@ -137,7 +137,7 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
     drop_kept_replies(store, plan)
     _plan_labels(store, plan, label)
     # The bytes are searched for the forms that are not ordinary words ("rose" stays in
-    # "prices rose"; the rows were checked by mention) and for every spelling met ("Siobhán").
+    # "prices rose"; the rows were checked by mention) and for every spelling met ("Inês").
     distinct = [f for f in forms if name_key(f) not in prose.common]
     plan.file_needles = tuple(sorted({*distinct, *prose.seen, *label.seen}, key=lambda f: (-len(f), f)))
     return plan

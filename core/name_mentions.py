@@ -1,6 +1,6 @@
 """Where a name in a text refers to the entity: the rule forget and its redaction share.
 
-A form is found as whole words, ignoring case and accents ("Siobhan" finds Siobhán), as
+A form is found as whole words, ignoring case and accents ("Ines" finds Inês), as
 core/language/names.py finds mentions. A one-word form that is also an ordinary word
 ("Rose", "Mark", "Will", "May", "Bill", "Joy": in WordNet's word list, a stopword, a month
 or a weekday) counts only where it is written as a name: capitalised (not shouted in

@@ -119,9 +119,9 @@ def _kin_keys() -> frozenset[str]:
 
 
 def is_nickname(short: str, long: str) -> bool:
-    """"Femi" for Olufemi, "Gabi" for Gabriela, "Mel" for Melanie (folded lower-case words).
+    """"Femi" for Olufemi, "Fran" for Francesca, "Tomi" for Tomasz (folded lower-case words).
 
-    A prefix of 3-4 letters ("Carol" is her own name, not Caroline's), or an ending of 4
+    A prefix of 3-4 letters ("Maria" is her own name, not Mariana's), or an ending of 4
     letters or more of a name at least 3 letters longer ("Anna" is not Joanna).
     """
     if len(short) < 3 or short in WEAK_FIRST_TOKENS or short in _kin_keys() or long in _kin_keys():

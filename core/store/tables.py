@@ -68,7 +68,7 @@ def text_columns(store: Store) -> list[TextColumn]:
 
 def rows_containing(store: Store, col: TextColumn, needles: Sequence[str]) -> list[tuple[Key, Any]]:
     """(key, value) of rows whose column contains a needle, ignoring case and accents
-    ("siobhan" finds Siobhán): a cheap prefilter; callers confirm whole-word matches in Python."""
+    ("ines" finds Inês): a cheap prefilter; callers confirm whole-word matches in Python."""
     if not needles:
         return []
     expr = f"array_to_string({quote(col.column)}, chr(10))" if col.is_list else quote(col.column)

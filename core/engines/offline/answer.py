@@ -30,6 +30,7 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
+from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
     Question,
@@ -195,9 +196,9 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
     for name in names:
         if same_entity(owner, name):
             return name
-    short = owner.lower()
-    for name in names:  # a short form of a known name ("Rafa" for "Rafaela Nogueira")
-        if len(short) >= 3 and any(w.startswith(short) for w in name.lower().split()):
+    short = name_key(owner)
+    for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima"), as the write path reads them
+        if any(is_nickname(short, word) for word in name_key(name).split()):
             return name
     return owner
 

@@ -374,7 +374,7 @@ def _nickname_of(
     if len(close) == 1 and len(surface) <= 6:
         return close.pop()
     if not 3 <= len(surface) <= 4:
-        return None  # "Carol" is not "Caroline"; "Mel" and "Caro" are
+        return None  # "Maria" is not "Mariana"; "Gabi" and "Mari" are
     hits = {
         k.name
         for k in registry

@@ -133,7 +133,7 @@ def modifier(ent: Span) -> bool:
 
 
 def is_vocative(text: str, start: int, end: int, dep: str = "") -> bool:
-    """"Thanks, Melanie!", "Hey Caroline", "no, Mum, he's ...": addressed, not talked about."""
+    """"Thanks, Ottilie!", "Hey Ottilie", "no, Mum, he's ...": addressed, not talked about."""
     before = text[:start].rstrip()
     after = text[end:].lstrip()
     prev_word = before.split()[-1].strip(",!.").lower() if before.split() else ""

@@ -20,7 +20,7 @@ _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")
 _THIRD_PERSON = {"am": "is", "'m": "is", "m": "is", "are": "is", "'re": "is", "have": "has", "'ve": "has",
                  "ve": "has", "do": "does", "go": "goes", "'ll": "will", "'d": "would"}  # fmt: skip
 _LEADING = re.compile(r"^(?:(?:and|but|so|or|haha+|lol|omg|ok|okay|oh|well|yeah|yes|also|plus|anyway)\b[,!.]*\s*)+", re.I)
-# "Hey Caroline, since we last chatted ..." / "Wow, Mel! ...": an opening greeting is not the fact.
+# "Hey Ottilie, since we last chatted ..." / "Wow, Tilly! ...": an opening greeting is not the fact.
 _GREETING = re.compile(r"^(?:(?:hey|hi|hello|wow|woah|thanks|thank you|aww?|oh|yay)\b[,\s]*(?:\w+\s*){0,2}[,!.]+\s*)+", re.I)
 _PARTICIPLES = frozenset({"come", "become", "run", "been", "gone", "done", "seen"})
 _SKIPPABLE = frozenset({"RB", "RBR", "RBS"})

@@ -213,3 +213,11 @@ def test_which_city_needs_a_place_not_a_clause() -> None:
 def test_a_count_written_in_words_is_answered_in_digits() -> None:
     party = turn(1, "Tomas is thirty! We had cake at midnight.", "2024-05-12")
     assert ask("How old did my brother turn in May 2024?", evidence=(party,)) == "30"
+
+
+def test_a_nickname_in_the_question_starts_from_the_person_it_shortens() -> None:
+    francesca = EntitySlice("Francesca Lima", "Francesca Lima's brother is Rui.", ())
+    rui = EntitySlice("Rui", "Rui is Francesca's brother.", ("Rui plays the cello in an orchestra.",))
+    assert ask("What instrument does Fran's brother play?", slices=(francesca, rui)) == "cello"
+    # a longer name that only begins the same is someone else, not a short form
+    assert ask("What instrument does Frances's brother play?", slices=(francesca, rui)) == DONT_KNOW
