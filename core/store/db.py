@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,6 +24,8 @@ from memhop.core.store.schema import LATEST, META_MIGRATION, MIGRATIONS
 
 if TYPE_CHECKING:
     from memhop.core.store.intent import Resumed
+
+log = logging.getLogger("memhop")
 
 
 @dataclass
@@ -255,8 +258,37 @@ def _probe(path: Path) -> duckdb.DuckDBPyConnection:
             # DuckDB 1.5.5 cannot replay some WAL records (an ALTER TABLE of a migration cut
             # short by a crash) read-only; a writing connection replays them, as the next
             # write would anyway.
-            return _connect(path, read_only=False)
+            try:
+                return _connect(path, read_only=False)
+            except StoreError:
+                if not _set_aside_unborn_wal(path):
+                    raise
+                return _connect(path, read_only=False)
         raise _cannot_open(path, exc) from None
+
+
+def _set_aside_unborn_wal(path: Path) -> bool:
+    """A store killed while it was being created: its file holds no table yet, and its WAL
+    (the first tables, half written) is one DuckDB cannot replay at all. Nothing was ever
+    stored in it — every memhop write comes after the first migrations are checkpointed
+    into the file — so the WAL is moved aside (kept, as `.wal.unreplayable`) and the store
+    is created afresh. A file with any table keeps its WAL and stays refused."""
+    wal = path.with_name(path.name + ".wal")
+    aside = path.with_name(path.name + ".wal.unreplayable")
+    os.replace(wal, aside)
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            tables = con.execute("SELECT count(*) FROM information_schema.tables").fetchone()
+        finally:
+            con.close()
+    except duckdb.Error:
+        tables = None
+    if tables != (0,):
+        os.replace(aside, wal)
+        return False
+    log.warning("%s: the store was cut off while being created; its unreadable WAL is kept as %s", path, aside.name)
+    return True
 
 
 def _cannot_open(path: Path, exc: duckdb.Error) -> StoreError:

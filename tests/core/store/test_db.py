@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
 import duckdb
 import pytest
+from support.paths import UNBORN_STORE
 
 from memhop.core.errors import StoreError
 from memhop.core.store import open_store
@@ -100,3 +102,17 @@ def test_read_only_opens_never_change_the_mode(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     open_store(path).close()  # a writer makes it private again
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_store_killed_while_being_created_opens_again_with_its_wal_kept_aside(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    for part in UNBORN_STORE.iterdir():
+        shutil.copy(part, tmp_path / part.name)
+    path = tmp_path / "memhop.duckdb"
+    with open_store(path) as store:
+        assert store.counts()["turns"] == 0
+        assert store.schema_version() == MIGRATIONS[-1][0]
+    kept = tmp_path / "memhop.duckdb.wal.unreplayable"
+    assert kept.read_bytes() == (UNBORN_STORE / "memhop.duckdb.wal").read_bytes()  # moved aside, not deleted
+    assert "cut off while being created" in caplog.text
