@@ -58,6 +58,11 @@ class OpenAISettings:
     timeout: float = 60.0
     max_retries: int = 3
     concurrency: int = 4  # model calls in flight at once while writing (`--jobs` overrides it)
+    # The reply cap: a number for every call, or {prompt name: number}; unset, each prompt
+    # file's own max_tokens.
+    max_tokens: int | dict[str, int] | None = None
+    context_tokens: int = 2048  # the window when the server does not say (Ollama's default)
+    response_format: str = "auto"  # auto (detect per server), json_schema, json_object or text
 
     def redacted(self) -> dict[str, Any]:
         shown = asdict(self)
@@ -147,6 +152,20 @@ def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
     return cls(**kwargs)
 
 
+def _check_openai(settings: OpenAISettings, where: str) -> None:
+    """The openai keys `_build` cannot check by their default's type."""
+    from memhop.core.engines.openai.server import FORMAT_SETTINGS  # stdlib-only module
+
+    caps = settings.max_tokens
+    values = list(caps.values()) if isinstance(caps, dict) else [] if caps is None else [caps]
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
+        raise ConfigError(f"{where}: openai.max_tokens must be a positive number or a mapping of prompt names to numbers")
+    if settings.context_tokens < 256:
+        raise ConfigError(f"{where}: openai.context_tokens must be at least 256")
+    if settings.response_format not in FORMAT_SETTINGS:
+        raise ConfigError(f"{where}: openai.response_format must be one of {', '.join(FORMAT_SETTINGS)}")
+
+
 def load_settings(
     paths: Paths | None = None,
     env: Mapping[str, str] | None = None,
@@ -180,6 +199,7 @@ def load_settings(
         },
         where,
     )
+    _check_openai(settings.openai, where)
     settings = replace(settings, db=Path(settings.db).expanduser())
     if db is not None:
         settings = replace(settings, db=db)

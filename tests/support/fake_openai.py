@@ -80,11 +80,27 @@ def slow(seconds: float, then: Reply | None = None) -> Reply:
 class FakeOpenAI:
     """`latency` seconds per reply, at most `slots` replies being made at once (None: no
     limit), like a model server with that many parallel slots; a request waiting for a
-    slot is not yet answered."""
+    slot is not yet answered.
 
-    def __init__(self, responder: Responder | None = None, latency: float = 0.0, slots: int | None = None) -> None:
+    `refuse`: response_format types answered with HTTP 400, as a server that does not
+    support them does (recorded, but no scripted reply is used up). `props` / `models`:
+    the JSON of GET /props (llama.cpp) and GET /v1/models; None answers 404."""
+
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        latency: float = 0.0,
+        slots: int | None = None,
+        *,
+        refuse: tuple[str, ...] = (),
+        props: dict[str, Any] | None = None,
+        models: dict[str, Any] | None = None,
+    ) -> None:
         self.responder = responder
         self.latency = latency
+        self.refuse = refuse
+        self.props, self.models = props, models
+        self.gets: list[str] = []  # paths of GET requests
         self._slots = threading.BoundedSemaphore(slots) if slots else None
         self.peak = 0  # most requests being answered at once (with a latency)
         self._active = 0
@@ -114,6 +130,7 @@ class FakeOpenAI:
             self._queue.clear()
             self.requests.clear()
             self.headers.clear()
+            self.gets.clear()
             self.peak = 0
 
     def messages(self, index: int = -1) -> tuple[str, str]:
@@ -124,6 +141,9 @@ class FakeOpenAI:
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
             self.requests.append(body)
+            wanted = (body.get("response_format") or {}).get("type")
+            if wanted in self.refuse:
+                return Reply(status=400, error=f"response_format type '{wanted}' is not supported")
             if self._queue:
                 return self._queue.popleft()
         if self.responder is None:
@@ -163,6 +183,15 @@ class FakeOpenAI:
 def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server API
+            with fake._lock:
+                fake.gets.append(self.path)
+            found = {"/props": fake.props, "/v1/models": fake.models}.get(self.path)
+            if found is None:
+                self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            else:
+                self._send(200, found)
 
         def do_POST(self) -> None:  # noqa: N802 - the http.server API
             length = int(self.headers.get("Content-Length", 0))
@@ -289,8 +318,8 @@ def names_in(text: str) -> list[str]:
 
 def rule_responder(body: dict[str, Any]) -> dict[str, Any]:
     """identify: capitalised names; coextract: a profile naming the co-mentioned names and
-    one cross_entity residual per turn naming the entity; answer: the last entity's first
-    fact or "I don't know"; rewrite: the name replaced by "someone"."""
+    one cross_entity residual per turn naming the entity; answer: the first fact of the last
+    entity the prompt gives facts for, or "I don't know"; rewrite: the name replaced by "someone"."""
     task = prompt_name(body)
     if task == "identify":
         names = [n for t in block_lines(body, "turns") for n in names_in(t["text"])]
@@ -308,9 +337,8 @@ def rule_responder(body: dict[str, Any]) -> dict[str, Any]:
         ]
         return {"profile": profile, "residuals": residuals, "supersedes": []}
     if task == "answer":
-        entities = block_lines(body, "entities")
-        facts = entities[-1]["verified_facts"] if entities else []
-        return {"answer": facts[0] if facts else "I don't know"}
+        facts = [e["verified_facts"] for e in block_lines(body, "entities") if e["verified_facts"]]
+        return {"answer": facts[-1][0] if facts else "I don't know"}
     entity = json.loads(block(body, "forget"))["name"]
     text = json.loads(block(body, "text"))
     return {"text": re.sub(re.escape(entity.split()[0]), "someone", text, flags=re.IGNORECASE)}

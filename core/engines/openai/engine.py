@@ -1,10 +1,15 @@
 """The openai engine: ProGraph's write and answer calls on any OpenAI-compatible endpoint
 (OpenAI, Ollama, vLLM, llama.cpp's server, LM Studio) through the `openai` package.
 
-Replies are JSON checked against the schema in the prompt file; a bad reply, a cut-off
-reply, a 429/5xx, a timeout or a dropped connection is retried with exponential backoff
-and then reported as one EngineError. Nothing half-parsed leaves this module, and no
-message it builds ever contains the API key.
+Replies are asked for with the prompt's schema as `response_format` where the server
+takes it (server.py finds out once per server) and checked against it again here, then
+cleaned (clean.py). A reply that fails the checks is answered with a repair turn: the
+reply itself and what was wrong with it, so the retry is not the same request again. A
+cut-off reply, a 429/5xx, a timeout or a dropped connection is retried with exponential
+backoff, and the last failure is reported as one EngineError. Every reply is capped at
+the prompt's max_tokens and every prompt is cut to the server's context window
+(budget.py). Nothing half-parsed leaves this module, and no message it builds ever
+contains the API key.
 """
 
 from __future__ import annotations
@@ -15,12 +20,23 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from memhop.core.config import OpenAISettings
+from memhop.core.config import OpenAISettings, Paths
 from memhop.core.engines.base import Usage
+from memhop.core.engines.openai.budget import (
+    BYTES_PER_TOKEN,
+    SAFETY,
+    estimate_tokens,
+    fit,
+    message_tokens,
+    most_relevant_first,
+    prompt_budget,
+)
 from memhop.core.engines.openai.prompts import Prompt, ReplyError, load_prompt
+from memhop.core.engines.openai.server import FORMATS, ServerMemory, probe_window, refuses_format
 from memhop.core.engines.openai.wire import (
     data_json,
     data_lines,
@@ -32,7 +48,7 @@ from memhop.core.engines.openai.wire import (
     resolve_entities,
     turn_data,
 )
-from memhop.core.errors import EngineError, EngineUnreachable, MemhopError
+from memhop.core.errors import ConfigError, EngineError, EngineUnreachable, MemhopError
 from memhop.core.language.names import find_names, name_forms
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
 from memhop.core.name_mentions import NameMatcher
@@ -46,16 +62,25 @@ NO_KEY = "not-needed"  # local servers (Ollama, llama.cpp) ignore the key but th
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 UNREACHABLE_AFTER = 3  # connection failures in a row that mean no server is listening
 T = TypeVar("T")
+Messages = list[dict[str, str]]
+MIN_REPLY = 128  # tokens a reply gets even when the prompt leaves less (the server may refuse it)
 
 
 class _RetryableError(MemhopError):
     """A failure worth another attempt (the retry loop turns the last one into EngineError)."""
 
-    def __init__(self, reason: str, retry_after: float | None = None, *, rate_limited: bool = False) -> None:
+    def __init__(
+        self, reason: str, retry_after: float | None = None, *, rate_limited: bool = False, content: str | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retry_after = retry_after
         self.rate_limited = rate_limited
+        self.content = content  # the text of a reply cut off at max_tokens
+
+
+class _FormatRefused(MemhopError):
+    """The server answered HTTP 400 to the reply format the request asked for."""
 
 
 class OpenAIEngine:
@@ -73,6 +98,7 @@ class OpenAIEngine:
         temperature: float | None = 0.0,
         json_mode: bool = True,
         context_turns: int = 1,
+        cache_dir: Path | None = None,
     ) -> None:
         import openai  # lazy: the package takes most of a second to import
 
@@ -99,6 +125,13 @@ class OpenAIEngine:
         self._replies: ReplyCache | None = None
         self._seen: set[str] = set()  # requests this engine asked, or found kept, already
         self._refused = 0  # connection failures in a row
+        self._base_url, self._key = settings.base_url, settings.api_key
+        self._max_tokens, self._context_tokens = settings.max_tokens, settings.context_tokens
+        if settings.response_format != "auto" and settings.response_format not in FORMATS:
+            raise ConfigError(f"openai.response_format {settings.response_format!r} is not one of auto, {', '.join(FORMATS)}")
+        forced = "text" if not json_mode else settings.response_format
+        self._forced_format = None if forced == "auto" else forced
+        self._server = ServerMemory(self._where, self._model, cache_dir if cache_dir is not None else Paths.from_env().cache_dir)
 
     def __repr__(self) -> str:
         return f"OpenAIEngine(base_url={self._where!r}, model={self._model!r})"
@@ -109,26 +142,38 @@ class OpenAIEngine:
     # -- the four calls ---------------------------------------------------------------
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
-        raw = self._call(load_prompt("identify"), self._identify_values(session, known), lambda reply: list(reply["entities"]))
+        prompt = load_prompt("identify")
+        raw = self._call(prompt, self._identify_messages(prompt, session, known), lambda reply: list(reply["entities"]))
         return resolve_entities(raw, session, known)
 
     def identify_key(self, session: SessionView, known: Sequence[KnownEntity]) -> str:
         """What `identify` would ask, as a key: a prefetch guessed with another registry is
         still right when the key is the same (only the entities the turns name are sent)."""
         prompt = load_prompt("identify")
-        return request_key(self._model, prompt, self._request(prompt.render(**self._identify_values(session, known))))
+        messages = self._identify_messages(prompt, session, known)
+        return request_key(self._model, prompt, self._request(prompt, messages, self._format()))
 
-    def _identify_values(self, session: SessionView, known: Sequence[KnownEntity]) -> dict[str, str]:
+    def _identify_messages(self, prompt: Prompt, session: SessionView, known: Sequence[KnownEntity]) -> Messages:
+        """The known entities the turns name, the most mentioned first, as many as the
+        window leaves room for beside all of the session's turns."""
         text = "\n".join(f"{t.speaker}: {t.text}" for t in session.turns)
-        named = {m.entity for m in find_names(text, [(k.name, k.aliases) for k in known])}
-        return {
-            "session_date": day_text(session.started_at),
-            "self_name": data_json(session.self_name),
-            "known": data_lines(
-                {"name": k.name, "aliases": list(k.aliases)} for k in known if k.name in named
-            ),
-            "turns": data_lines(turn_data(t, session) for t in session.turns),
-        }
+        counts: dict[str, int] = {}
+        for match in find_names(text, [(k.name, k.aliases) for k in known]):
+            counts[match.entity] = counts.get(match.entity, 0) + 1
+        named = sorted((k for k in known if k.name in counts), key=lambda k: -counts[k.name])
+
+        def render(kept: int) -> Messages:
+            shown = {k.name for k in named[:kept]}
+            return prompt.render(
+                session_date=day_text(session.started_at),
+                self_name=data_json(session.self_name),
+                known=data_lines(
+                    {"name": k.name, "kind": k.kind, "aliases": list(k.aliases)} for k in known if k.name in shown
+                ),
+                turns=data_lines(turn_data(t, session) for t in session.turns),
+            )
+
+        return render(self._fit(prompt, len(named), render))
 
     def coextract(
         self,
@@ -137,41 +182,73 @@ class OpenAIEngine:
         existing: Sequence[ExistingResidual],
         session: SessionView,
     ) -> Extraction:
+        prompt = load_prompt("coextract")
         turns = self._turns_about(entity, session)
-        values = {
-            "session_date": day_text(session.started_at),
-            "self_name": data_json(session.self_name),
-            "entity": data_json(
-                {"name": entity.name, "kind": entity.kind, "aliases": list(entity.aliases)}
-            ),
-            "profile": data_json(profile),
-            "residuals": data_lines(
-                {"id": r.id, "text": r.text, "category": r.category, "slot": r.slot, "date": iso_date(r.date)}
-                for r in existing
-            ),
-            "turns": data_lines(turn_data(t, session) for t in turns),
-        }
-        shown = {t.id for t in turns}
+        said = "\n".join(t.text for t in turns)
+        relevant = most_relevant_first(existing, lambda r: r.text, said, ignore=[entity.name, *entity.aliases])
+        ranked = {r.id: rank for rank, r in enumerate(relevant)}
+
+        def render(kept: int) -> Messages:
+            """The existing facts in their own order and shape (fact_id, fact: not a
+            reply's residual, which a model copied without its source_turns)."""
+            return prompt.render(
+                session_date=day_text(session.started_at),
+                self_name=data_json(session.self_name),
+                entity=data_json({"name": entity.name, "kind": entity.kind, "aliases": list(entity.aliases)}),
+                profile=data_json(profile),
+                residuals=data_lines(
+                    {"fact_id": r.id, "fact": r.text, "slot": r.slot, "date": iso_date(r.date)}
+                    for r in existing
+                    if ranked[r.id] < kept
+                ),
+                turns=data_lines(turn_data(t, session) for t in turns),
+            )
+
+        messages = render(self._fit(prompt, len(existing), render))
+        shown = {t.id: t for t in turns}
         known_ids = {r.id for r in existing}
+        names = [entity.name, *entity.aliases]
         return self._call(
-            load_prompt("coextract"), values, lambda reply: parse_extraction(reply, shown, known_ids)
+            prompt,
+            messages,
+            lambda reply: parse_extraction(reply, shown, known_ids, names=names, self_name=session.self_name),
         )
 
     def answer(self, request: AnswerRequest) -> str:
-        values = {
-            "question": data_json(request.question),
-            "chain": data_json(list(request.chain)),
-            "entities": data_lines(
-                {"name": s.name, "profile": s.profile, "verified_facts": list(s.facts)}
-                for s in request.slices
-            ),
-            "evidence": data_lines(turn_data(t) for t in request.evidence),
-        }
-        return self._call(load_prompt("answer"), values, lambda reply: str(reply["answer"]).strip())
+        """Facts are cut first: those of entities off the chain, then the last-ranked of
+        every chain entity before any one's earlier ones (the last hop's kept longest);
+        then the last-ranked evidence turns, until the prompt fits."""
+        prompt = load_prompt("answer")
+        hops = {name: len(request.chain) - at for at, name in enumerate(request.chain)}  # last hop: 1
+        keep_order = sorted(
+            ((s.name not in hops, rank, hops.get(s.name, 0), i)
+             for i, s in enumerate(request.slices) for rank in range(len(s.facts))),
+        )
+        facts = [(rank, i) for _, rank, _, i in keep_order]
+
+        def render_with(kept_facts: int, kept_evidence: int) -> Messages:
+            keep = set(facts[:kept_facts])
+            return prompt.render(
+                question=data_json(request.question),
+                chain=data_json(list(request.chain)),
+                entities=data_lines(
+                    {"name": s.name, "profile": s.profile,
+                     "verified_facts": [f for rank, f in enumerate(s.facts) if (rank, i) in keep]}
+                    for i, s in enumerate(request.slices)
+                ),
+                evidence=data_lines(turn_data(t) for t in request.evidence[:kept_evidence]),
+            )
+
+        evidence = len(request.evidence)
+        kept_facts = self._fit(prompt, len(facts), lambda k: render_with(k, evidence))
+        kept_evidence = evidence if kept_facts else self._fit(prompt, evidence, lambda k: render_with(0, k))
+        messages = render_with(kept_facts, kept_evidence)
+        return self._call(prompt, messages, lambda reply: str(reply["answer"]).strip())
 
     def rewrite(self, text: str, name: str, aliases: Sequence[str] = ()) -> str:
         """Forgetting: the text without the entity; a reply that still names it is retried."""
-        values = {"entity": data_json({"name": name, "aliases": list(aliases)}), "text": data_json(text)}
+        prompt = load_prompt("rewrite")
+        messages = prompt.render(entity=data_json({"name": name, "aliases": list(aliases)}), text=data_json(text))
 
         def parse(reply: Mapping[str, Any]) -> str:
             rewritten = str(reply["text"]).strip()
@@ -179,7 +256,63 @@ class OpenAIEngine:
                 raise ReplyError("reply.text still names the entity")
             return rewritten
 
-        return self._call(load_prompt("rewrite"), values, parse)
+        return self._call(prompt, messages, parse)
+
+    # -- budget and request -----------------------------------------------------------
+
+    def max_tokens(self, prompt: Prompt) -> int:
+        """The reply cap of `prompt`'s calls: openai.max_tokens, else the prompt file's."""
+        caps = self._max_tokens
+        if isinstance(caps, Mapping):
+            return int(caps.get(prompt.name, prompt.max_tokens))
+        return prompt.max_tokens if caps is None else int(caps)
+
+    def context_window(self) -> int:
+        """The server's context window where it says (asked once per server and process),
+        else openai.context_tokens."""
+        if self._base_url is None:  # api.openai.com says nothing; its windows are large
+            return self._context_tokens
+        base_url, model, key, timeout = self._base_url, self._model, self._key, self._timeout
+        return self._server.window(lambda: probe_window(base_url, model, key, timeout)) or self._context_tokens
+
+    def _fit(self, prompt: Prompt, count: int, render: Callable[[int], Messages]) -> int:
+        """How many of `count` optional items (the least relevant last) fit the window."""
+        budget = prompt_budget(self.context_window(), self.max_tokens(prompt))
+        return fit(count, lambda kept: message_tokens(render(kept)), budget)
+
+    def _reply_cap(self, prompt: Prompt, messages: Messages) -> int:
+        """The prompt's max_tokens, or what the window leaves beside a prompt that could not
+        be cut enough (its session's turns alone are long), but never below MIN_REPLY."""
+        left = self.context_window() - message_tokens(messages) - SAFETY
+        return min(self.max_tokens(prompt), max(MIN_REPLY, left))
+
+    def _format(self) -> str:
+        return self._forced_format or self._server.reply_format()
+
+    def _request(self, prompt: Prompt, messages: Messages, reply_format: str) -> dict[str, Any]:
+        request: dict[str, Any] = {"model": self._model, "messages": messages, "max_tokens": self._reply_cap(prompt, messages)}
+        if self._temperature is not None:
+            request["temperature"] = self._temperature
+        if reply_format == "json_schema":
+            schema = {"name": prompt.name, "schema": prompt.wire_schema(), "strict": True}
+            request["response_format"] = {"type": "json_schema", "json_schema": schema}
+        elif reply_format == "json_object":
+            request["response_format"] = {"type": "json_object"}
+        return request
+
+    def _repair(self, prompt: Prompt, messages: Messages, content: str, problem: str) -> Messages:
+        """The turn after a reply that failed: the reply (cut to what the window leaves)
+        and what was wrong with it."""
+        note = {
+            "role": "user",
+            "content": f"Your reply is not usable: {problem}. Reply again with the whole corrected JSON "
+            "only, every required field present, in exactly the shape the instructions give.",
+        }
+        room = prompt_budget(self.context_window(), self.max_tokens(prompt)) - message_tokens([*messages, note])
+        room_bytes = (room - estimate_tokens("…") - 4) * BYTES_PER_TOKEN
+        if estimate_tokens(content) > room:
+            content = content.encode()[: max(0, room_bytes)].decode(errors="ignore") + "…"
+        return [*messages, {"role": "assistant", "content": content}, note]
 
     # -- transport and retries --------------------------------------------------------
 
@@ -188,14 +321,13 @@ class OpenAIEngine:
         path attaches the store's cache for its run, then detaches it with None)."""
         self._replies = replies
 
-    def _call(self, prompt: Prompt, values: Mapping[str, str], parse: Callable[[Any], T]) -> T:
-        request = self._request(prompt.render(**values))
-        key = request_key(self._model, prompt, request)
+    def _call(self, prompt: Prompt, messages: Messages, parse: Callable[[Any], T]) -> T:
+        key = request_key(self._model, prompt, self._request(prompt, messages, self._format()))
         started = time.perf_counter()
         try:
             with self._claim(key):
                 kept = self._kept(key, prompt, parse)
-                return kept[0] if kept else self._ask(prompt, request, key, parse)
+                return kept[0] if kept else self._ask(prompt, messages, parse)
         finally:
             with self._usage_lock:
                 self.usage.seconds += time.perf_counter() - started
@@ -233,24 +365,45 @@ class OpenAIEngine:
                 self.usage.cached += 1
         return [value]
 
-    def _ask(self, prompt: Prompt, request: dict[str, Any], key: str, parse: Callable[[Any], T]) -> T:
+    def _ask(self, prompt: Prompt, messages: Messages, parse: Callable[[Any], T]) -> T:
+        """Attempts until a reply parses. After a reply that does not, the next attempt
+        carries a repair turn; a refused reply format is replaced by the next one without
+        spending an attempt. The reply is kept under the key of the request as it would be
+        sent now (the format it ended with, no repair turn)."""
         attempts = self._max_retries + 1
         reason, retry_after = "", None
-        for attempt in range(attempts):
+        reply_format = self._format()
+        sent = messages
+        attempt = 0
+        while attempt < attempts:
             self._check_reachable()
             if attempt:
                 self._sleep(self._delay(attempt, retry_after))
                 self._check_reachable()
             try:
-                content = self._complete(request, waited=attempt > 0)
-                value = parse(decode_reply(content, prompt))
+                content = self._complete(self._request(prompt, sent, reply_format), waited=attempt > 0)
+            except _FormatRefused as exc:
+                reply_format = self._next_format(reply_format, str(exc))
+                continue
             except _RetryableError as exc:
                 reason, retry_after = exc.reason, exc.retry_after
+                if exc.content is not None:  # cut off: the model is told to be shorter
+                    sent = self._repair(prompt, messages, exc.content, exc.reason)
+                attempt += 1
                 continue
+            except ReplyError as exc:  # the body is no completion: nothing to repair
+                reason, retry_after = f"invalid reply: {exc}", None
+                attempt += 1
+                continue
+            try:
+                value = parse(decode_reply(content, prompt))
             except ReplyError as exc:
                 reason, retry_after = f"invalid reply: {exc}", None
+                sent = self._repair(prompt, messages, content, str(exc))
+                attempt += 1
                 continue
             if self._replies is not None:  # kept before the caller applies it
+                key = request_key(self._model, prompt, self._request(prompt, messages, reply_format))
                 self._replies.put(key, self._model, prompt.name, prompt.version, content)
                 with self._usage_lock:
                     self._seen.add(key)
@@ -258,6 +411,15 @@ class OpenAIEngine:
         tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
         message = f"openai engine: {prompt.name} failed after {tries} at {self._where}: {reason}"
         raise EngineError(self._scrub(message))
+
+    def _next_format(self, refused: str, message: str) -> str:
+        """The reply format after one the server refused (remembered for the server)."""
+        following = None if self._forced_format else self._server.downgrade(refused)
+        if following is None or following == refused:
+            where = f"{self._where} (model {self._model})"
+            hint = "; set openai.response_format to auto" if self._forced_format else ""
+            raise EngineError(self._scrub(f"openai engine: HTTP 400 from {where}: {message}{hint}"))
+        return following
 
     def _check_reachable(self) -> None:
         """After UNREACHABLE_AFTER connection failures in a row (any call, any worker) no
@@ -272,14 +434,6 @@ class OpenAIEngine:
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         return min(self._max_delay, max(self._backoff * 2.0 ** (attempt - 1), retry_after or 0.0))
-
-    def _request(self, messages: list[dict[str, str]]) -> dict[str, Any]:
-        request: dict[str, Any] = {"model": self._model, "messages": messages}
-        if self._temperature is not None:
-            request["temperature"] = self._temperature
-        if self._json_mode:
-            request["response_format"] = {"type": "json_object"}
-        return request
 
     def _complete(self, request: dict[str, Any], waited: bool = False) -> str:
         """One HTTP request, at most `concurrency` at a time; the reply's text, or
@@ -325,8 +479,11 @@ class OpenAIEngine:
                 raise _RetryableError(
                     f"HTTP {status} ({kind})", _retry_after(exc.response.headers), rate_limited=status == 429
                 ) from None
+            said = _server_message(exc.body)
+            if refuses_format(status, said) and "response_format" in request:
+                raise _FormatRefused(f"{request['response_format']['type']} refused{said}") from None
             where = f"{self._where} (model {self._model})"
-            message = f"openai engine: HTTP {status} from {where}{_server_message(exc.body)}"
+            message = f"openai engine: HTTP {status} from {where}{said}"
             raise EngineError(self._scrub(message)) from None
         except openai.APIError:
             raise _RetryableError("unreadable reply") from None
@@ -336,7 +493,9 @@ class OpenAIEngine:
             self.usage.prompt_tokens += completion.prompt_tokens
             self.usage.completion_tokens += completion.completion_tokens
         if completion.finish_reason == "length":
-            raise _RetryableError("reply cut off (finish_reason length)")
+            cap = request.get("max_tokens")
+            raise _RetryableError(f"reply cut off at max_tokens {cap} (finish_reason length); reply shorter",
+                                  content=completion.content)
         return completion.content
 
     def _scrub(self, message: str) -> str:

@@ -22,7 +22,8 @@ from memhop.core.errors import MemhopError
 
 PROMPT_PACKAGE = "memhop.prompts"
 REQUIRED_KEYS = ("name", "version", "system", "user", "placeholders", "reply_schema")
-OPTIONAL_KEYS = ("description",)
+OPTIONAL_KEYS = ("description", "max_tokens")
+DEFAULT_MAX_TOKENS = 512  # a reply cap for a prompt file that declares none
 SCHEMA_KEYWORDS = frozenset(
     {"type", "properties", "required", "items", "enum", "minLength", "additionalProperties", "description"}
 )
@@ -55,6 +56,7 @@ class Prompt:
     user: str  # a string.Template: $placeholder or ${placeholder}
     placeholders: tuple[str, ...]
     reply_schema: Mapping[str, Any]
+    max_tokens: int = DEFAULT_MAX_TOKENS  # the reply's cap: a looping model stops here
 
     def render(self, **values: str) -> list[dict[str, str]]:
         """Chat messages; values are substituted once, so a `$x` inside them stays text."""
@@ -70,6 +72,24 @@ class Prompt:
     def check_reply(self, reply: object) -> None:
         """Raise ReplyError naming the first place where the reply breaks the schema."""
         _check(reply, self.reply_schema, "reply")
+
+    def wire_schema(self) -> dict[str, Any]:
+        """The reply schema as sent in `response_format` (OpenAI's strict mode): every object
+        closed and every property required (an optional one is then sent as null or []),
+        and no keyword strict mode refuses (minLength, description). `check_reply` still
+        holds the reply to the file's own schema."""
+        return _strict(self.reply_schema)
+
+
+def _strict(schema: Mapping[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in schema.items() if k not in ("minLength", "description")}
+    if "properties" in schema:
+        out["properties"] = {key: _strict(sub) for key, sub in schema["properties"].items()}
+        out["required"] = list(schema["properties"])
+        out["additionalProperties"] = False
+    if "items" in schema:
+        out["items"] = _strict(schema["items"])
+    return out
 
 
 def _type_ok(value: object, type_name: str) -> bool:
@@ -173,6 +193,9 @@ def parse_prompt(text: str, source: str, expected_name: str | None = None) -> Pr
             f"{source}: placeholders disagree with the template (undeclared: {undeclared}, unused: {unused})"
         )
     _validate_schema(data["reply_schema"], f"{source}: reply_schema")
+    max_tokens = data.get("max_tokens", DEFAULT_MAX_TOKENS)
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+        raise PromptError(f"{source}: max_tokens must be a positive integer")
     return Prompt(
         name=name,
         version=version,
@@ -180,6 +203,7 @@ def parse_prompt(text: str, source: str, expected_name: str | None = None) -> Pr
         user=user,
         placeholders=tuple(declared),
         reply_schema=data["reply_schema"],
+        max_tokens=max_tokens,
     )
 
 

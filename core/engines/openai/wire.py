@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from memhop.core.engines.openai.clean import strip_tags, third_person, ungrounded
 from memhop.core.engines.openai.prompts import Prompt, ReplyError
-from memhop.core.language.names import find_names, match_registry, mentions
+from memhop.core.language.names import find_names, match_registry, mentions, name_key
 from memhop.core.model import (
     Extraction,
     FoundEntity,
@@ -27,6 +28,7 @@ from memhop.core.model import (
 _DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ].*)?")
 _THINKING = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+_FENCED_ANYWHERE = re.compile(r"```(?:json)?\s*(.*?)\s*```", re.DOTALL)
 
 
 # -- reading replies ---------------------------------------------------------------------
@@ -78,7 +80,8 @@ def _count(value: object) -> int:
 
 
 def decode_reply(content: str, prompt: Prompt) -> Any:
-    """JSON from a reply, tolerating a code fence or a leading <think> block."""
+    """JSON from a reply, tolerating a code fence or a leading <think> block; from a plain
+    text reply (a server without a JSON mode), the JSON object within its words."""
     text = _THINKING.sub("", content).strip()
     fenced = _FENCE.match(text)
     if fenced:
@@ -86,31 +89,72 @@ def decode_reply(content: str, prompt: Prompt) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        raise ReplyError("not valid JSON") from None
+        data = _json_within(text)
     except RecursionError:
         raise ReplyError("JSON nested too deeply") from None
     prompt.check_reply(data)
     return data
 
 
-def parse_extraction(reply: Mapping[str, Any], shown: set[int], known_ids: set[int]) -> Extraction:
-    """Residuals keep only turn ids the prompt showed, supersedes only existing ids."""
+def _json_within(text: str) -> Any:
+    """The first fenced block, else the text from its first "{" to its last "}", as JSON."""
+    candidates = [m.group(1) for m in _FENCED_ANYWHERE.finditer(text)]
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:
+        candidates.append(text[start : end + 1])
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            continue
+        except RecursionError:
+            raise ReplyError("JSON nested too deeply") from None
+    raise ReplyError("not valid JSON")
+
+
+def parse_extraction(
+    reply: Mapping[str, Any],
+    shown: Mapping[int, TurnView],
+    known_ids: set[int],
+    *,
+    names: Sequence[str],
+    self_name: str | None,
+) -> Extraction:
+    """Residuals keep only turn ids the prompt showed, supersedes only the entity's own
+    existing ids (`known_ids`). Tags are stripped; a fact in the diarist's first person is
+    rewritten with their name, or dropped when that cannot be done safely; a fact naming a
+    name or number its source turns never say is dropped. A profile in the first person
+    is a ReplyError, so the retry tells the model so."""
     drafts = []
     for i, item in enumerate(reply["residuals"]):
-        sources = tuple(dict.fromkeys(x for x in map(_as_id, item["source_turns"]) if x in shown))
+        sources = tuple(dict.fromkeys(x for x in map(_as_id, item["source_turns"]) if x is not None and x in shown))
         if not sources:
             continue  # a fact that cannot be traced to a turn of this session is not kept
+        text = third_person(strip_tags(item["text"]), self_name)
+        if not text:
+            continue  # "I like ..." with no safe third-person form
+        day = _parse_date(item.get("date"), f"reply.residuals[{i}].date")
+        cited = [shown[s] for s in sources]
+        said_on = [day, *(t.timestamp.date() for t in cited if t.timestamp is not None)]
+        if ungrounded(text, [t.text for t in cited], [*names, self_name or ""], said_on) is not None:
+            continue  # a name or number the cited turns never say: the model's invention
         drafts.append(
             ResidualDraft(
-                text=item["text"].strip(),
+                text=text,
                 category=item["category"],
                 source_turns=sources,
-                date=_parse_date(item.get("date"), f"reply.residuals[{i}].date"),
+                date=day,
                 slot=(item.get("slot") or "").strip().lower() or None,
             )
         )
-    supersedes = tuple(dict.fromkeys(x for x in map(_as_id, reply.get("supersedes", [])) if x in known_ids))
-    return Extraction(profile=reply["profile"].strip(), residuals=tuple(drafts), supersedes=supersedes)
+    supersedes = tuple(dict.fromkeys(x for x in map(_as_id, reply.get("supersedes") or []) if x in known_ids))
+    profile = third_person(strip_tags(reply["profile"]), self_name)
+    if profile is None:
+        raise ReplyError("reply.profile: written in the first person ('I ...'); write it in the third person, "
+                         "naming the diarist")
+    if not profile:
+        raise ReplyError("reply.profile: must not be empty")
+    return Extraction(profile=profile, residuals=tuple(drafts), supersedes=supersedes)
 
 
 def resolve_entities(
@@ -127,16 +171,21 @@ def resolve_entities(
         kinds[self_name], aliases[self_name] = "self", []
     text = "\n".join(t.text for t in session.turns)
     chosen: list[str] = [self_name] if self_name else []
-    for item in sorted(raw, key=lambda e: -len(e["name"])):  # "Bob Kowalski" before "Bob"
-        name = item["name"].strip()
-        offered = [a.strip() for a in item.get("aliases", []) if a.strip()]
+    for item in sorted(raw, key=lambda e: -len(strip_tags(e["name"]))):  # "Bob Kowalski" before "Bob"
+        name = strip_tags(item["name"])
+        if not name:
+            continue
+        offered = [a for a in (strip_tags(a) for a in item.get("aliases", [])) if a]
         canonical = next(filter(None, (match_registry(n, registry) for n in (name, *offered))), None)
         if item["kind"] == "self" and (self_name is None or canonical != self_name):
             continue  # only the session's owner is self; "me" or "the diarist" are not names
         if canonical is None:
-            canonical = name
-            registry.append((canonical, ()))
-            kinds[canonical], aliases[canonical] = item["kind"], []
+            written = written_part(name, text)
+            canonical = match_registry(written, registry) if written != name else None
+            if canonical is None:
+                canonical = written
+                registry.append((canonical, ()))
+                kinds[canonical], aliases[canonical] = item["kind"], []
         for alias in offered:  # a name seen in this text, not a description ("my sister")
             if alias[0].isupper() and mentions(text, alias) and alias.lower() != canonical.lower():
                 if alias.lower() not in {a.lower() for a in aliases[canonical]}:
@@ -160,6 +209,18 @@ def resolve_entities(
         for n in chosen
         if turn_ids[n]  # a name the turns never use is the model's invention
     ]
+
+
+def written_part(name: str, text: str) -> str:
+    """A new name as the turns write it: "Bob Kowalski" from a model whose turns only say
+    "Bob" becomes "Bob" (a family name from nowhere, such as a prompt's example, is not
+    kept); the name itself when the turns write it whole or not at all."""
+    parts = name.split()
+    for size in range(len(parts), 0, -1):
+        form = " ".join(parts[:size])
+        if any(name_key(m.text) == name_key(form) for m in find_names(text, [(form, ())])):
+            return form
+    return name
 
 
 def _as_id(value: object) -> int | None:

@@ -126,7 +126,7 @@ def test_coextract_keeps_traceable_facts_and_resolved_dates(fake: FakeOpenAI) ->
     ]
     assert out.supersedes == (7,)
     _, user = fake.messages()
-    assert "Bob is Alice's roommate." in user and '"id": 7' in user and "Monday 2023-05-08" in user
+    assert "Bob is Alice's roommate." in user and '"fact_id": 7' in user and "Monday 2023-05-08" in user
     shown = [t["id"] for t in block_lines(fake.requests[-1], "turns")]
     assert shown == [10, 11]  # its turn and the next one (pronouns); not the rest of the day
 
@@ -284,7 +284,7 @@ def test_diary_text_stays_data(fake: FakeOpenAI) -> None:
     assert user.count("</turns>") == 1  # the turn cannot close its block early
     turns = block_lines(fake.requests[-1], "turns")
     assert turns[0]["text"] == attack
-    assert fake.requests[-1]["response_format"] == {"type": "json_object"}
+    assert fake.requests[-1]["response_format"]["type"] == "json_schema"
 
 
 def test_usage_counts_calls_tokens_and_time(fake: FakeOpenAI) -> None:

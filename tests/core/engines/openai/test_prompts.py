@@ -139,3 +139,39 @@ def test_a_good_reply_passes_with_extra_fields_and_nulls() -> None:
         "residuals": [{"text": "t", "category": "date", "source_turns": [1, "2"], "date": None, "note": "x"}],
     }
     load_prompt("coextract").check_reply(reply)
+
+
+# Every capitalised word the shipped prompts may use: instruction words, calendar words,
+# format names. A name in an example ("Bob Kowalski") ended up in every store a small
+# model built, so a new capitalised word here must be an ordinary word, never a name.
+ORDINARY_CAPITALISED = frozenset(
+    """Answer Be Chain DD Diarist Do Each Entities Everything Evidence Facts For Give If Its JSON Keep
+    Known List MM May Mum Names Never ONE Often Plain Quality Question Reply Resolve Return Rewrite
+    Rules Saturday Session THESE The Turns Use Verified YYYY You Your""".split()
+)
+
+
+@pytest.mark.parametrize("name", shipped_prompts())
+def test_shipped_prompts_show_no_example_names_that_could_leak(name: str) -> None:
+    prompt = load_prompt(name)
+    capitalised = set(re.findall(r"\b[A-Z][A-Za-z]+\b", prompt.system + prompt.user))
+    assert capitalised <= ORDINARY_CAPITALISED, f"{name}: names in the prompt text: {capitalised - ORDINARY_CAPITALISED}"
+
+
+@pytest.mark.parametrize("name", shipped_prompts())
+def test_shipped_prompts_cap_their_replies(name: str) -> None:
+    assert 100 <= load_prompt(name).max_tokens <= 1000
+
+
+def test_max_tokens_must_be_a_positive_integer() -> None:
+    with pytest.raises(PromptError, match="max_tokens must be a positive integer"):
+        parse_prompt(GOOD + "max_tokens: many\n", "prompts/demo.yaml")
+    assert parse_prompt(GOOD + "max_tokens: 64\n", "prompts/demo.yaml").max_tokens == 64
+
+
+def test_the_wire_schema_is_strict_and_the_check_stays_lenient() -> None:
+    prompt = load_prompt("coextract")
+    wire = prompt.wire_schema()["properties"]["residuals"]["items"]
+    assert wire["additionalProperties"] is False
+    assert set(wire["required"]) == {"text", "category", "source_turns", "date", "slot"}
+    prompt.check_reply({"profile": "x", "residuals": [{"text": "t", "category": "date", "source_turns": [1]}]})
