@@ -32,24 +32,20 @@ from memhop.core.engines.openai.budget import (
     estimate_tokens,
     fit,
     message_tokens,
-    most_relevant_first,
     prompt_budget,
 )
+from memhop.core.engines.openai.messages import Fit, Messages, answer_messages, coextract_messages, identify_messages
 from memhop.core.engines.openai.prompts import Prompt, ReplyError, load_prompt
 from memhop.core.engines.openai.server import FORMATS, ServerMemory, probe_window, refuses_format
 from memhop.core.engines.openai.wire import (
     data_json,
-    data_lines,
-    day_text,
     decode_reply,
-    iso_date,
     parse_extraction,
     read_completion,
     resolve_entities,
-    turn_data,
 )
 from memhop.core.errors import ConfigError, EngineError, EngineUnreachable, MemhopError
-from memhop.core.language.names import find_names, name_forms
+from memhop.core.language.names import name_forms
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView, TurnView
 from memhop.core.name_mentions import NameMatcher
 
@@ -62,7 +58,6 @@ NO_KEY = "not-needed"  # local servers (Ollama, llama.cpp) ignore the key but th
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 UNREACHABLE_AFTER = 3  # connection failures in a row that mean no server is listening
 T = TypeVar("T")
-Messages = list[dict[str, str]]
 MIN_REPLY = 128  # tokens a reply gets even when the prompt leaves less (the server may refuse it)
 
 
@@ -143,37 +138,15 @@ class OpenAIEngine:
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
         prompt = load_prompt("identify")
-        raw = self._call(prompt, self._identify_messages(prompt, session, known), lambda reply: list(reply["entities"]))
-        return resolve_entities(raw, session, known)
+        messages = identify_messages(prompt, session, known, self._fitter(prompt))
+        return resolve_entities(self._call(prompt, messages, lambda reply: list(reply["entities"])), session, known)
 
     def identify_key(self, session: SessionView, known: Sequence[KnownEntity]) -> str:
         """What `identify` would ask, as a key: a prefetch guessed with another registry is
         still right when the key is the same (only the entities the turns name are sent)."""
         prompt = load_prompt("identify")
-        messages = self._identify_messages(prompt, session, known)
+        messages = identify_messages(prompt, session, known, self._fitter(prompt))
         return request_key(self._model, prompt, self._request(prompt, messages, self._format()))
-
-    def _identify_messages(self, prompt: Prompt, session: SessionView, known: Sequence[KnownEntity]) -> Messages:
-        """The known entities the turns name, the most mentioned first, as many as the
-        window leaves room for beside all of the session's turns."""
-        text = "\n".join(f"{t.speaker}: {t.text}" for t in session.turns)
-        counts: dict[str, int] = {}
-        for match in find_names(text, [(k.name, k.aliases) for k in known]):
-            counts[match.entity] = counts.get(match.entity, 0) + 1
-        named = sorted((k for k in known if k.name in counts), key=lambda k: -counts[k.name])
-
-        def render(kept: int) -> Messages:
-            shown = {k.name for k in named[:kept]}
-            return prompt.render(
-                session_date=day_text(session.started_at),
-                self_name=data_json(session.self_name),
-                known=data_lines(
-                    {"name": k.name, "kind": k.kind, "aliases": list(k.aliases)} for k in known if k.name in shown
-                ),
-                turns=data_lines(turn_data(t, session) for t in session.turns),
-            )
-
-        return render(self._fit(prompt, len(named), render))
 
     def coextract(
         self,
@@ -184,27 +157,7 @@ class OpenAIEngine:
     ) -> Extraction:
         prompt = load_prompt("coextract")
         turns = self._turns_about(entity, session)
-        said = "\n".join(t.text for t in turns)
-        relevant = most_relevant_first(existing, lambda r: r.text, said, ignore=[entity.name, *entity.aliases])
-        ranked = {r.id: rank for rank, r in enumerate(relevant)}
-
-        def render(kept: int) -> Messages:
-            """The existing facts in their own order and shape (fact_id, fact: not a
-            reply's residual, which a model copied without its source_turns)."""
-            return prompt.render(
-                session_date=day_text(session.started_at),
-                self_name=data_json(session.self_name),
-                entity=data_json({"name": entity.name, "kind": entity.kind, "aliases": list(entity.aliases)}),
-                profile=data_json(profile),
-                residuals=data_lines(
-                    {"fact_id": r.id, "fact": r.text, "slot": r.slot, "date": iso_date(r.date)}
-                    for r in existing
-                    if ranked[r.id] < kept
-                ),
-                turns=data_lines(turn_data(t, session) for t in turns),
-            )
-
-        messages = render(self._fit(prompt, len(existing), render))
+        messages = coextract_messages(prompt, entity, profile, existing, turns, session, self._fitter(prompt))
         shown = {t.id: t for t in turns}
         known_ids = {r.id for r in existing}
         names = [entity.name, *entity.aliases]
@@ -215,34 +168,8 @@ class OpenAIEngine:
         )
 
     def answer(self, request: AnswerRequest) -> str:
-        """Facts are cut first: those of entities off the chain, then the last-ranked of
-        every chain entity before any one's earlier ones (the last hop's kept longest);
-        then the last-ranked evidence turns, until the prompt fits."""
         prompt = load_prompt("answer")
-        hops = {name: len(request.chain) - at for at, name in enumerate(request.chain)}  # last hop: 1
-        keep_order = sorted(
-            ((s.name not in hops, rank, hops.get(s.name, 0), i)
-             for i, s in enumerate(request.slices) for rank in range(len(s.facts))),
-        )
-        facts = [(rank, i) for _, rank, _, i in keep_order]
-
-        def render_with(kept_facts: int, kept_evidence: int) -> Messages:
-            keep = set(facts[:kept_facts])
-            return prompt.render(
-                question=data_json(request.question),
-                chain=data_json(list(request.chain)),
-                entities=data_lines(
-                    {"name": s.name, "profile": s.profile,
-                     "verified_facts": [f for rank, f in enumerate(s.facts) if (rank, i) in keep]}
-                    for i, s in enumerate(request.slices)
-                ),
-                evidence=data_lines(turn_data(t) for t in request.evidence[:kept_evidence]),
-            )
-
-        evidence = len(request.evidence)
-        kept_facts = self._fit(prompt, len(facts), lambda k: render_with(k, evidence))
-        kept_evidence = evidence if kept_facts else self._fit(prompt, evidence, lambda k: render_with(0, k))
-        messages = render_with(kept_facts, kept_evidence)
+        messages = answer_messages(prompt, request, self._fitter(prompt))
         return self._call(prompt, messages, lambda reply: str(reply["answer"]).strip())
 
     def rewrite(self, text: str, name: str, aliases: Sequence[str] = ()) -> str:
@@ -275,10 +202,11 @@ class OpenAIEngine:
         base_url, model, key, timeout = self._base_url, self._model, self._key, self._timeout
         return self._server.window(lambda: probe_window(base_url, model, key, timeout)) or self._context_tokens
 
-    def _fit(self, prompt: Prompt, count: int, render: Callable[[int], Messages]) -> int:
-        """How many of `count` optional items (the least relevant last) fit the window."""
+    def _fitter(self, prompt: Prompt) -> Fit:
+        """How many of `count` optional items (the least relevant last) fit the window
+        beside `prompt`'s max_tokens: the `fit` the message builders take."""
         budget = prompt_budget(self.context_window(), self.max_tokens(prompt))
-        return fit(count, lambda kept: message_tokens(render(kept)), budget)
+        return lambda count, render: fit(count, lambda kept: message_tokens(render(kept)), budget)
 
     def _reply_cap(self, prompt: Prompt, messages: Messages) -> int:
         """The prompt's max_tokens, or what the window leaves beside a prompt that could not

@@ -70,14 +70,16 @@ class ServerMemory:
                 self._write(following)
             return _formats[self.key]
 
-    def window(self, probe: Callable[[], int | None]) -> int | None:
-        """The server's context window, asked once per process (`probe()` asks it)."""
+    def window(self, probe: Callable[[], tuple[int | None, bool]]) -> int | None:
+        """The server's context window, asked once per process (`probe()` asks it and
+        says whether the server answered: one that was down is asked again next time)."""
         with _lock:
             if self.key in _windows:
                 return _windows[self.key]
-        found = probe()
-        with _lock:
-            _windows[self.key] = found
+        found, answered = probe()
+        if answered:
+            with _lock:
+                _windows[self.key] = found
         return found
 
     def _read(self) -> dict[str, str]:
@@ -104,24 +106,30 @@ class ServerMemory:
             pass  # a read-only cache dir: the process still remembers, the next run detects again
 
 
-def probe_window(base_url: str, model: str, api_key: str | None, timeout: float) -> int | None:
+def probe_window(base_url: str, model: str, api_key: str | None, timeout: float) -> tuple[int | None, bool]:
     """The context window a server reports: llama.cpp's /props (n_ctx), or /v1/models
-    (vLLM's max_model_len, others' context_length); None when it says nothing."""
+    (vLLM's max_model_len, others' context_length); None when it says nothing. And
+    whether it answered at all."""
     import httpx  # lazy: a dependency of the openai package
 
     base = base_url.rstrip("/")
     root = base[: -len("/v1")] if base.endswith("/v1") else base
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    answered = False
     with httpx.Client(timeout=min(timeout, PROBE_TIMEOUT), headers=headers) as client:
         for url, read in ((f"{root}/props", _from_props), (f"{base}/models", _from_models)):
             try:
                 response = client.get(url)
+            except httpx.HTTPError:
+                continue
+            answered = True
+            try:
                 found = read(response.json(), model) if response.status_code == 200 else None
-            except (httpx.HTTPError, ValueError):
+            except ValueError:
                 found = None
             if found:
-                return found
-    return None
+                return found, True
+    return None, answered
 
 
 def _from_props(data: Any, model: str) -> int | None:

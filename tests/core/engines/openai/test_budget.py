@@ -7,12 +7,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from memhop.core.config import OpenAISettings
 from memhop.core.engines.openai.budget import estimate_tokens, message_tokens
 from memhop.core.engines.openai.engine import OpenAIEngine
+from memhop.core.engines.openai.server import ServerMemory
 from memhop.core.model import AnswerRequest, EntitySlice, ExistingResidual, FoundEntity, KnownEntity, SessionView, TurnView
 
 from support.fake_openai import FakeOpenAI, block_lines, good
@@ -145,3 +147,24 @@ def test_the_estimate_errs_high_on_data_and_other_scripts() -> None:
     assert estimate_tokens("2023-05-08 14:00") >= 14  # digits one by one, as Qwen and Llama 3 split them
     assert estimate_tokens("你好世界，今天很好") >= 9
     assert estimate_tokens('{"id": 12, "speaker": "Alice"}') >= 14
+
+
+def test_a_server_that_did_not_answer_the_probe_is_asked_again(tmp_path: Path) -> None:
+    memory = ServerMemory(f"http://127.0.0.1:1/{uuid.uuid4().hex}", "m", tmp_path)
+    answers = iter([(None, False), (4096, True)])
+    asked: list[int] = []
+
+    def probe() -> tuple[int | None, bool]:
+        asked.append(1)
+        return next(answers)
+
+    assert memory.window(probe) is None  # down: not remembered
+    assert memory.window(probe) == 4096
+    assert memory.window(probe) == 4096 and len(asked) == 2
+
+
+def test_the_window_falls_back_to_the_setting_while_the_server_is_down() -> None:
+    with FakeOpenAI() as server:
+        url = server.base_url
+    engine = OpenAIEngine(OpenAISettings(base_url=url, model=f"m-{uuid.uuid4().hex[:8]}", context_tokens=4000))
+    assert engine.context_window() == 4000
