@@ -16,22 +16,31 @@ from memhop.core.language.names import fold
 
 _TAG = re.compile(r"</?[A-Za-z_][\w-]*\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
-# "I" followed by a word that keeps its form in the third person: modal, past tense.
-_SAFE_AFTER_I = (
-    r"(?:was|had|did|could|would|should|might|must|can|will|may|never|also|then|once|"
-    r"went|got|met|saw|made|took|said|told|bought|found|gave|left|felt|kept|thought|came|ran|"
-    r"began|wrote|spent|paid|lost|won|sold|sent|heard|knew|brought|ate|drank|drove|flew|"
-    r"taught|caught|slept|swam|sang|read|put|cut|let|set|hit|quit|forgot|became|chose|drew|fell|grew|"
-    r"held|hurt|lay|led|lent|meant|rode|rose|shook|shot|shut|sat|spoke|stood|stole|threw|understood|"
-    r"woke|wore|[a-z]+ed)\b"
+# Words after "I" that keep their form in the third person: modals and past tenses.
+_KEEPS_FORM = frozenset(
+    """was had did could would should might must can will may went got met saw made took said told
+    bought found gave left felt kept thought came ran began wrote spent paid lost won sold sent heard
+    knew brought ate drank drove flew taught caught slept swam sang read put cut let set hit quit forgot
+    became chose drew fell grew held hurt lay led lent meant rode rose shook shot shut sat spoke stood
+    stole threw understood woke wore""".split()
 )
-# "I" and the verb after it (past an adverb: "I really like"), for "Alice really likes".
-_I_VERB = re.compile(r"\bI((?: (?:[a-z]+ly|just|still|often|always|never|even|only))?) ([a-z]+)\b")
-_NOT_VERBS = frozenset({"not", "and", "or", "but"})
+_PRESENT_ED = frozenset({"need", "feed", "bleed", "breed", "speed", "seed", "heed", "embed", "shed", "wed"})
+_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+_NOT_VERBS = frozenset({"and", "or", "but", "not", "too", "alone"})
+# "I" and the word after it, past an adverb ("I really like"): "Alice really likes".
+_I_VERB = re.compile(r"\bI((?: (?:[a-z]+ly|just|still|often|always|never|even|only|also|then|once))?) ([a-z]+)\b")
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself)\b", re.IGNORECASE)
 _LEFTOVER_I = re.compile(r"\bI\b")
 _CAPITALISED = re.compile(r"\b[^\W\d_a-z][^\W\d_]*")
 _NUMBER = re.compile(r"\d+")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A date as a fact writes it once the model has resolved "yesterday": 2023-05-07,
+# 7 May 2023, May 7th, 2023. Its numbers need not be in the turn, only near its date.
+_WRITTEN_DATE = re.compile(
+    rf"\b(\d{{4}})-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?"
+    rf"|\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?(?:,? (\d{{4}}))?",
+    re.IGNORECASE,
+)
 _THOUSANDS = re.compile(r"(?<=\d)[,_](?=\d{3}\b)")
 # Words a sentence may start with, or that dates and kinship put in capitals.
 _ORDINARY = frozenset(
@@ -72,12 +81,11 @@ def third_person(text: str, self_name: str | None) -> str | None:
         return None
     name = self_name.strip()
     rules = (
-        (r"\bI(?: am|'m)\b", f"{name} is"),
-        (r"\bI(?: have|'ve)\b", f"{name} has"),
+        (r"\bI'm\b", f"{name} is"),
+        (r"\bI've\b", f"{name} has"),
         (r"\bI'll\b", f"{name} will"),
-        (rf"\bI(?= {_SAFE_AFTER_I})", name),
+        (r"\bI'd\b", f"{name} would"),
         (r"\bI don't\b", f"{name} doesn't"),
-        (r"\bI do\b", f"{name} does"),
         (r"\b[Mm]yself\b", name),
         (r"\b[Mm]y\b", f"{name}'s"),
         (r"\b[Mm]ine\b", f"{name}'s"),
@@ -85,14 +93,16 @@ def third_person(text: str, self_name: str | None) -> str | None:
     )
     for pattern, replacement in rules:
         text = re.sub(pattern, replacement.replace("\\", "\\\\"), text)
-    text = re.sub(r"\bI'd\b", name + " would", text)
     text = _I_VERB.sub(lambda m: f"{name}{m.group(1)} {_third_singular(m.group(2))}", text)
     return None if _LEFTOVER_I.search(text) else text
 
 
 def _third_singular(verb: str) -> str:
-    """"like" -> "likes", "watch" -> "watches", "study" -> "studies" (a regular verb)."""
-    if verb in _NOT_VERBS:
+    """"like" -> "likes", "watch" -> "watches", "study" -> "studies"; a modal or a past
+    tense ("could", "went", "played") as it is."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb in _NOT_VERBS or verb in _KEEPS_FORM or (verb.endswith("ed") and verb not in _PRESENT_ED):
         return verb
     if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
         return verb + "es"
@@ -111,9 +121,17 @@ def ungrounded(fact: str, sources: Iterable[str], names: Iterable[str], dates: I
         said_words |= {_key(w) for w in re.findall(r"[^\W\d_]+", name)}
     said_numbers = {int(n) for n in _NUMBER.findall(_THOUSANDS.sub("", source))}
     said_numbers |= {value for word, value in _NUMBER_WORDS.items() if word in said_words}
+    years = set()
     for day in dates:
         if day is not None:
             said_numbers |= {day.year, day.month, day.day, day.year % 100}
+            years |= {day.year - 1, day.year, day.year + 1}
+
+    def resolved(match: re.Match[str]) -> str:
+        year = next((int(y) for y in match.groups() if y), None)
+        return " " if year is None or year in years else match.group(0)
+
+    fact = _WRITTEN_DATE.sub(resolved, fact) if years else fact
     for word in _CAPITALISED.findall(fact):
         key = _key(word)
         if key not in said_words and key not in _ORDINARY:

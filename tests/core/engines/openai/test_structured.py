@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from memhop.core.config import OpenAISettings, Paths, load_settings
+from memhop.core.engines.openai.clean import third_person
 from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.engines.openai.prompts import load_prompt
 from memhop.core.engines.openai.server import FILENAME, forget_servers
@@ -233,12 +234,15 @@ def test_facts_must_be_grounded_in_their_source_turns(fake: FakeOpenAI) -> None:
         {**fact, "text": "Bob played the piano for 2 hours.", "source_turns": [11]},  # "two" says 2
         {**fact, "text": "Bob went to a concert on 7 May 2023.", "source_turns": [10], "date": "2023-05-07"},
         {**fact, "text": "Bob played the piano.", "source_turns": [11, 99]},  # 99: no turn of this session
+        {**fact, "text": "Bob went to a concert on 2023-05-07.", "source_turns": [10]},  # "yesterday", resolved
+        {**fact, "text": "Bob went to a concert in 2019.", "source_turns": [10]},  # a year no turn is near
     ]}))
     out = make_engine(fake).coextract(BOB, None, (), SESSION)
     assert [(r.text, r.source_turns) for r in out.residuals] == [
         ("Bob played the piano for 2 hours.", (11,)),
         ("Bob went to a concert on 7 May 2023.", (10,)),
         ("Bob played the piano.", (11,)),
+        ("Bob went to a concert on 2023-05-07.", (10,)),
     ]
 
 
@@ -287,3 +291,15 @@ def test_data_in_a_prompt_never_has_the_replys_shape_without_its_required_fields
     existing = block_lines(fake.requests[1], "residuals")
     assert existing == [{"fact_id": 7, "fact": "Bob plays the violin.", "slot": "instrument", "date": None}]
     assert not residual_keys & set(existing[0]) - {"slot", "date"}
+
+
+@pytest.mark.parametrize(("written", "stored"), [
+    ("I really like jazz.", "Maya really likes jazz."),
+    ("I never eat meat; I also went vegan.", "Maya never eats meat; Maya also went vegan."),
+    ("I'm a vet and I watch films with my sister.", "Maya is a vet and Maya watches films with Maya's sister."),
+    ("I don't drive.", "Maya doesn't drive."),
+    ("She told me so.", "She told Maya so."),
+    ("Bob plays the piano.", "Bob plays the piano."),
+])
+def test_first_person_is_rewritten_in_the_third_person(written: str, stored: str) -> None:
+    assert third_person(written, "Maya") == stored
