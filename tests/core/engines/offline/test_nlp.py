@@ -62,3 +62,20 @@ def test_words_and_verb_forms_are_read_without_importing_spacy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+@pytest.mark.slow
+def test_spacy_loads_without_its_command_line_which_stays_importable() -> None:
+    """The pipeline is loaded with spacy.cli and torch stood in for; afterwards both are
+    the real modules for whoever imports them, and `spacy.info` still answers."""
+    code = (
+        "import sys\n"
+        "from memhop.core.engines.offline import nlp\n"
+        "doc = nlp.load_nlp(ner=False)('Bob played the piano.')\n"
+        "print('spacy.cli' in sys.modules, 'torch' in sys.modules, [t.dep_ for t in doc][:2])\n"
+        "import spacy, spacy.cli\n"
+        "from spacy.cli import download\n"
+        "print(callable(download), spacy.info()['spacy_version'] == spacy.__version__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["False False ['nsubj', 'ROOT']", "True True"]
