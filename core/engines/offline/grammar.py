@@ -10,7 +10,7 @@ grammatical complement the question asks for ("gave him *the framed print*", "na
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -51,24 +51,15 @@ def _recognised(text: str) -> Doc:
     return load_nlp()(text)
 
 
-@cache
-def _irregular_verbs() -> dict[str, str]:
-    """"gave" -> "give", from the lemmatizer's exception table (read from the model's files,
-    so no pipeline is loaded for it)."""
-    from memhop.core.engines.offline.nlp import VERB_KEY, lemma_table
-
-    return {form: bases[0] for form, bases in lemma_table("lemma_exc").get(VERB_KEY, {}).items()}
-
-
 @lru_cache(maxsize=65536)
 def verb_base(word: str) -> str:
     """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play"."""
+    from memhop.core.engines.offline.nlp import irregular_verbs, is_english_word
+
     low = word.lower()
-    irregular = _irregular_verbs().get(low)
+    irregular = irregular_verbs().get(low)
     if irregular:
         return irregular
-    from memhop.core.engines.offline.nlp import is_english_word
-
     for end, add in _REGULAR:
         if low.endswith(end) and len(low) - len(end) >= 2:
             base = low[: -len(end)] + add

@@ -11,7 +11,7 @@ import importlib.util
 import json
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -174,16 +174,50 @@ def _lemma_tables() -> dict[str, dict[int, Any]]:
 
 @cache
 def _english_words() -> frozenset[str]:
-    """Lower-case English words: WordNet's lemma index, shipped in the lemmatizer's tables.
+    """Lower-case English words: WordNet's lemma index and irregular forms ("met", "took",
+    "children"), from the lemmatizer's tables.
 
     Used to doubt a capitalised single word at the start of a sentence ("Glad", "Pottery").
     """
+    return frozenset(_derived("english-words", _wordnet_words))
+
+
+def _wordnet_words() -> list[str]:
     words: set[str] = set()
     for values in lemma_table("lemma_index").values():
         words.update(w for w in values if "_" not in w)
-    for table in lemma_table("lemma_exc").values():  # irregular forms: "met", "took", "children"
+    for table in lemma_table("lemma_exc").values():
         words.update(w for w in table if "_" not in w)
-    return frozenset(words)
+    return sorted(words)
+
+
+@cache
+def irregular_verbs() -> dict[str, str]:
+    """"gave" -> "give": the lemmatizer's irregular verb forms, each with its first base."""
+    lines = _derived("irregular-verbs", _irregular_verb_lines)
+    return dict(line.split("\t", 1) for line in lines)
+
+
+def _irregular_verb_lines() -> list[str]:
+    verbs: dict[str, list[str]] = lemma_table("lemma_exc").get(VERB_KEY, {})
+    return [f"{form}\t{bases[0]}" for form, bases in sorted(verbs.items())]
+
+
+def _derived(name: str, build: Callable[[], list[str]]) -> list[str]:
+    """Lines derived from the lemmatizer's tables, kept as text in the cache dir (as
+    places.py keeps the gazetteer): reading them back costs a few ms, reading and walking
+    the tables ~70 ms of CPU that every fresh `memhop ask` would pay. A cache that cannot
+    be written only costs the tables next time."""
+    from memhop.core.cache import write_atomically
+    from memhop.core.embed import default_cache_dir
+
+    path = default_cache_dir() / f"{name}-{model_path().name}.txt"
+    try:
+        return [line for line in path.read_text(encoding="utf-8").split("\n") if line]
+    except (OSError, UnicodeDecodeError):
+        lines = build()
+        write_atomically(path, "\n".join(lines).encode("utf-8"))
+        return lines
 
 
 @cache

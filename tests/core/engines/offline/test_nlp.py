@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,10 +26,21 @@ def test_the_part_of_speech_keys_are_spacys_string_ids() -> None:
     assert (nlp.VERB_KEY, nlp.ADJ_KEY) == (get_string_id("verb"), get_string_id("adj"))
 
 
-def test_the_word_lists_are_the_lemmatizers_own_tables(whole: object) -> None:
+def test_the_word_lists_are_the_lemmatizers_own_tables_built_once_then_read_from_the_cache(
+    whole: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lookups = whole.get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
     for name in ("lemma_index", "lemma_exc"):
         assert nlp.lemma_table(name) == dict(lookups.get_table(name).items())
+    words = {w for v in lookups.get_table("lemma_index").values() for w in v if "_" not in w}
+    words |= {w for t in lookups.get_table("lemma_exc").values() for w in t if "_" not in w}
+    verbs = {form: bases[0] for form, bases in lookups.get_table("lemma_exc")[nlp.VERB_KEY].items()}
+    monkeypatch.setenv("MEMHOP_CACHE_DIR", str(tmp_path))
+    for _ in range(2):  # built from the tables into the cache, then read back from it
+        nlp._english_words.cache_clear()
+        nlp.irregular_verbs.cache_clear()
+        assert nlp._english_words() == words and nlp.irregular_verbs() == verbs
+        assert sorted(p.name.split("-en_core")[0] for p in tmp_path.iterdir()) == ["english-words", "irregular-verbs"]
     assert nlp.is_english_word("pottery") and nlp.is_english_word("tried") and not nlp.is_english_word("Siobhan")
     assert nlp.is_adjective("Welsh") and not nlp.is_adjective("Cardiff")
     assert [grammar.verb_base(w) for w in ("gave", "named", "stopped", "plays")] == ["give", "name", "stop", "play"]
