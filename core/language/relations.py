@@ -15,6 +15,7 @@ from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.language.kin import KIN_WORDS, kin_meaning
 from memhop.core.language.lexical import STOPWORDS
 from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.patterns import LazyPattern
 
 # "X is Y's friend" implies "Y is X's friend".
 SYMMETRIC = frozenset(
@@ -63,8 +64,8 @@ _POSS = rf"{_X}['’]s"
 _NEG = r"(?<!not )(?<!n't )(?<!never )"
 
 # (pattern, which group is the relative, which is the owner, relation group)
-_PATTERNS: tuple[tuple[re.Pattern[str], int, int, int], ...] = tuple(
-    (re.compile(p, re.I), rel_of, owner, rel)
+_PATTERNS: tuple[tuple[LazyPattern, int, int, int], ...] = tuple(
+    (LazyPattern(p, re.I), rel_of, owner, rel)
     for p, rel_of, owner, rel in (
         # "⟦0⟧'s older sister ⟦1⟧", "⟦0⟧'s dog, ⟦1⟧", "⟦0⟧'s cat named ⟦1⟧"
         (rf"{_NEG}{_POSS}\s+({_MOD}{_REL}),?\s+(?:(?:named|called)\s+)?{_X}", 3, 1, 2),
@@ -77,22 +78,22 @@ _PATTERNS: tuple[tuple[re.Pattern[str], int, int, int], ...] = tuple(
     )
 )
 # "⟦0⟧ and ⟦1⟧ have been best friends"
-_MUTUAL = re.compile(
+_MUTUAL = LazyPattern(
     rf"{_X}\s+and\s+{_X}\s+(?:are|were|have been|had been|['’]ve been|became|got)\s+"
     rf"(?:really\s+|such\s+|also\s+)?({_MOD}{_REL_PLURAL})",
     re.I,
 )
 # "⟦1⟧ from ⟦0⟧'s team"
-_GROUP = re.compile(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
+_GROUP = LazyPattern(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
 # "as ⟦0⟧'s flatmate" in a first-person sentence: the speaker is ⟦0⟧'s flatmate
-_AS_ROLE = re.compile(rf"\bas\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
+_AS_ROLE = LazyPattern(rf"\bas\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
 # "⟦1⟧, who sits opposite ⟦0⟧ and is ⟦0⟧'s colleague", "⟦1⟧, who is ⟦2⟧'s cousin": a relative
 # clause states the relation of the name it follows.
 _WHO = r"\s*,\s*who(?:\s+[^.;:!?]*?\s+and)?\s+(?:is|was|has been)"
-_RELATIVE_CLAUSE = re.compile(rf"{_X}{_WHO}\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
+_RELATIVE_CLAUSE = LazyPattern(rf"{_X}{_WHO}\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
 # "⟦1⟧ is a colleague", "⟦1⟧, who …, is the only colleague who knew": a mutual relation with
 # nobody named is the speaker's (the caller passes the owner only for first-person sentences).
-_UNOWNED = re.compile(
+_UNOWNED = LazyPattern(
     rf"{_X}(?:{_WHO}|\s+(?:is|was|has been)|\s*['’]s)\s+(?:a|an|the)\s+(?:only\s+|other\s+|new\s+)?"
     rf"({_alternation(SYMMETRIC)})(?![\w'’-])(?!\s+of\b)",
     re.I,
@@ -100,9 +101,9 @@ _UNOWNED = re.compile(
 # "⟦1⟧ from next door": a neighbour — of the one other person whose things the sentence
 # names ("… heard ⟦2⟧'s cat"), since next door is next to the home the scene is in; else
 # of the speaker.
-_NEXT_DOOR = re.compile(rf"{_X},?\s+(?:from|who lives|who lived|lives|lived)\s+next\s+door\b", re.I)
+_NEXT_DOOR = LazyPattern(rf"{_X},?\s+(?:from|who lives|who lived|lives|lived)\s+next\s+door\b", re.I)
 # "a cat named ⟦1⟧" (owner decided by the caller: the speaker when the sentence is first person)
-_NAMED_ANIMAL = re.compile(rf"\b({_alternation(ANIMALS)})\s+(?:named|called)\s+{_X}", re.I)
+_NAMED_ANIMAL = LazyPattern(rf"\b({_alternation(ANIMALS)})\s+(?:named|called)\s+{_X}", re.I)
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
 # Cue patterns on raw text, used before any entity is known (identify).
 _NAME = r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)"
 _PET_CUES = tuple(
-    re.compile(p)
+    LazyPattern(p)
     for p in (
         rf"\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Tt]heir|[Aa]|[Aa]n|\w+['’]s)\s+(?:\w+\s+)?(?:{_alternation(ANIMALS)})\s*,?\s+(?:(?:named|called)\s+)?{_NAME}\b",
         rf"\b{_NAME}\s*,\s+(?:my|our|her|his|their|the)\s+(?:[\w'’]+\s+){{0,3}}(?:{_alternation(ANIMALS)})\b",
@@ -181,7 +182,7 @@ _PET_CUES = tuple(
         rf"\b(?:{_alternation(ANIMALS)})\s*,?\s+(?:named|called)\s+{_NAME}\b",
     )
 )
-_THING_NAME = re.compile(
+_THING_NAME = LazyPattern(
     rf"\b(?:named|called|call|name)\s+it\s+{_NAME}"
     rf"|\bit(?:['’]s|\s+is|\s+was)\s+(?:now\s+)?(?:called|named)\s+{_NAME}"
 )
@@ -206,7 +207,7 @@ _PERSON_REL = rf"(?P<rel>{_alternation(RELATION_WORDS - ANIMALS)})(?![\w'’-])"
 _REL_TOKENS = frozenset(w for phrase in RELATION_WORDS - ANIMALS for w in re.findall(r"[^\W\d_]+", phrase.lower()))
 _ENDS = r"(?=\s*(?:[,.;:!?)—–]|\s-\s|$))"  # an apposition that closes: "Ji-ho, my brother, ..."
 _BINDINGS = tuple(
-    (re.compile(p, re.I), after)
+    (LazyPattern(p, re.I), after)
     for p, after in (
         # "Mum (Leena)", "my brother (Tom)"
         (rf"(?:\b{_OWNER}\s+)?\b{_MOD}{_PERSON_REL}\s*\(\s*{_NAMES}\s*\)", True),
@@ -318,7 +319,7 @@ def kin_aliases(text: str) -> list[tuple[str, str]]:
 _PRONOUNS = ("your", "his", "her", "their")
 _CALLERS = r"(?:everyone|everybody|we\s+all|we|people|most\s+people|all\s+of\s+us|they\s+all|(?:his|her|their)?\s*friends)"
 _NICKS = tuple(
-    re.compile(p, re.I)
+    LazyPattern(p, re.I)
     for p in (
         # "Robert Kowalski (Bob)"
         rf"(?P<full>{_W}(?:\s+{_W}){{1,3}})\s*\(\s*(?P<nick>{_W})\s*\)",
@@ -330,7 +331,7 @@ _NICKS = tuple(
     )
 )
 # A pronoun stands for the person: "everyone calls her Gabi", "His real name is Łukasz".
-_OTHER_NAME = re.compile(
+_OTHER_NAME = LazyPattern(
     rf"\b(?:{_CALLERS}\s+call(?:s|ed)?\s+(?:him|her|them)"
     rf"|(?:he|she|they)\s+(?:goes|go|went)\s+by"
     rf"|(?:his|her|their)\s+(?:real|full|proper|actual|given|birth|legal)\s+name(?:\s+is|\s+was|\s*[,:])?)"

@@ -13,6 +13,7 @@ import pytest
 
 from memhop.core.embed import DIM, Embedder, MiniLMEmbedder, SentenceTransformerEmbedder, get_embedder
 from memhop.core.errors import ConfigError
+from memhop.core.minilm_onnx import weights_file
 
 LONG = " ".join(
     f"On day {i} Alice walked the dog along the canal, then called her sister about the wedding plans."
@@ -104,15 +105,19 @@ def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: P
     cache = tmp_path / "cache"
     first = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
     (built,) = cache.glob("*.onnx")
+    weights = weights_file(built)
     stamp = built.stat().st_mtime_ns
     again = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
     assert built.stat().st_mtime_ns == stamp  # reused, not rebuilt
     np.testing.assert_allclose(again, first, atol=1e-6)
-    built.write_bytes(built.read_bytes()[:100_000])  # a disk that lost the tail of the file
-    repaired = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
-    np.testing.assert_allclose(repaired, first, atol=1e-6)
-    assert built.stat().st_size > 50_000_000
-    assert [p.name for p in cache.iterdir()] == [built.name]  # no partial files left behind
+    for damaged in (built, weights):
+        damaged.write_bytes(damaged.read_bytes()[:1_000])  # a disk that lost the tail of the file
+        repaired = MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3])
+        np.testing.assert_allclose(repaired, first, atol=1e-6)
+        assert weights.stat().st_size > 50_000_000
+    weights.unlink()
+    np.testing.assert_allclose(MiniLMEmbedder(cache_dir=cache).embed(TEXTS[:3]), first, atol=1e-6)
+    assert sorted(p.name for p in cache.iterdir()) == [built.name, weights.name]  # no partial files left behind
 
     def refuse(self: Path, missing_ok: bool = False) -> None:  # tests run as root: chmod cannot stop it
         raise PermissionError(13, "Permission denied", str(self))
@@ -135,7 +140,7 @@ def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     expected = minilm.embed(["hi"])[0]
     np.testing.assert_allclose(json.loads(out.stdout.strip().splitlines()[-1]), expected, atol=1e-6)
-    assert [p.suffix for p in (home / "cache").iterdir()] == [".onnx"]
+    assert sorted(p.suffixes[-1] for p in (home / "cache").iterdir()) == [".data", ".onnx"]
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("")
     vec = MiniLMEmbedder(cache_dir=blocked / "cache").embed(["hi"])  # cannot create the dir

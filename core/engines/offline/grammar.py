@@ -10,7 +10,7 @@ grammatical complement the question asks for ("gave him *the framed print*", "na
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,10 +38,10 @@ class Piece:
 @lru_cache(maxsize=4096)
 def parsed(text: str) -> Doc:
     """One sentence (or question) tagged and parsed; the recogniser, the costliest pipe, is
-    left to `entities`, which few questions need."""
+    left to `entities`, which few questions need (and is not even loaded until one does)."""
     from memhop.core.engines.offline.nlp import load_nlp
 
-    return load_nlp()(text, disable=["ner"])
+    return load_nlp(ner=False)(text, disable=["ner"])
 
 
 @lru_cache(maxsize=1024)
@@ -51,30 +51,15 @@ def _recognised(text: str) -> Doc:
     return load_nlp()(text)
 
 
-@cache
-def _irregular_verbs() -> dict[str, str]:
-    """"gave" -> "give", from the lemmatizer's exception table (shipped, never run)."""
-    from spacy.strings import get_string_id
-
-    from memhop.core.engines.offline.nlp import load_nlp
-
-    lookups = load_nlp().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
-    if not lookups.has_table("lemma_exc"):
-        return {}
-    table = lookups.get_table("lemma_exc")
-    key = get_string_id("verb")
-    return {form: bases[0] for form, bases in table[key].items()} if key in table else {}
-
-
 @lru_cache(maxsize=65536)
 def verb_base(word: str) -> str:
     """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play"."""
+    from memhop.core.engines.offline.nlp import irregular_verbs, is_english_word
+
     low = word.lower()
-    irregular = _irregular_verbs().get(low)
+    irregular = irregular_verbs().get(low)
     if irregular:
         return irregular
-    from memhop.core.engines.offline.nlp import is_english_word
-
     for end, add in _REGULAR:
         if low.endswith(end) and len(low) - len(end) >= 2:
             base = low[: -len(end)] + add
