@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -53,17 +52,36 @@ def ask(
     # (10x slower on a busy 2-core machine). Must be set before numpy loads; a user's own
     # setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from memhop.cli.render.answer import render_answer, render_answer_line
+    from memhop.cli.common import out
+    from memhop.cli.serve import screen_of
+    from memhop.core.serve_client import WarmServer
 
-    with memhop.open(db, engine, read_only=True) as mem:
-        ask_one = functools.partial(
-            mem.ask, since=since, until=until, fallback=fallback, top=top, hops=hops, gate=gate, evidence=evidence,
-            expand=False if no_expand else None, facts=False if no_facts else None, retriever=retriever,
-        )
+    options: dict[str, Any] = {
+        "since": since, "until": until, "fallback": fallback, "top": top, "hops": hops, "gate": gate,
+        "evidence": evidence, "expand": False if no_expand else None, "facts": False if no_facts else None,
+        "retriever": retriever,
+    }
+    with memhop.open(db, engine, read_only=True) as mem:  # opens nothing until asked
+        server = WarmServer.find(mem.settings)  # `memhop serve` for this store, if one runs
         if question == "-":
             for line in sys.stdin:
                 if line.strip():
-                    render_answer_line(ask_one(line.strip()))
+                    served = server.ask(line.strip(), options, {"line": True}) if server else None
+                    if served is None:
+                        server = None  # gone, or never there: the rest are answered here
+                        from memhop.cli.render.answer import render_answer_line
+
+                        render_answer_line(mem.ask(line.strip(), **options))
+                    else:
+                        sys.stdout.write(served)
+                        sys.stdout.flush()
             return
-        result = ask_one(question)
+        render = {"json": json, "trace": trace, **screen_of(out)}
+        served = server.ask(question, options, render) if server else None
+        result = mem.ask(question, **options) if served is None else None
+    if result is None:
+        sys.stdout.write(served or "")
+        return
+    from memhop.cli.render.answer import render_answer
+
     render_answer(result, as_json=json, trace=trace)
