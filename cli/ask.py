@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 import memhop
 from memhop.cli.common import DbOption, EngineOption, JsonOption, SinceOption, UntilOption, reports_errors
+
+if TYPE_CHECKING:
+    from memhop.core.api import Memory
+    from memhop.core.serve_client import WarmServer
 
 QuestionArg = Annotated[str, typer.Argument(help='The question; "-" reads one question per line from stdin.')]
 
@@ -41,6 +45,7 @@ def ask(
 
     The answer comes with the memories it was read from (date · speaker · file); "I don't
     know" comes with the closest memories found. Both exit 0; --json says `answered`.
+    While `memhop serve` runs for this store, the answer comes from it, the same but sooner.
 
     \b
     Example:
@@ -64,24 +69,30 @@ def ask(
     with memhop.open(db, engine, read_only=True) as mem:  # opens nothing until asked
         server = WarmServer.find(mem.settings)  # `memhop serve` for this store, if one runs
         if question == "-":
-            for line in sys.stdin:
-                if line.strip():
-                    served = server.ask(line.strip(), options, {"line": True}) if server else None
-                    if served is None:
-                        server = None  # gone, or never there: the rest are answered here
-                        from memhop.cli.render.answer import render_answer_line
-
-                        render_answer_line(mem.ask(line.strip(), **options))
-                    else:
-                        sys.stdout.write(served)
-                        sys.stdout.flush()
+            _answer_lines(mem, server, options)
             return
-        render = {"json": json, "trace": trace, **screen_of(out)}
-        served = server.ask(question, options, render) if server else None
+        served = server.ask(question, options, {"json": json, "trace": trace, **screen_of(out)}) if server else None
         result = mem.ask(question, **options) if served is None else None
     if result is None:
-        sys.stdout.write(served or "")
+        sys.stdout.write(served or "")  # the server's answer, drawn for this stdout
         return
     from memhop.cli.render.answer import render_answer
 
     render_answer(result, as_json=json, trace=trace)
+
+
+def _answer_lines(mem: Memory, server: WarmServer | None, options: dict[str, Any]) -> None:
+    """One JSON line per question on stdin, each printed as soon as it is answered; by the
+    server while it answers, then here."""
+    from memhop.cli.render.answer import render_answer_line
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        served = server.ask(line.strip(), options, {"line": True}) if server else None
+        if served is None:
+            server = None  # gone, or never there
+            render_answer_line(mem.ask(line.strip(), **options))
+        else:
+            sys.stdout.write(served)
+            sys.stdout.flush()

@@ -1,5 +1,6 @@
 """`memhop serve`: a process that keeps the models and the store's matrices loaded and
-answers `memhop ask` over a Unix socket beside the store (mode 0600: its owner only).
+answers `memhop ask` over a Unix socket beside the store (mode 0600: its owner only), and,
+when asked, on a loopback port where every request carries a token.
 
 The store itself is opened per request (see MemoryService), so between requests nothing
 holds it: `memhop ingest` or `forget` never waits for the server longer than one answer,
@@ -32,7 +33,7 @@ from types import FrameType
 from typing import Any
 
 from memhop.core.errors import ConfigError, MemhopError
-from memhop.core.mcp.transport import is_loopback
+from memhop.core.mcp.transport import host_and_port, is_loopback
 from memhop.core.serve_protocol import PROTOCOL, fits, receive, send
 
 log = logging.getLogger("memhop")
@@ -64,16 +65,13 @@ def tcp_listen(address: str | None, environ: Mapping[str, str] | None = None) ->
     ConfigError for another address or no token (anyone on this machine can reach a port)."""
     if address is None:
         return None
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise ConfigError(f"--tcp {address!r}: expected PORT or 127.0.0.1:PORT")
+    host, port = host_and_port("--tcp", address)
     if not is_loopback(host):
         raise ConfigError(f"--tcp {address!r}: only a loopback address (this machine); use the Unix socket otherwise")
     token = (os.environ if environ is None else environ).get(TOKEN_VARIABLE) or None
     if token is None:
         raise ConfigError(f"--tcp: every local user can reach a port; set ${TOKEN_VARIABLE} to the token requests must carry")
-    return Tcp(host, int(port), token)
+    return Tcp(host, port, token)
 
 
 def serve(

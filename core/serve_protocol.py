@@ -12,7 +12,8 @@ answer; the client answers by itself).
 
 A server answers only a client whose fingerprint equals its own: the same store, settings
 (config file, environment, flags), code and the environment variables that change results.
-Anything else would make an answer differ from the one `ask` gives without a server.
+Anything else would make an answer differ from the one `ask` gives without a server. A
+request with no fingerprint (a script's) is answered with the server's own settings.
 """
 
 from __future__ import annotations
