@@ -38,6 +38,7 @@ from memhop.core.serve_protocol import PROTOCOL, fits, receive, send
 
 log = logging.getLogger("memhop")
 TOKEN_VARIABLE = "MEMHOP_SERVE_TOKEN"
+MAX_REQUEST = 1 << 20  # bytes: a question and its options; a longer line is dropped unread
 
 # (question, ask's keyword options, how to render) -> what `ask` would print
 Respond = Callable[[str, dict[str, Any], dict[str, Any]], str]
@@ -128,10 +129,11 @@ class _TcpServer(socketserver.ThreadingTCPServer):
 
 class _Connection(socketserver.StreamRequestHandler):
     server: _UnixServer | _TcpServer
+    timeout = 60  # seconds a client may take to send its request or read a reply; not the answering
 
     def handle(self) -> None:
         try:
-            request = receive(self.rfile)
+            request = receive(self.rfile, MAX_REQUEST)
             if request is None:
                 return
             reason = self._refusal(request)

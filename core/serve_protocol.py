@@ -80,9 +80,10 @@ def send(stream: BufferedIOBase, message: Mapping[str, Any]) -> None:
     stream.flush()
 
 
-def receive(stream: BufferedIOBase) -> dict[str, Any] | None:
-    """The next message, or None at the end of the stream or for a line that is no message."""
-    line = stream.readline()
+def receive(stream: BufferedIOBase, limit: int = -1) -> dict[str, Any] | None:
+    """The next message, or None at the end of the stream, for a line that is no message
+    or one longer than `limit` bytes."""
+    line = stream.readline(limit)
     if not line.endswith(b"\n"):
         return None
     try:

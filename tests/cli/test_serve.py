@@ -166,6 +166,18 @@ def request(address: str | tuple[str, int], message: dict[str, object]) -> list[
         return [json.loads(line) for line in sock.makefile("rb")]
 
 
+def unanswered(path: Path, data: bytes) -> bool:
+    """Whether the server closes the connection on `data` without a word."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(60)
+        sock.connect(str(path))
+        try:
+            sock.sendall(data)
+            return sock.recv(1) == b""
+        except (BrokenPipeError, ConnectionResetError):  # closed while we were still sending
+            return True
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -187,6 +199,8 @@ def test_one_private_server_per_store_for_clients_with_its_settings_and_scripts(
         monkeypatch.setenv("TZ", "Pacific/Auckland")  # "last week" is another week there
         code, _, _ = ask(runner, world, ROOMMATE)
         assert code == 0
+        assert unanswered(socket_path(world), b"not json\n")  # and it serves on
+        assert unanswered(socket_path(world), b"x" * (2 << 20) + b"\n")  # not read to its end
         by_socket = request(str(socket_path(world)), script)  # no fingerprint: the server's settings
         assert request(("127.0.0.1", port), script)[0] == {"accepted": False, "reason": "a token is needed here, and this is not it"}
         by_port = request(("127.0.0.1", port), {**script, "token": token})
