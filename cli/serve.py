@@ -4,8 +4,7 @@ from them; and the two halves of rendering an answer for a client's terminal."""
 from __future__ import annotations
 
 import io
-import os
-import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -15,10 +14,7 @@ from memhop.cli.common import DbOption, EngineOption, err, reports_errors
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from memhop.core.mcp.service import MemoryService
-
-ASK_OPTIONS = frozenset({"since", "until", "fallback", "top", "hops", "gate", "evidence", "expand", "facts", "retriever"})
-WARM_UP = "What do I remember?"  # asked once at start, so the first client finds the models loaded
+    from memhop.core.read import Answer
 
 
 @reports_errors
@@ -46,63 +42,34 @@ def serve(
       memhop serve --quiet
       memhop ask "What instrument does Alice's roommate play?"   (in another shell)
     """
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as `ask` sets it, before numpy loads: the same sums
-    import memhop
-    from memhop.core.config import Paths, load_settings
-    from memhop.core.errors import StoreNotFound
-    from memhop.core.mcp.service import MemoryService
-    from memhop.core.serve import serve as serve_socket
-    from memhop.core.serve import tcp_listen
-    from memhop.core.serve_protocol import code_stamp, fingerprint, socket_path
+    from memhop.core.serve import serve as serve_store
+    from memhop.core.serve_socket import tcp_listen
 
-    listen = tcp_listen(tcp)  # a bad address or a missing token fails before anything loads
-    code = code_stamp()  # of the code this process loads now: an edit later makes it stale
-    mem = memhop.open(db, engine, read_only=True)  # opens nothing yet
-    if not mem.db.exists():
-        raise StoreNotFound(mem.db)  # before the socket's lock file is made beside it
-    path = socket_path(mem.db)
-    service = MemoryService(db=db, engine=engine, read_only=True)
+    loopback = tcp_listen(tcp)  # a bad address or a missing token fails before anything loads
 
-    def warm_up() -> None:
-        with mem:  # a foreign store fails here, before anything listens
-            if mem.settings.engine == "offline":
-                mem.ask(WARM_UP)  # loads the embedder, spaCy and the matrices
-            else:
-                mem.read(WARM_UP)  # the same without a model call nobody asked for
+    def ready(store: Path, socket: Path) -> None:
+        also = f" and on {loopback.host}:{loopback.port} (token required)" if loopback else ""
+        err.print(f"memhop serve: answering `memhop ask` for {store} on {socket}{also} (Ctrl-C stops)", markup=False)
 
-    def current() -> str:
-        return fingerprint(load_settings(Paths.from_env(), db=db, engine=engine), code)
-
-    def ready() -> None:
-        also = f" and on {listen.host}:{listen.port} (token required)" if listen else ""
-        err.print(f"memhop serve: answering `memhop ask` for {mem.db} on {path}{also} (Ctrl-C stops)", markup=False)
-
-    def answer(question: str, options: dict[str, Any], render: dict[str, Any]) -> str:
-        started = time.perf_counter()
-        output = respond(service, question, options, render)
+    def answered(seconds: float) -> None:
         if not quiet:  # never the question: this line may end up in a log file
-            err.print(f"memhop serve: answered in {(time.perf_counter() - started) * 1000:.0f} ms", markup=False)
-        return output
+            err.print(f"memhop serve: answered in {seconds * 1000:.0f} ms", markup=False)
 
-    serve_socket(path, answer, current, warm_up, ready, listen)
+    serve_store(db, engine, render_for_client, tcp=loopback, ready=ready, answered=answered)
     err.print("memhop serve: stopped", markup=False)
 
 
-def respond(service: MemoryService, question: str, options: dict[str, Any], render: dict[str, Any]) -> str:
-    """What `memhop ask` prints for `question` with these options, on the client's screen."""
+def render_for_client(result: Answer, how: dict[str, Any]) -> str:
+    """What `memhop ask` prints for `result`, drawn for the client's stdout (`how`: its
+    --json and --trace, `line` for `ask -`, and its screen as `screen_of` describes it)."""
     from memhop.cli.render.answer import render_answer, render_answer_line
-    from memhop.core.errors import UsageError
 
-    unknown = sorted(set(options) - ASK_OPTIONS)
-    if unknown:
-        raise UsageError(f"unknown option(s) {', '.join(unknown)}; ask takes {', '.join(sorted(ASK_OPTIONS))}")
-    result = service.answer(question, **options)
-    output = _Output(str(render.get("encoding") or "utf-8"))
-    if render.get("line"):
+    output = _Output(str(how.get("encoding") or "utf-8"))
+    if how.get("line"):
         render_answer_line(result, output)
     else:
-        render_answer(result, as_json=bool(render.get("json")), trace=bool(render.get("trace")),
-                      console=console_like(render, output))
+        render_answer(result, as_json=bool(how.get("json")), trace=bool(how.get("trace")),
+                      console=console_like(how, output))
     return output.getvalue()
 
 

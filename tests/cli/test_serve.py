@@ -61,7 +61,11 @@ def serving(home: Path, db: Path, *extra: str, env: dict[str, str] | None = None
 def stop(proc: subprocess.Popen[str], sig: int = signal.SIGTERM) -> tuple[int, int]:
     """Stop the server; its exit code and how many answers it served."""
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail(f"the server did not stop on signal {sig}: {proc.communicate()[1]}")
     return proc.returncode, err.count(ANSWERED)
 
 
