@@ -59,8 +59,12 @@ def code_stamp() -> str:
     for folder, dirs, files in os.walk(root, followlinks=True):  # cli/, core/, prompts/ may be symlinks
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         for name in files:
+            try:
+                changed = os.stat(os.path.join(folder, name)).st_mtime_ns
+            except OSError:  # gone since the folder was listed (an editor's temporary file)
+                continue
             count += 1
-            newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime_ns)
+            newest = max(newest, changed)
     return f"{memhop.__version__}:{root.resolve()}:{count}:{newest}"
 
 
