@@ -42,8 +42,10 @@ class ServeError(MemhopError):
     """The server cannot start: another one serves this store, or the socket cannot be made."""
 
 
-class _Stop(Exception):
-    """Raised in the main thread by SIGTERM / SIGINT to leave serve_forever."""
+class _Stop(BaseException):
+    """Raised in the main thread by SIGTERM / SIGINT to leave serve_forever. Not an
+    Exception: socketserver reports and swallows those when they interrupt the dispatch of
+    a request (starting its thread), and the server would go on serving."""
 
 
 @dataclass(frozen=True)
@@ -84,14 +86,14 @@ def listen(
     if not fits(path):
         raise ServeError(f"{path}: too long for a Unix socket; move the store to a shorter path")
     answering = _Answering(respond, fingerprint)
-    with _only_server(path):
-        warm_up()
-        with _listening(path, answering) as server, _on_tcp(tcp, answering), _stop_on_signals():
-            try:
+    with _only_server(path), _stop_on_signals():
+        try:
+            warm_up()
+            with _listening(path, answering) as server, _on_tcp(tcp, answering):
                 ready()
                 server.serve_forever(poll_interval=0.2)
-            except _Stop:
-                pass
+        except _Stop:  # the socket is gone by now: _listening removed it on the way out
+            pass
 
 
 @dataclass(frozen=True)
