@@ -12,7 +12,7 @@ import typer
 
 import memhop
 from memhop.cli import ask as ask_cmd
-from memhop.cli import bench_cmd, edit_cmds, export_cmds, mcp_cmd, search_cmd, sources_cmd
+from memhop.cli import bench_cmd, edit_cmds, export_cmds, mcp_cmd, search_cmd, serve, sources_cmd
 from memhop.cli.common import HELP_OPTIONS, DbOption, EngineOption, JobsOption, JsonOption, reports_errors
 
 app = typer.Typer(
@@ -220,6 +220,7 @@ app.command()(export_cmds.export)
 app.command()(export_cmds.restore)
 app.command()(sources_cmd.sources)
 app.command()(mcp_cmd.mcp)
+app.command()(serve.serve)
 
 
 def main() -> None:

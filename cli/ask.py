@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 import memhop
 from memhop.cli.common import DbOption, EngineOption, JsonOption, SinceOption, UntilOption, reports_errors
+
+if TYPE_CHECKING:
+    from memhop.core.api import Memory
+    from memhop.core.serve_client import WarmServer
 
 QuestionArg = Annotated[str, typer.Argument(help='The question; "-" reads one question per line from stdin.')]
 
@@ -42,6 +45,7 @@ def ask(
 
     The answer comes with the memories it was read from (date · speaker · file); "I don't
     know" comes with the closest memories found. Both exit 0; --json says `answered`.
+    While `memhop serve` runs for this store, the answer comes from it, the same but sooner.
 
     \b
     Example:
@@ -53,17 +57,42 @@ def ask(
     # (10x slower on a busy 2-core machine). Must be set before numpy loads; a user's own
     # setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from memhop.cli.render.answer import render_answer, render_answer_line
+    from memhop.cli.common import out
+    from memhop.cli.serve import screen_of
+    from memhop.core.serve_client import WarmServer
 
-    with memhop.open(db, engine, read_only=True) as mem:
-        ask_one = functools.partial(
-            mem.ask, since=since, until=until, fallback=fallback, top=top, hops=hops, gate=gate, evidence=evidence,
-            expand=False if no_expand else None, facts=False if no_facts else None, retriever=retriever,
-        )
+    options: dict[str, Any] = {
+        "since": since, "until": until, "fallback": fallback, "top": top, "hops": hops, "gate": gate,
+        "evidence": evidence, "expand": False if no_expand else None, "facts": False if no_facts else None,
+        "retriever": retriever,
+    }
+    with memhop.open(db, engine, read_only=True) as mem:  # opens nothing until asked
+        server = WarmServer.find(mem.settings)  # `memhop serve` for this store, if one runs
         if question == "-":
-            for line in sys.stdin:
-                if line.strip():
-                    render_answer_line(ask_one(line.strip()))
+            _answer_lines(mem, server, options)
             return
-        result = ask_one(question)
+        served = server.ask(question, options, {"json": json, "trace": trace, **screen_of(out)}) if server else None
+        result = mem.ask(question, **options) if served is None else None
+    if result is None:
+        sys.stdout.write(served or "")  # the server's answer, drawn for this stdout
+        return
+    from memhop.cli.render.answer import render_answer
+
     render_answer(result, as_json=json, trace=trace)
+
+
+def _answer_lines(mem: Memory, server: WarmServer | None, options: dict[str, Any]) -> None:
+    """One JSON line per question on stdin, each printed as soon as it is answered; by the
+    server while it answers, then here."""
+    from memhop.cli.render.answer import render_answer_line
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        served = server.ask(line.strip(), options, {"line": True}) if server else None
+        if served is None:
+            server = None  # gone, or never there
+            render_answer_line(mem.ask(line.strip(), **options))
+        else:
+            sys.stdout.write(served)
+            sys.stdout.flush()

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -71,5 +71,5 @@ def settings(db: Path | None = None, engine: str | None = None) -> Settings:
     return load_settings(db=db, engine=engine)
 
 
-def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str, indent=2) + "\n")
+def print_json(data: Any, file: IO[str] | None = None) -> None:
+    (file or sys.stdout).write(json.dumps(data, ensure_ascii=False, default=str, indent=2) + "\n")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
@@ -32,28 +32,30 @@ SNIPPET_CHARS = 90
 STAGE_STYLE = "bold"
 
 
-def render_answer(result: Answer, as_json: bool, trace: bool) -> None:
+def render_answer(result: Answer, as_json: bool, trace: bool, console: Console = out) -> None:
+    """On stdout, or on `console` (`memhop serve` renders for a client's terminal)."""
     if as_json:
-        print_json(result.to_dict())
+        print_json(result.to_dict(), console.file)
         return
-    out.print(result.text, markup=False, highlight=False)
+    console.print(result.text, markup=False, highlight=False)
     items = result.support.items[:SUPPORT_SHOWN]
     if items and items[0].closest:
-        out.print("Closest memories:" if not result.answered else "No memory states this answer; the closest:",
-                  markup=False, highlight=False)
+        console.print("Closest memories:" if not result.answered else "No memory states this answer; the closest:",
+                      markup=False, highlight=False)
     for item in items:
-        out.print(cited_line(item.cited, item.quote), markup=False, highlight=False)
+        console.print(cited_line(item.cited, item.quote), markup=False, highlight=False)
     if trace:
-        render_trace(result)
+        render_trace(result, console)
 
 
-def render_answer_line(result: Answer) -> None:
+def render_answer_line(result: Answer, file: IO[str] | None = None) -> None:
     """One JSON object on one line, flushed: a caller reading answers as they come."""
-    sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False, default=str) + "\n")
-    sys.stdout.flush()
+    file = file or sys.stdout
+    file.write(json.dumps(result.to_dict(), ensure_ascii=False, default=str) + "\n")
+    file.flush()
 
 
-def render_trace(result: Answer) -> None:
+def render_trace(result: Answer, console: Console = out) -> None:
     """The read path as a tree: stage 1 scores, each hop, facts chosen and cut, evidence."""
     trace = result.context.trace
     tree = Tree(_text(("Trace: ", STAGE_STYLE), trace.question))
@@ -66,8 +68,11 @@ def render_trace(result: Answer) -> None:
     times = ", ".join(f"{k} {v:.0f} ms" for k, v in trace.timings_ms.items())
     tree.add(_text(("Timings: ", "dim"), (times, "dim")))
     _answer(tree, result)
-    width = out.width if out.is_terminal else TRACE_WIDTH
-    Console(file=sys.stdout, width=width, highlight=False, force_terminal=out.is_terminal).print(tree)
+    width = console.width if console.is_terminal else TRACE_WIDTH
+    Console(
+        file=console.file, width=width, highlight=False, force_terminal=console.is_terminal,
+        color_system=console.color_system, no_color=console.no_color,  # type: ignore[arg-type]
+    ).print(tree)
 
 
 def _text(*parts: str | tuple[str, str]) -> Text:

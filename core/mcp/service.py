@@ -16,12 +16,15 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memhop.core.api import Memory, open_memory
 from memhop.core.errors import MemhopError
 from memhop.core.model import for_users
 from memhop.core.progress import Progress
+
+if TYPE_CHECKING:
+    from memhop.core.read import Answer
 
 
 class ReadOnlyServer(MemhopError):
@@ -64,13 +67,17 @@ class MemoryService:
     ) -> dict[str, Any]:
         """`ask --json`'s keys, with the chain (the path from the question's anchor, each
         step and why) pulled out of the trace; the whole trace only when asked for."""
-        with self._memory(write=False) as mem:
-            data = mem.ask(question, top=top, hops=hops, evidence=evidence).to_dict()
+        data = self.answer(question, top=top, hops=hops, evidence=evidence).to_dict()
         full = data["trace"]
         data.setdefault("chain", {"path": full["chain"], "links": full["links"]})
         if not trace:
             del data["trace"]
         return data
+
+    def answer(self, question: str, **options: Any) -> Answer:
+        """`Memory.ask` on the store opened for this call (`memhop serve` renders it as `ask` does)."""
+        with self._memory(write=False) as mem:
+            return mem.ask(question, **options)
 
     def search(
         self, query: str, *, person: str | None = None, since: date | None = None, until: date | None = None,

@@ -44,6 +44,14 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def host_and_port(option: str, address: str) -> tuple[str, int]:
+    """`[HOST:]PORT` (HOST 127.0.0.1 when not given); ConfigError naming `option` otherwise."""
+    host, _, port = address.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"{option} {address!r}: expected PORT or 127.0.0.1:PORT")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
 def http_listen(http: str | None, host: str | None = None, environ: dict[str, str] | None = None) -> HttpListen | None:
     """`--http [HOST:]PORT` (HOST loopback) and `--host H` as a listen address, None for stdio.
     ConfigError for a non-loopback HOST given through --http, --host without --http, or a
@@ -52,16 +60,13 @@ def http_listen(http: str | None, host: str | None = None, environ: dict[str, st
         if host is not None:
             raise ConfigError("--host needs --http PORT (stdio has no address)")
         return None
-    given_host, _, port_text = http.rpartition(":")
-    given_host = given_host.strip("[]") or "127.0.0.1"
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ConfigError(f"--http {http!r}: expected PORT or 127.0.0.1:PORT")
+    given_host, port = host_and_port("--http", http)
     if not is_loopback(given_host):
         raise ConfigError(f"--http {http!r}: only a loopback address; to listen on {given_host}, pass --host {given_host}")
     token = (environ if environ is not None else os.environ).get(TOKEN_VARIABLE) or None
     if host is not None and not is_loopback(host) and token is None:
         raise ConfigError(f"--host {host}: listening beyond this machine needs a bearer token in ${TOKEN_VARIABLE}")
-    return HttpListen(host=host or given_host, port=int(port_text), token=token)
+    return HttpListen(host=host or given_host, port=port, token=token)
 
 
 class StaticToken:
