@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from memhop.core.engines.offline import lists, ranking
@@ -42,7 +42,7 @@ from memhop.core.language.question import (
 )
 from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, gather
-from memhop.core.model import AnswerRequest
+from memhop.core.model import AnswerRequest, EntitySlice
 
 DONT_KNOW = "I don't know"
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
@@ -97,6 +97,8 @@ def explain(request: AnswerRequest) -> Explanation:
             break
         chain.append(following)
     end = chain[-1] if chain else None
+    if end and not any(same_entity(end, n) for n in names):
+        sentences = _naming(request, end)
     scope, said = ranking.scope_of(question.text)  # "in May 2024": when, not words to match
     predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
     if question.wh in AMOUNTS:
@@ -213,6 +215,12 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
         if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
             return name
     return None
+
+
+def _naming(request: AnswerRequest, name: str) -> list[Sentence]:
+    """The sentences again, now knowing `name`: the chain reached someone only named in
+    passing ("Bo, who is my colleague"), whose doings must be told from everyone else's."""
+    return gather(replace(request, slices=(*request.slices, EntitySlice(name, "", ()))))
 
 
 def _kin_entity(relation: str, names: Sequence[str]) -> str | None:

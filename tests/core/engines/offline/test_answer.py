@@ -115,3 +115,16 @@ def test_the_answer_span_follows_the_question_word() -> None:
 @pytest.mark.parametrize("question", ["What instrument does Alice's roommate play?", "Where does Bob work?"])
 def test_deterministic(question: str) -> None:
     assert answer(question) == answer(question)
+
+
+def test_a_relative_clause_names_who_the_relative_is_and_their_doings_are_told_apart() -> None:
+    # Only Maya is a known entity; Ottilie is named in passing, and someone else plays too.
+    diary = (
+        turn(1, "Ottilie, who sits by the window and is the only colleague who laughs at my jokes, came to lunch. "
+                "Turns out Ottilie plays cello in a quartet called The Slow Ferns.", "2024-04-02"),
+        turn(2, "I am playing my uncle's banjo at the quartet's party, Ferdie says.", "2024-05-09", speaker="Ferdie"),
+    )
+    request = AnswerRequest("Which instrument does my colleague play in her quartet?", (MAYA,), diary, ("Maya Patel",))
+    steps = explain(request)
+    assert steps.chain == ("Maya Patel", "Ottilie")
+    assert steps.answer == "cello"
