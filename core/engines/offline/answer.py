@@ -50,6 +50,9 @@ STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least th
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
+_IN_LAW = "-in-law"
+_SIBLINGS = ("sister", "brother")
+_IN_LAW_VIA = {"sister": "brother", "brother": "sister", "daughter": "son", "son": "daughter"}  # a sister-in-law is a brother's wife
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
 
@@ -88,7 +91,8 @@ def explain(request: AnswerRequest) -> Explanation:
     leftover: list[str] = []
     for i, relation in enumerate(question.relations):
         following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
-        following = following or follow(chain[-1], relation, sentences) or _spouse_of(chain[-1], relation, names, sentences)
+        following = (following or follow(chain[-1], relation, sentences)
+                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences))
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -215,6 +219,25 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
         if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
             return name
     return None
+
+
+def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Rafa's sister-in-law" when the text never says it: Rafa's partner's sister (or the
+    one person whose sister or brother that partner is), else Rafa's brother's partner."""
+    head = relation.split()[-1].lower()
+    if not head.endswith(_IN_LAW):
+        return None
+    kin = head[: -len(_IN_LAW)]
+    partner = follow(entity, "partner", sentences) or _spouse_of(entity, "partner", names, sentences)
+    if partner:
+        found = follow(partner, kin, sentences)
+        siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
+                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)}
+        if found or len(siblings) == 1 and kin in _SIBLINGS:
+            return found or siblings.pop()
+    other = _IN_LAW_VIA.get(kin)
+    via = follow(entity, other, sentences) if other else None
+    return follow(via, "partner", sentences) or _spouse_of(via, "partner", names, sentences) if via else None
 
 
 def _naming(request: AnswerRequest, name: str) -> list[Sentence]:

@@ -128,3 +128,19 @@ def test_a_relative_clause_names_who_the_relative_is_and_their_doings_are_told_a
     steps = explain(request)
     assert steps.chain == ("Maya Patel", "Ottilie")
     assert steps.answer == "cello"
+
+
+def test_a_sister_in_law_is_the_partners_sister_even_when_only_her_sibling_is_named_as_such() -> None:
+    ilse = EntitySlice("Ilse Varga", "", ("Ilse Varga's wife, Marta, teaches yoga.",))
+    marta = EntitySlice("Marta", "", ("Greta's younger sister Marta moved in with Ilse Varga.",))
+    greta = EntitySlice("Greta", "", ("Greta works as a ranger at Hollin Moss.",))
+    steps = explain(AnswerRequest("What does Ilse's sister-in-law do?", (ilse, marta, greta), ()))
+    assert steps.chain == ("Ilse Varga", "Greta") and steps.answer == "ranger"
+
+
+def test_a_brother_in_law_can_be_a_sisters_husband() -> None:
+    nell = EntitySlice("Nell", "", ("Nell's sister Pia lives in Tarn.",))
+    pia = EntitySlice("Pia", "", ("Pia's husband, Odo, repairs clocks.",))
+    odo = EntitySlice("Odo", "", ("Odo repairs clocks for a living.",))
+    steps = explain(AnswerRequest("Who is Nell's brother-in-law?", (nell, pia, odo), ()))
+    assert steps.answer == "Odo"
