@@ -221,3 +221,9 @@ def test_a_nickname_in_the_question_starts_from_the_person_it_shortens() -> None
     assert ask("What instrument does Fran's brother play?", slices=(francesca, rui)) == "cello"
     # a longer name that only begins the same is someone else, not a short form
     assert ask("What instrument does Frances's brother play?", slices=(francesca, rui)) == DONT_KNOW
+
+
+def test_where_someone_works_can_be_an_employer_named_after_for_or_with() -> None:
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines took a nursing job with Hollin Care in the spring.",))
+    assert ask("Where does Ines work?", slices=(NOOR, ines)) == "Hollin Care"
+    assert ask("Where does Ines live?", slices=(NOOR, ines)) == DONT_KNOW  # an employer is no home
