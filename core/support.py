@@ -45,6 +45,7 @@ DATE = 0.95  # a date expression that resolves to the answer's date: below a sen
 OWN_DATE = 0.5  # a date answer that is only the turn's own date
 PARTIAL = 0.8  # times the share of the answer's content words a sentence holds
 ENOUGH = 0.4  # a sentence with half the answer's content words supports it
+_STATED = ("words", "date")  # how a sentence holds the whole answer
 _ARTICLE = r"(?:a|an|the)"
 _SEP = rf"[^a-z0-9]+(?:{_ARTICLE}[^a-z0-9]+)?"
 _BEFORE = r"(?<![a-z0-9])(?<!\d[:.,])"  # "30" is not the minutes of "9:30" nor the decimals of "2.30"
@@ -130,12 +131,15 @@ def find_support(store: Store, context: Context, answer: str) -> Support:
     (flagged) for a refusal or an answer none of them contains.
 
     An answer read from a profile is in none of the facts and turns the answerer saw; the
-    selected entities' other facts (and the turns those came from) are searched next."""
+    selected entities' other facts (and the turns those came from) are searched next — also
+    when the context holds only some of its words and a sentence there may state it whole."""
     answered = not is_refusal(answer)
     given = _given(store, context)
     if answered:
         target = _Target.of(answer)
-        kept = _supporting(target, given) or _supporting(target, _wider(store, context, given))
+        kept = _supporting(target, given)
+        if not kept or kept[0].how not in _STATED:  # a sentence stating it may be among the entities' other facts
+            kept = _fullest(kept + _supporting(target, _wider(store, context, given)))
         if kept:
             return Support(True, tuple(kept))
     return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
@@ -176,6 +180,11 @@ def _supporting(target: _Target, candidates: list[Cited]) -> list[SupportItem]:
     found = [(match(target, c.text, c.timestamp), c) for c in candidates]
     kept = sorted(((f, c) for f, c in found if f.score >= ENOUGH), key=lambda fc: -fc[0].score)
     return [SupportItem(c, False, f.quote, f.span, f.how) for f, c in kept]
+
+
+def _fullest(items: list[SupportItem]) -> list[SupportItem]:
+    order = {"words": FULL, "date": DATE}
+    return sorted(items, key=lambda i: -order.get(i.how or "", 0.0))
 
 
 def _closest(given: list[Cited], asked: frozenset[str]) -> list[SupportItem]:

@@ -191,3 +191,12 @@ def test_a_sentence_stating_the_date_comes_before_one_whose_date_is_worked_out(n
     items = asked(numbers_diary, "When was Pell's concert?", "9 June 2024").support.items
     assert [i.how for i in items[:2]] == ["words", "date"]
     assert "9 June 2024" in items[0].quote and items[1].quote == "Pell's concert was last night!"
+
+
+def test_a_sentence_stating_the_answer_whole_is_looked_for_beyond_one_holding_some_of_its_words(world: Store) -> None:
+    # Of what the answerer saw, "Bob Kowalski works as a sound engineer…" holds half the
+    # answer's words; the turn that states it whole is among the memories of Bob's facts.
+    result = asked(world, "What does Alice's roommate do?", "new job as a sound engineer", facts_per_entity=1, evidence=0)
+    first = result.support.items[0]
+    assert not first.closest and first.how == "words" and "new job as a sound engineer" in first.quote
+    assert first.cited.kind == "turn" and str(first.cited.day) == "2024-04-08"
