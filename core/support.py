@@ -115,7 +115,8 @@ class _Target:
         words = [w for w in re.findall(r"[a-z0-9]+", fold(answer)) if w not in ("a", "an", "the")]
         pattern = re.compile(_BEFORE + _SEP.join(map(_word_pattern, words)) + _AFTER) if words else None
         days, undated = _answer_days(answer)
-        return cls(pattern, frozenset(lexical.terms(undated)), days, _numbers(undated))  # "12 May" shares no word with "12 March"
+        terms = frozenset(lexical.terms(undated))  # "12 May" shares no word with "12 March"
+        return cls(pattern, terms, days, frozenset(_numbers(undated)))
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,9 @@ _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|s
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 _IN_LAW = "-in-law"
 _SIBLINGS = ("sister", "brother")
-_IN_LAW_VIA = {"sister": "brother", "brother": "sister", "daughter": "son", "son": "daughter"}  # a sister-in-law is a brother's wife
+_CHILDREN = ("son", "daughter")
+# A sister-in-law may be a brother's partner, a son-in-law a daughter's.
+_IN_LAW_VIA = {"sister": "brother", "brother": "sister", "daughter": "son", "son": "daughter"}
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
 
@@ -223,13 +225,14 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
 
 def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
     """"Rafa's sister-in-law" when the text never says it: Rafa's partner's sister (or the
-    one person whose sister or brother that partner is), else Rafa's brother's partner."""
+    one person whose sister or brother that partner is), else Rafa's brother's partner; a
+    son-in-law is only a daughter's partner."""
     head = relation.split()[-1].lower()
     if not head.endswith(_IN_LAW):
         return None
     kin = head[: -len(_IN_LAW)]
     partner = follow(entity, "partner", sentences) or _spouse_of(entity, "partner", names, sentences)
-    if partner:
+    if partner and kin not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
         found = follow(partner, kin, sentences)
         siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
                     and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)}

@@ -10,7 +10,6 @@ grammatical complement the question asks for ("gave him *the framed print*", "na
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING

@@ -144,3 +144,10 @@ def test_a_brother_in_law_can_be_a_sisters_husband() -> None:
     odo = EntitySlice("Odo", "", ("Odo repairs clocks for a living.",))
     steps = explain(AnswerRequest("Who is Nell's brother-in-law?", (nell, pia, odo), ()))
     assert steps.answer == "Odo"
+
+
+def test_a_daughter_in_law_is_a_sons_partner_not_a_partners_daughter() -> None:
+    wen = EntitySlice("Wen", "", ("Wen's husband, Arlo, is a baker.", "Arlo's daughter Suki visits on Sundays.",
+                                  "Wen's son Jory married Pilar last spring.", "Jory's wife, Pilar, is a pilot."))
+    steps = explain(AnswerRequest("Who is Wen's daughter-in-law?", (wen,), ()))
+    assert steps.answer == "Pilar"
