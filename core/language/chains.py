@@ -116,9 +116,14 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
     if low in ("a", "an", "the") or _described(toks, j):  # "the colleague", "the only colleague"
         if sentence.owner:
             return sentence.owner, k
-        if sentence.first_person and sentence.speaker:  # "...and is the only colleague who knew" in my diary
-            return sentence.speaker, k
+        if sentence.first_person and sentence.speaker and _predicative(toks, j):
+            return sentence.speaker, k  # "Bo … is the only colleague who knew" in my diary: my colleague
     return None, k
+
+
+def _predicative(toks: list[Token], j: int) -> bool:
+    """"is a colleague", "was the only colleague": the relation word says what someone is."""
+    return any(t.group(0).lower() in _COPULAS for t in toks[max(0, j - 2) : j + 1])
 
 
 def _described(toks: list[Token], j: int) -> bool:

@@ -128,6 +128,8 @@ def test_a_relative_clause_names_who_the_relative_is_and_their_doings_are_told_a
     steps = explain(request)
     assert steps.chain == ("Maya Patel", "Ottilie")
     assert steps.answer == "cello"
+    seen = (turn(3, "I saw Ottilie at the fair with the boyfriend, Rufus.", "2024-06-01"),)
+    assert explain(AnswerRequest("Who is my boyfriend?", (MAYA,), seen, ("Maya Patel",))).answer == DONT_KNOW
 
 
 def test_a_sister_in_law_is_the_partners_sister_even_when_only_her_sibling_is_named_as_such() -> None:
