@@ -66,6 +66,7 @@ PLACE_NOUNS = frozenset(
 TIME_NOUNS = frozenset({"year", "date", "day", "month"})  # "in what year ...", "on which day ..."
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
+_WORK_STEMS = _JOB_STEMS - {lexical.stem("living")}  # "for a living" is work, "live" (the same stem) is not
 
 
 def span(question: Question, sentence: Sentence, hit: int, entity: str | None, loose: bool = True) -> str | None:
@@ -201,7 +202,7 @@ def _date(sentence: Sentence, hit: int) -> str | None:
 
 def _asks_workplace(question: Question) -> bool:
     """"Where does Ines work?": an employer answers it, named after "for" or "with" too."""
-    return question.wh == "where" and bool(set(question.predicate) & _JOB_STEMS)
+    return question.wh == "where" and bool(set(question.predicate) & _WORK_STEMS)
 
 
 def _place(text: str, hit: int, preposition: str | None = None, employer: bool = False) -> str | None:

@@ -227,6 +227,8 @@ def test_where_someone_works_can_be_an_employer_named_after_for_or_with() -> Non
     ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines took a nursing job with Hollin Care in the spring.",))
     assert ask("Where does Ines work?", slices=(NOOR, ines)) == "Hollin Care"
     assert ask("Where does Ines live?", slices=(NOOR, ines)) == DONT_KNOW  # an employer is no home
+    friend = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines lives with Pavla near the canal.",))
+    assert ask("Where does Ines live now?", slices=(NOOR, friend)) == DONT_KNOW  # "live" is not "for a living"
 
 
 def test_what_someone_brought_is_what_the_containers_held() -> None:
