@@ -5,7 +5,8 @@ every engine. A fact or turn supports an answer when one of its sentences contai
 its words in order (case, punctuation, accents and articles aside), a date written in any
 form that resolves to the answer's date ("last night" in a turn of 15 March is 14 March),
 or at least half of its content words — and support is ranked by how fully it contains
-the answer, then by the read path's own ranking. A date answer that no text states but
+the answer (a sentence stating it word for word before one whose date resolves to it),
+then by the read path's own ranking. A date answer that no text states but
 that is a turn's own date is weak support: it shows where the answerer took it from.
 
 A refusal, or an answer nothing contains, gets the closest memories instead, flagged
@@ -39,12 +40,21 @@ if TYPE_CHECKING:
 REFUSALS = ("i don't know", "i do not know", "i dont know", "unknown", "not mentioned", "no answer")
 CLOSEST = 3  # memories shown when nothing supports an answer
 WIDER = 300  # facts of the selected entities searched when the answerer's own context holds no support
-FULL = 1.0  # the answer's words in order, or its date
+FULL = 1.0  # the answer's words in order
+DATE = 0.95  # a date expression that resolves to the answer's date: below a sentence stating it word for word
 OWN_DATE = 0.5  # a date answer that is only the turn's own date
 PARTIAL = 0.8  # times the share of the answer's content words a sentence holds
 ENOUGH = 0.4  # a sentence with half the answer's content words supports it
+_STATED = ("words", "date")  # how a sentence holds the whole answer
 _ARTICLE = r"(?:a|an|the)"
 _SEP = rf"[^a-z0-9]+(?:{_ARTICLE}[^a-z0-9]+)?"
+_BEFORE = r"(?<![a-z0-9])(?<!\d[:.,])"  # "30" is not the minutes of "9:30" nor the decimals of "2.30"
+_AFTER = r"(?![a-z0-9])(?![:.,]\d)(?!-[a-z])"  # nor "thirty" the start of "thirty-eight"
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 _MONTH_LABEL = re.compile(r"in [A-Z][a-z]+ (\d{4})$")
 _YEAR_LABEL = re.compile(r"in (\d{4})$")
 _MAYBE_DATE = re.compile(  # what every date expression core/language/dates.py reads contains
@@ -98,13 +108,15 @@ class _Target:
     pattern: re.Pattern[str] | None  # its words in order, on folded text
     terms: frozenset[str]  # its content-word stems
     days: tuple[tuple[date, str], ...]  # the dates it says, with their grain: day | monthday | month | year
+    numbers: frozenset[str]  # the amounts it says besides dates ("3.1" of "3.1 kg")
 
     @classmethod
     def of(cls, answer: str) -> _Target:
         words = [w for w in re.findall(r"[a-z0-9]+", fold(answer)) if w not in ("a", "an", "the")]
-        pattern = re.compile(r"(?<![a-z0-9])" + _SEP.join(map(re.escape, words)) + r"(?![a-z0-9])") if words else None
+        pattern = re.compile(_BEFORE + _SEP.join(map(_word_pattern, words)) + _AFTER) if words else None
         days, undated = _answer_days(answer)
-        return cls(pattern, frozenset(lexical.terms(undated)), days)  # "12 May" shares no word with "12 March"
+        terms = frozenset(lexical.terms(undated))  # "12 May" shares no word with "12 March"
+        return cls(pattern, terms, days, frozenset(_numbers(undated)))
 
 
 @dataclass(frozen=True)
@@ -120,12 +132,15 @@ def find_support(store: Store, context: Context, answer: str) -> Support:
     (flagged) for a refusal or an answer none of them contains.
 
     An answer read from a profile is in none of the facts and turns the answerer saw; the
-    selected entities' other facts (and the turns those came from) are searched next."""
+    selected entities' other facts (and the turns those came from) are searched next — also
+    when the context holds only some of its words and a sentence there may state it whole."""
     answered = not is_refusal(answer)
     given = _given(store, context)
     if answered:
         target = _Target.of(answer)
-        kept = _supporting(target, given) or _supporting(target, _wider(store, context, given))
+        kept = _supporting(target, given)
+        if not kept or kept[0].how not in _STATED:  # a sentence stating it may be among the entities' other facts
+            kept = _fullest(kept + _supporting(target, _wider(store, context, given)))
         if kept:
             return Support(True, tuple(kept))
     return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
@@ -168,6 +183,11 @@ def _supporting(target: _Target, candidates: list[Cited]) -> list[SupportItem]:
     return [SupportItem(c, False, f.quote, f.span, f.how) for f, c in kept]
 
 
+def _fullest(items: list[SupportItem]) -> list[SupportItem]:
+    order = {"words": FULL, "date": DATE}
+    return sorted(items, key=lambda i: -order.get(i.how or "", 0.0))
+
+
 def _closest(given: list[Cited], asked: frozenset[str]) -> list[SupportItem]:
     """The CLOSEST memories to the question: most of its words in one sentence, then the
     read path's order."""
@@ -185,6 +205,15 @@ def _once(candidates: list[Cited]) -> list[Cited]:
             seen.add((cited.kind, cited.text))
             kept.append(cited)
     return kept
+
+
+def _word_pattern(word: str) -> str:
+    """One word of the answer; a number below a hundred also as it is spelt ("30": "thirty")."""
+    if not word.isdigit() or int(word) >= 100:
+        return re.escape(word)
+    n = int(word)
+    spelt = _UNITS[n] if n < 20 else _TENS[n // 10] + (f"[ -]{_UNITS[n % 10]}" if n % 10 else "")
+    return f"(?:{word}|{spelt})"
 
 
 def match(target: _Target, text: str, when: datetime | None) -> _Found:
@@ -210,11 +239,19 @@ def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
             readings = [mention] if mention.explicit else [mention, *find_dates(mention.text, ref, past=False)[:1]]
             for reading in readings:  # the tense is not known: "on the 14th" may be before or after
                 if reading.day and _grain(reading.label) and any(_same(reading.day, d, g) for d, g in target.days):
-                    return _Found(FULL, sentence, (mention.start, mention.end), "date")
+                    return _Found(DATE, sentence, (mention.start, mention.end), "date")
     if target.terms:
-        share = len(target.terms & set(lexical.terms(sentence))) / len(target.terms)
+        if target.numbers and not target.numbers & _numbers(sentence):
+            return _Found(0.0, sentence, None)  # "19.6 kg" shares the unit of "3.1 kg", not the amount
+        said = {t for t in lexical.terms(sentence) if not t.isdigit()} | _numbers(sentence)
+        share = len(target.terms & said) / len(target.terms)
         return _Found(PARTIAL * share, sentence, None, "some words")
     return _Found(0.0, sentence, None)
+
+
+def _numbers(sentence: str) -> set[str]:
+    """The numbers a text says, whole: "3.1", not the "30" of "9:30" nor the "5" of "2.5"."""
+    return set(re.findall(_BEFORE + r"\d+(?:[.,]\d+)?" + _AFTER, sentence))
 
 
 def _sentences(text: str) -> Iterator[str]:

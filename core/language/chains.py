@@ -19,6 +19,7 @@ _GLUE_BEFORE = _GLUE_AFTER | {"the", "also"}
 _COPULAS = frozenset({"is", "was", "are", "were", "became"})
 MODIFIER_BONUS = 1.5
 COPULA_REACH = 8  # words between "X is" and the relation word it still governs
+RELATIVE_REACH = 12  # words between "X, who" and the copula of its relative clause
 _MUTUAL = re.compile(
     r"\band\s+(?:I|me|\w+)\s+(?:are|were|have been|had been|['’]ve been|became|got)\s+(?:\w+\s+)?$", re.I
 )
@@ -112,7 +113,24 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
         return resolve_pronoun(sentence, toks[j].start()), j
     if toks[k].group(0)[0].isupper() and sentence.speaker:  # "lunch with Mum (Leena)"
         return sentence.speaker, k
-    return (sentence.owner, k) if low in ("a", "an", "the") and sentence.owner else (None, k)
+    if low in ("a", "an", "the") or _described(toks, j):  # "the colleague", "the only colleague"
+        if sentence.owner:
+            return sentence.owner, k
+        if sentence.first_person and sentence.speaker and _predicative(toks, j):
+            return sentence.speaker, k  # "Bo … is the only colleague who knew" in my diary: my colleague
+    return None, k
+
+
+def _predicative(toks: list[Token], j: int) -> bool:
+    """"is a colleague", "was the only colleague": the relation word says what someone is."""
+    return any(t.group(0).lower() in _COPULAS for t in toks[max(0, j - 2) : j + 1])
+
+
+def _described(toks: list[Token], j: int) -> bool:
+    """"the only colleague", "a new neighbour": one lower-case word between an article and
+    the relation word."""
+    word = toks[j].group(0)
+    return word.isalpha() and word.islower() and j > 0 and toks[j - 1].group(0).lower() in ("a", "an", "the")
 
 
 def _describing(toks: list[Token], j: int) -> bool:
@@ -149,7 +167,21 @@ def _target(sentence: Sentence, toks: list[Token], k: int, owner_at: int) -> str
     for c in range(owner_at - 1, max(owner_at - COPULA_REACH, 0), -1):  # "Alice is Maya's friend and Bob's roommate"
         if toks[c].group(0).lower() in _COPULAS:
             subject = name_at(sentence, toks[c - 1].start(), toks[c - 1].end())
-            return subject.entity if subject and not is_possessive(toks[c - 1].group(0)) else None
+            if subject is None:
+                return _relative_subject(sentence, toks, c)
+            return subject.entity if not is_possessive(toks[c - 1].group(0)) else None
+    return None
+
+
+def _relative_subject(sentence: Sentence, toks: list[Token], c: int) -> str | None:
+    """"Bo, who sits by the window and is my colleague": the copula's subject is the name
+    the relative "who" follows, when no clause mark stands between them."""
+    for w in range(c - 1, max(c - RELATIVE_REACH, 1), -1):
+        word = toks[w].group(0).lower()
+        if word in (",", ";", ":", "(", ")", ".") or word in _COPULAS:
+            return None
+        if word == "who" and toks[w - 1].group(0) == "," and w >= 2:
+            return None if is_possessive(toks[w - 2].group(0)) else _entity_at(sentence, toks[w - 2])
     return None
 
 

@@ -27,11 +27,13 @@ SYMMETRIC = frozenset(
 KIN_ALIASES = frozenset(KIN_WORDS)
 FEMALE = frozenset(
     "sister mum mom mother mummy mommy aunt auntie niece grandma gran granny nan nana grandmother "
-    "wife girlfriend daughter fiancée stepmom stepmum stepsister stepdaughter".split()
+    "wife girlfriend daughter fiancée stepmom stepmum stepsister stepdaughter "
+    "sister-in-law mother-in-law daughter-in-law".split()
 ) | {w for w, k in KIN_WORDS.items() if k.gender == "f"}
 MALE = frozenset(
     "brother dad father daddy uncle nephew grandpa grandad granddad grandfather husband "
-    "boyfriend son fiancé fiance stepdad stepbrother stepson".split()
+    "boyfriend son fiancé fiance stepdad stepbrother stepson "
+    "brother-in-law father-in-law son-in-law".split()
 ) | {w for w, k in KIN_WORDS.items() if k.gender == "m"}
 OTHER_RELATIONS = frozenset(
     "sibling parent child kid grandchild grandson granddaughter boss manager mentor student "

@@ -13,6 +13,7 @@ import pytest
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
 from memhop.core.engines.offline.answer import answer_offline
+from memhop.core.ingest import ingest
 from memhop.core.model import AnswerRequest, ResidualDraft
 from memhop.core.read import Answer, ask
 from memhop.core.store import Store, memory, open_store
@@ -138,3 +139,64 @@ def test_an_answer_read_from_a_profile_is_found_in_the_entitys_other_memories(wo
     first = result.support.items[0]
     assert not first.closest and first.cited.kind == "turn" and "greyhound Pepper" in first.quote
     assert str(first.cited.day) == "2024-03-02"  # the turn Carol's fact came from
+
+
+NUMBERS_DIARY = """# Tamsin's diary
+
+# 2024-05-02
+
+Met Oriel for coffee at 9:30 before work. Oriel's birthday party is on Saturday.
+
+# 2024-05-04
+
+Oriel is thirty! Oriel's birthday party went on until two. Oriel's nephew sent thirty-eight photos.
+
+# 2024-05-05
+
+Oriel's niece weighed 4.2 kg at birth, Oriel told us at the birthday party.
+
+# 2024-06-10
+
+Pell's concert was last night! What a concert: Pell played the whole concert standing up.
+
+# 2024-07-01
+
+The programme of Pell's concert of 9 June 2024 is framed on my wall now.
+"""
+
+
+@pytest.fixture(scope="module")
+def numbers_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = tmp_path_factory.mktemp("numbers")
+    (root / "tamsin.md").write_text(NUMBERS_DIARY, encoding="utf-8")
+    with open_store(root / "numbers.duckdb") as store:
+        ingest(store, [str(root / "tamsin.md")], get_embedder("minilm"), self_name="Tamsin Hale")
+    with open_store(root / "numbers.duckdb", read_only=True) as store:
+        yield store
+
+
+def test_a_number_is_found_spelt_out_and_not_inside_a_time(numbers_diary: Store) -> None:
+    items = asked(numbers_diary, "How old did Oriel turn at her birthday party?", "30").support.items
+    proven = [i for i in items if not i.closest]
+    assert proven and proven[0].quote == "Oriel is thirty!" and proven[0].how == "words"
+    assert not any("9:30" in i.quote or "thirty-eight" in i.quote for i in proven)
+
+
+def test_an_amount_is_not_supported_by_its_unit_alone(numbers_diary: Store) -> None:
+    items = asked(numbers_diary, "How much did Oriel's niece weigh at birth?", "3.1 kg").support.items
+    assert all(i.closest for i in items)  # "4.2 kg" is another amount
+
+
+def test_a_sentence_stating_the_date_comes_before_one_whose_date_is_worked_out(numbers_diary: Store) -> None:
+    items = asked(numbers_diary, "When was Pell's concert?", "9 June 2024").support.items
+    assert [i.how for i in items[:2]] == ["words", "date"]
+    assert "9 June 2024" in items[0].quote and items[1].quote == "Pell's concert was last night!"
+
+
+def test_a_sentence_stating_the_answer_whole_is_looked_for_beyond_one_holding_some_of_its_words(world: Store) -> None:
+    # Of what the answerer saw, "Bob Kowalski works as a sound engineer…" holds half the
+    # answer's words; the turn that states it whole is among the memories of Bob's facts.
+    result = asked(world, "What does Alice's roommate do?", "new job as a sound engineer", facts_per_entity=1, evidence=0)
+    first = result.support.items[0]
+    assert not first.closest and first.how == "words" and "new job as a sound engineer" in first.quote
+    assert first.cited.kind == "turn" and str(first.cited.day) == "2024-04-08"

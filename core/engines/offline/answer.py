@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from memhop.core.engines.offline import lists, ranking
@@ -42,7 +42,7 @@ from memhop.core.language.question import (
 )
 from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, gather
-from memhop.core.model import AnswerRequest
+from memhop.core.model import AnswerRequest, EntitySlice
 
 DONT_KNOW = "I don't know"
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
@@ -50,6 +50,11 @@ STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least th
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
+_IN_LAW = "-in-law"
+_SIBLINGS = ("sister", "brother")
+_CHILDREN = ("son", "daughter")
+# A sister-in-law may be a brother's partner, a son-in-law a daughter's.
+_IN_LAW_VIA = {"sister": "brother", "brother": "sister", "daughter": "son", "son": "daughter"}
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
 
@@ -88,7 +93,8 @@ def explain(request: AnswerRequest) -> Explanation:
     leftover: list[str] = []
     for i, relation in enumerate(question.relations):
         following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
-        following = following or follow(chain[-1], relation, sentences) or _spouse_of(chain[-1], relation, names, sentences)
+        following = (following or follow(chain[-1], relation, sentences)
+                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences))
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -97,6 +103,8 @@ def explain(request: AnswerRequest) -> Explanation:
             break
         chain.append(following)
     end = chain[-1] if chain else None
+    if end and not any(same_entity(end, n) for n in names):
+        sentences = _naming(request, end)
     scope, said = ranking.scope_of(question.text)  # "in May 2024": when, not words to match
     predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
     if question.wh in AMOUNTS:
@@ -213,6 +221,32 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
         if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
             return name
     return None
+
+
+def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Rafa's sister-in-law" when the text never says it: Rafa's partner's sister (or the
+    one person whose sister or brother that partner is), else Rafa's brother's partner; a
+    son-in-law is only a daughter's partner."""
+    head = relation.split()[-1].lower()
+    if not head.endswith(_IN_LAW):
+        return None
+    kin = head[: -len(_IN_LAW)]
+    partner = follow(entity, "partner", sentences) or _spouse_of(entity, "partner", names, sentences)
+    if partner and kin not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
+        found = follow(partner, kin, sentences)
+        siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
+                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)}
+        if found or len(siblings) == 1 and kin in _SIBLINGS:
+            return found or siblings.pop()
+    other = _IN_LAW_VIA.get(kin)
+    via = follow(entity, other, sentences) if other else None
+    return follow(via, "partner", sentences) or _spouse_of(via, "partner", names, sentences) if via else None
+
+
+def _naming(request: AnswerRequest, name: str) -> list[Sentence]:
+    """The sentences again, now knowing `name`: the chain reached someone only named in
+    passing ("Bo, who is my colleague"), whose doings must be told from everyone else's."""
+    return gather(replace(request, slices=(*request.slices, EntitySlice(name, "", ()))))
 
 
 def _kin_entity(relation: str, names: Sequence[str]) -> str | None:

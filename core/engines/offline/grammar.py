@@ -9,6 +9,7 @@ grammatical complement the question asks for ("gave him *the framed print*", "na
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -21,8 +22,14 @@ if TYPE_CHECKING:
 _COMPLEMENTS = ("oprd", "dobj", "attr", "xcomp", "acomp", "dative")
 _CUT = frozenset({"relcl", "advcl", "punct", "cc", "prep", "appos", "acl", "advmod", "npadvmod"})  # not part of the thing
 _POSSESSIVES = frozenset({"his", "her", "their", "my", "our", "your", "its"})
+# Nouns that hold or portion out what is asked about: "a tray of puff-puff" is puff-puff.
+_CONTAINERS = frozenset(
+    "tray tub box bag bottle jar pot plate bowl cup glass mug tin packet pack carton basket crate batch "
+    "slice piece loaf portion serving handful bunch bucket dish flask".split()
+)
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some"})
 MEASURE_LABELS = frozenset({"QUANTITY", "MONEY", "PERCENT"})
+_VOWEL = re.compile(r"[aeiouy]")
 _REGULAR = (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
 
 
@@ -65,7 +72,7 @@ def verb_base(word: str) -> str:
             base = low[: -len(end)] + add
             if len(base) > 3 and base[-1] == base[-2] and add == "":
                 base = base[:-1]  # "stopped" -> "stop"
-            if is_english_word(base):
+            if is_english_word(base) and _VOWEL.search(base):  # "bring" is no "br", "string" no "str"
                 return base
     return low
 
@@ -115,7 +122,34 @@ def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
 
 
 def _phrase(head: Token) -> Piece | None:
-    """The noun phrase a head word stands for, without relative clauses and trailing asides."""
+    """The noun phrase a head word stands for, without relative clauses and trailing asides;
+    for "a tray of figs and a jar of honey", what the containers hold: "figs and honey"."""
+    heads = [head, *(c for c in head.children if c.dep_ == "conj")]
+    held = [_contents(h) for h in heads]
+    if any(h is not c for h, c in zip(heads, held)):
+        parts = [p.text for p in map(_whole, held) if p]
+        if not parts:
+            return None
+        joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {_joiner(head)} " + parts[-1]
+        return Piece(joined, held[0].idx, "thing")
+    return _whole(head)
+
+
+def _contents(noun: Token) -> Token:
+    """What a container or portion noun holds: "a tray of figs" -> figs; any other noun itself."""
+    low = noun.lower_
+    if not {low, low.removesuffix("s"), low.removesuffix("es")} & _CONTAINERS:  # the lemmatizer is not run
+        return noun
+    of = next((c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    held = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+    return held if held is not None and held.tag_.startswith("NN") else noun
+
+
+def _joiner(head: Token) -> str:
+    return next((c.lower_ for c in head.children if c.dep_ == "cc"), "and")
+
+
+def _whole(head: Token) -> Piece | None:
     keep = [head]
     stack = [c for c in head.children if c.dep_ not in _CUT]
     while stack:

@@ -33,6 +33,7 @@ _PLACE = re.compile(
     r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?"
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
+_EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})")
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
     r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
@@ -65,6 +66,7 @@ PLACE_NOUNS = frozenset(
 TIME_NOUNS = frozenset({"year", "date", "day", "month"})  # "in what year ...", "on which day ..."
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
+_WORK_STEMS = _JOB_STEMS - {lexical.stem("living")}  # "for a living" is work, "live" (the same stem) is not
 
 
 def span(question: Question, sentence: Sentence, hit: int, entity: str | None, loose: bool = True) -> str | None:
@@ -79,7 +81,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             return year.group(0) if year else None
         return found
     if wh == "where" or (wh in ("what", "which") and question.target in PLACE_NOUNS):
-        return _place(sentence.text, hit, _trailing_preposition(question.text))
+        return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
     if wh.startswith("how ") and wh != "how often":
@@ -198,13 +200,19 @@ def _date(sentence: Sentence, hit: int) -> str | None:
     return _nearest(usable, hit) if usable else None
 
 
-def _place(text: str, hit: int, preposition: str | None = None) -> str | None:
+def _asks_workplace(question: Question) -> bool:
+    """"Where does Ines work?": an employer answers it, named after "for" or "with" too."""
+    return question.wh == "where" and bool(set(question.predicate) & _WORK_STEMS)
+
+
+def _place(text: str, hit: int, preposition: str | None = None, employer: bool = False) -> str | None:
     """The place named after a preposition nearest the match; "where is Ines from?" wants
-    the one after "from". "to Tomas's friends" names an owner, not a place."""
+    the one after "from". "to Tomas's friends" names an owner, not a place. An `employer`
+    is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = [
         (m.start(1), _before_a_date(m.group(1), m.start(1), dates), m.group(0).split()[0].lower())
-        for m in _PLACE.finditer(text)
+        for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))
         if not re.match(r"['’]s\s+[a-z]", text[m.end(1) - 2 :])
         and not any(start <= m.start(1) < end for start, end in dates)  # "in June" is a time
     ]

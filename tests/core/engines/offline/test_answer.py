@@ -115,3 +115,41 @@ def test_the_answer_span_follows_the_question_word() -> None:
 @pytest.mark.parametrize("question", ["What instrument does Alice's roommate play?", "Where does Bob work?"])
 def test_deterministic(question: str) -> None:
     assert answer(question) == answer(question)
+
+
+def test_a_relative_clause_names_who_the_relative_is_and_their_doings_are_told_apart() -> None:
+    # Only Maya is a known entity; Ottilie is named in passing, and someone else plays too.
+    diary = (
+        turn(1, "Ottilie, who sits by the window and is the only colleague who laughs at my jokes, came to lunch. "
+                "Turns out Ottilie plays cello in a quartet called The Slow Ferns.", "2024-04-02"),
+        turn(2, "I am playing my uncle's banjo at the quartet's party, Ferdie says.", "2024-05-09", speaker="Ferdie"),
+    )
+    request = AnswerRequest("Which instrument does my colleague play in her quartet?", (MAYA,), diary, ("Maya Patel",))
+    steps = explain(request)
+    assert steps.chain == ("Maya Patel", "Ottilie")
+    assert steps.answer == "cello"
+    seen = (turn(3, "I saw Ottilie at the fair with the boyfriend, Rufus.", "2024-06-01"),)
+    assert explain(AnswerRequest("Who is my boyfriend?", (MAYA,), seen, ("Maya Patel",))).answer == DONT_KNOW
+
+
+def test_a_sister_in_law_is_the_partners_sister_even_when_only_her_sibling_is_named_as_such() -> None:
+    ilse = EntitySlice("Ilse Varga", "", ("Ilse Varga's wife, Marta, teaches yoga.",))
+    marta = EntitySlice("Marta", "", ("Greta's younger sister Marta moved in with Ilse Varga.",))
+    greta = EntitySlice("Greta", "", ("Greta works as a ranger at Hollin Moss.",))
+    steps = explain(AnswerRequest("What does Ilse's sister-in-law do?", (ilse, marta, greta), ()))
+    assert steps.chain == ("Ilse Varga", "Greta") and steps.answer == "ranger"
+
+
+def test_a_brother_in_law_can_be_a_sisters_husband() -> None:
+    nell = EntitySlice("Nell", "", ("Nell's sister Pia lives in Tarn.",))
+    pia = EntitySlice("Pia", "", ("Pia's husband, Odo, repairs clocks.",))
+    odo = EntitySlice("Odo", "", ("Odo repairs clocks for a living.",))
+    steps = explain(AnswerRequest("Who is Nell's brother-in-law?", (nell, pia, odo), ()))
+    assert steps.answer == "Odo"
+
+
+def test_a_daughter_in_law_is_a_sons_partner_not_a_partners_daughter() -> None:
+    wen = EntitySlice("Wen", "", ("Wen's husband, Arlo, is a baker.", "Arlo's daughter Suki visits on Sundays.",
+                                  "Wen's son Jory married Pilar last spring.", "Jory's wife, Pilar, is a pilot."))
+    steps = explain(AnswerRequest("Who is Wen's daughter-in-law?", (wen,), ()))
+    assert steps.answer == "Pilar"

@@ -221,3 +221,26 @@ def test_a_nickname_in_the_question_starts_from_the_person_it_shortens() -> None
     assert ask("What instrument does Fran's brother play?", slices=(francesca, rui)) == "cello"
     # a longer name that only begins the same is someone else, not a short form
     assert ask("What instrument does Frances's brother play?", slices=(francesca, rui)) == DONT_KNOW
+
+
+def test_where_someone_works_can_be_an_employer_named_after_for_or_with() -> None:
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines took a nursing job with Hollin Care in the spring.",))
+    assert ask("Where does Ines work?", slices=(NOOR, ines)) == "Hollin Care"
+    assert ask("Where does Ines live?", slices=(NOOR, ines)) == DONT_KNOW  # an employer is no home
+    friend = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines lives with Pavla near the canal.",))
+    assert ask("Where does Ines live now?", slices=(NOOR, friend)) == DONT_KNOW  # "live" is not "for a living"
+
+
+def test_what_someone_brought_is_what_the_containers_held() -> None:
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines brought a basket of plums and a jar of honey.",))
+    assert ask("What did Ines bring?", slices=(NOOR, ines)) == "plums and honey"
+
+
+def test_the_question_verb_bring_counts_as_much_as_any_other_verb() -> None:
+    # "bring" must not be read as "br": the verb is what the answer sentence shares most.
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", (
+        "Ines brought a basket of plums.",
+        "The food at the summer barbecue was mostly burnt.",
+        "Noor loves a barbecue in the summer.",
+    ))
+    assert ask("What food did Ines bring to the summer barbecue?", slices=(NOOR, ines)) == "plums"
