@@ -92,8 +92,7 @@ def fact_picks(
 
 
 def hybrid_scores(
-    matrix: np.ndarray,
-    query: np.ndarray,
+    cosines: np.ndarray,
     query_text: str,
     texts: Callable[[list[int]], list[str]],
     wanted: int,
@@ -101,11 +100,11 @@ def hybrid_scores(
     allowed: np.ndarray | None = None,
     in_period: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every row's score — cosine, +ENTITY_BONUS for `focus_rows`, +PERIOD_BONUS for rows
+    """Every row's score — its `cosines` (a fresh array, changed in place), +ENTITY_BONUS for `focus_rows`, +PERIOD_BONUS for rows
     `in_period` (a mask), +BM25 (scaled to LEXICAL_WEIGHT) over the best LEXICAL_POOL rows —
     and the best `wanted` rows, unordered. Rows not `allowed` score -inf and are never among
     the best."""
-    base = matrix @ query
+    base = cosines
     if focus_rows is not None and len(focus_rows):
         base[focus_rows] += ENTITY_BONUS
     if in_period is not None:
@@ -145,7 +144,9 @@ def backfill(
     if room <= 0 or not len(turns.ids):
         return []
     wanted = max(LEXICAL_POOL, room + len(taken))
-    base, seeds = hybrid_scores(turns.matrix, query, query_text, turns.texts, wanted, focus_rows, allowed, in_period)
+    extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
+    cosines = turns.cosines(query, wanted, extra, allowed)
+    base, seeds = hybrid_scores(cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period)
     best: dict[int, tuple[float, int]] = {}
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))

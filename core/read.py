@@ -157,7 +157,7 @@ def read(
 
     clock = time.perf_counter()
     facts_query = _unit(full + stripped)
-    allowed = window.mask(snap.turns.columns.column("ts")) if window else None
+    allowed = window.mask(snap.turns.timestamps) if window else None
     chosen: list[Selected] = []
     sources: list[FactSource] = []
     for row in selection:
@@ -189,7 +189,7 @@ def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:
     if stated is None:
         return None
     (first, last), _ = stated
-    return Window(first, last).mask(snap.turns.columns.column("ts"))
+    return Window(first, last).mask(snap.turns.timestamps)
 
 
 def _ms(since: float) -> float:

@@ -65,7 +65,7 @@ def search(
     if limit <= 0 or not query:
         return SearchResult(query, entity.name if entity else None, window, ())
     vector = embedder.embed([query])[0]
-    dated = window.mask(snap.turns.columns.column("ts")) if window else None
+    dated = window.mask(snap.turns.timestamps) if window else None
     turn_rows = _turn_mask(snap, entity, dated)
     ranked_turns = backfill(snap.turns, vector, query, np.zeros(0, dtype=np.int64), limit, (), turn_rows, lend=False)
     ranked_facts = _facts(snap, vector, query, entity, dated, limit)
@@ -107,7 +107,7 @@ def _facts(
         for i in np.flatnonzero(keep):
             keep[i] = fact_allowed(snap.turns, residuals.source_turns[i], dated)
     scores, best = hybrid_scores(
-        residuals.matrix, vector, query, lambda rows: [residuals.texts[r] for r in rows], max(LEXICAL_POOL, limit),
+        residuals.matrix @ vector, query, lambda rows: [residuals.texts[r] for r in rows], max(LEXICAL_POOL, limit),
         allowed=keep,
     )
     ordered = sorted(best.tolist(), key=lambda r: (-float(scores[r]), r))[:limit]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -18,10 +18,12 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from memhop.core.errors import StoreError
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
+from memhop.core.store.vectors import TurnVectors
 
 _STAMP_SQL = """
 SELECT 1, count(*), coalesce(max(id), 0), 0 FROM turns
@@ -31,6 +33,11 @@ UNION ALL SELECT 4, count(*), coalesce(max(id), 0), 0 FROM entities
 UNION ALL SELECT 5, count(*), 0, 0 FROM mentions
 UNION ALL SELECT 6, count(*), coalesce(max(id), 0), 0 FROM oplog
 """  # one statement: scalar subqueries cost DuckDB ~10 ms each
+# Approximate search on a large store: how many nearest turns the index is asked for.
+ANN_FACTOR = 4  # times the rows wanted...
+ANN_MIN_CANDIDATES = 400  # ...and at least this many...
+ANN_MAX_CANDIDATES = 5_000  # ...and at most this many
+EXACT_ROWS = 20_000  # a bonus set or a time window this small is scored row by row, exactly
 _CACHE_SIZE = 4  # store files kept warm per process
 _CACHE: dict[str, tuple[tuple[Any, ...], Snapshot]] = {}
 _TRUSTED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, Snapshot] = weakref.WeakKeyDictionary()
@@ -63,17 +70,80 @@ class ResidualIndex:
 @dataclass(frozen=True)
 class TurnIndex:
     """Every raw turn, in chronological order within each session (neighbours are adjacent
-    rows), with its text and provenance kept as Arrow columns so evidence needs no query."""
+    rows). A small store keeps its float32 matrix and text columns in memory (exact search,
+    evidence needs no query); from vectors.ANN_MIN_TURNS turns on the matrix is the
+    memory-mapped derived file with its ANN index, and texts are fetched by row from the
+    store, only for the turns a question needs."""
 
     ids: np.ndarray
     sessions: np.ndarray
     positions: np.ndarray
     speaker_codes: np.ndarray
     speakers: list[str]
-    matrix: np.ndarray
     mentions: dict[int, np.ndarray]  # entity id -> rows of the turns that name it
     id_order: np.ndarray  # rows sorted by turn id, for id -> row lookups
-    columns: pa.Table  # text, external_id, ts, session (its external id), row-aligned
+    id_rank: np.ndarray  # per row, its place in id order (the derived files' row)
+    timestamps: pa.ChunkedArray | pa.Array  # ts, row-aligned (for time windows)
+    columns: pa.Table | None  # text, external_id, ts, session (its external id), row-aligned; None: fetched
+    dense_matrix: np.ndarray | None  # (n, DIM) float32, unit rows; None: `vectors`
+    vectors: TurnVectors | None = None  # derived float16 rows + ANN index, in id order
+    con: duckdb.DuckDBPyConnection | None = None  # where fetched rows come from (bound per call)
+
+    @property
+    def approximate(self) -> bool:
+        return self.vectors is not None
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Every row as float32, row-aligned: retrievers that score all turns at once use it
+        (on a large store it is built from the derived file on each use)."""
+        if self.dense_matrix is not None:
+            return self.dense_matrix
+        assert self.vectors is not None
+        return self.vectors.dense()[self.id_rank]
+
+    def cosines(
+        self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Cosine of every row to `query`. Exact on a small store; on a large one only the
+        rows that can rank among the best `wanted` are scored (the index's nearest, their
+        neighbours, the `extra` rows a bonus may lift, or every `allowed` row when few are)
+        and the rest are -inf."""
+        if self.dense_matrix is not None:
+            return self.dense_matrix @ query
+        assert self.vectors is not None
+        n = len(self.ids)
+        rows = self._candidates(query, wanted, extra, allowed)
+        out = np.full(n, -np.inf, dtype=np.float32)
+        out[rows] = self.vectors.cosines(self.id_rank[rows], query)
+        return out
+
+    def _candidates(
+        self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray], allowed: np.ndarray | None
+    ) -> np.ndarray:
+        assert self.vectors is not None
+        n = len(self.ids)
+        if allowed is not None:
+            inside = int(allowed.sum())
+            if inside <= EXACT_ROWS:
+                return np.flatnonzero(allowed)
+        # Enough nearest turns that the best `wanted` of any large subset a bonus or a window
+        # favours are among them: `wanted / share` for a subset holding `share` of the turns.
+        share = 1.0
+        parts: list[np.ndarray] = []
+        for rows in extra:
+            if len(rows) <= EXACT_ROWS:
+                parts.append(np.asarray(rows, dtype=np.int64))
+            else:
+                share = min(share, len(rows) / n)
+        if allowed is not None:
+            share = min(share, max(int(allowed.sum()), 1) / n)
+        count = int(min(max(ANN_FACTOR * wanted, ANN_MIN_CANDIDATES, wanted / share * 1.5), ANN_MAX_CANDIDATES, n))
+        near = self.id_order[self.vectors.nearest(query, count)]
+        parts += [near, near - 1, near + 1]
+        rows = np.unique(np.concatenate(parts))
+        rows = rows[(rows >= 0) & (rows < n)]
+        return rows if allowed is None else rows[allowed[rows]]
 
     def rows_of(self, turn_ids: Sequence[int]) -> np.ndarray:
         """Row of each turn id; ids that are gone are dropped."""
@@ -81,10 +151,14 @@ class TurnIndex:
         return rows[found]
 
     def texts(self, rows: Sequence[int]) -> list[str]:
-        return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
+        if self.columns is not None:
+            return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
+        return [r.text for r in self.records(rows)]
 
     def records(self, rows: Sequence[int]) -> list[TurnRecord]:
         """Full rows, in the order asked for."""
+        if self.columns is None:
+            return self._fetched(rows)
         picked = self.columns.take(pa.array(rows, pa.int64())).to_pydict()
         return [
             TurnRecord(int(self.ids[r]), session, self.speakers[self.speaker_codes[r]], ts, ext, text)
@@ -92,6 +166,26 @@ class TurnIndex:
                 rows, picked["session"], picked["ts"], picked["external_id"], picked["text"]
             )
         ]
+
+    def _fetched(self, rows: Sequence[int]) -> list[TurnRecord]:
+        if not len(rows):
+            return []
+        if self.con is None:
+            raise RuntimeError("a large store's turn index is used without a store connection")
+        wanted = [int(self.ids[r]) for r in rows]
+        found = {
+            int(tid): (session, ts, ext, text)
+            for tid, session, ts, ext, text in self.con.execute(
+                "SELECT t.id, s.external_id, t.ts, t.external_id, t.text FROM turns t "
+                "JOIN sessions s ON s.id = t.session_id WHERE t.id IN (SELECT unnest(?::BIGINT[]))",
+                [sorted(set(wanted))],
+            ).fetchall()
+        }
+        out = []
+        for r, tid in zip(rows, wanted):
+            session, ts, ext, text = found[tid]
+            out.append(TurnRecord(tid, session, self.speakers[self.speaker_codes[r]], ts, ext, text))
+        return out
 
 
 def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -139,6 +233,8 @@ def snapshot(store: Store) -> Snapshot:
     key = str(store.path.resolve())
     hit = _CACHE.get(key)
     value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
+    if value.turns.approximate and value.turns.con is not store.con:  # rows are fetched through this store
+        value = replace(value, turns=replace(value.turns, con=store.con))
     if store.con.execute("SELECT current_setting('access_mode')").fetchone() == ("read_only",):
         _TRUSTED[store.con] = value
     return value
@@ -196,9 +292,12 @@ def _load_residuals(store: Store) -> ResidualIndex:
 
 
 def _load_turns(store: Store) -> TurnIndex:
+    from memhop.core.store import vectors as derived
+
+    large = derived.load(store)  # None below ANN_MIN_TURNS: everything is read into memory
+    wide = "" if large else ", t.embedding, t.text, t.external_id, s.external_id AS session"
     table = store.con.execute(
-        "SELECT t.id, t.session_id, t.position, t.speaker, t.embedding, t.text, t.external_id, t.ts, "
-        "s.external_id AS session FROM turns t JOIN sessions s ON s.id = t.session_id"
+        f"SELECT t.id, t.session_id, t.position, t.speaker, t.ts{wide} FROM turns t JOIN sessions s ON s.id = t.session_id"
     ).arrow().read_all()
     # Chronological within each session; sorted here, not in SQL (ORDER BY moves every vector).
     chrono = np.lexsort(
@@ -209,6 +308,11 @@ def _load_turns(store: Store) -> TurnIndex:
     speaker_col = table.column("speaker").combine_chunks().dictionary_encode()
     ids = table.column("id").to_numpy().astype(np.int64)
     order = np.argsort(ids, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    if large is not None and not np.array_equal(large.ids, ids[order]):
+        raise StoreError(f"{store.path}: the derived vectors do not match the store's turns; delete "
+                         f"{derived.directory(store.path)} and ask again")
     pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions ORDER BY entity_id").arrow().read_all()
     entities = pairs.column("entity_id").to_numpy().astype(np.int64)
     rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy().tolist())
@@ -222,8 +326,12 @@ def _load_turns(store: Store) -> TurnIndex:
         positions=table.column("position").to_numpy().astype(np.int64),
         speaker_codes=speaker_col.indices.to_numpy(zero_copy_only=False).astype(np.int32),
         speakers=speaker_col.dictionary.to_pylist(),
-        matrix=arrow_vectors(table.column("embedding")),
         mentions=mentions,
         id_order=order,
-        columns=table.select(["text", "external_id", "ts", "session"]).combine_chunks(),
+        id_rank=rank,
+        timestamps=table.column("ts").combine_chunks(),
+        columns=None if large else table.select(["text", "external_id", "ts", "session"]).combine_chunks(),
+        dense_matrix=None if large else arrow_vectors(table.column("embedding")),
+        vectors=large,
+        con=store.con if large else None,
     )

@@ -1,0 +1,111 @@
+"""Derived turn vectors and the ANN index (core/store/vectors.py) on a store made to count
+as large: the read path answers from them as it does from exact search, ingest extends
+them, and a forget leaves none behind."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from support import purge_world
+
+from memhop.core.config import ReadSettings
+from memhop.core.forget import forget
+from memhop.core.ingest import ingest
+from memhop.core.read import read
+from memhop.core.store import open_store, vectors
+from memhop.core.store.recall import snapshot
+
+pytest.importorskip("usearch")
+
+EMBED = purge_world.EMBEDDER
+QUESTIONS = [
+    "What instrument does Bob play?",
+    "Where does Alice live?",
+    "What did I do at work with Dan?",
+    "Who has a greyhound?",
+    "What happened in March 2024?",
+]
+
+
+@pytest.fixture
+def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The same store twice: one searched exactly, one (the second) through derived vectors."""
+    exact = purge_world.install(purge_template, tmp_path / "exact")
+    approx = tmp_path / "approx" / exact.name
+    approx.parent.mkdir()
+    shutil.copy(exact, approx)
+    return exact, approx
+
+
+@pytest.fixture
+def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+
+
+def _evidence(db: Path, question: str, k: int = 25) -> list[int]:
+    with open_store(db, read_only=True) as store:
+        context = read(store, question, EMBED, replace(ReadSettings(), evidence=k))
+    return [e.turn.id for e in context.evidence]
+
+
+def test_a_large_store_reads_the_same_evidence_through_the_index(two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    exact, approx = two
+    expected = {q: _evidence(exact, q) for q in QUESTIONS}
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    got = {q: _evidence(approx, q) for q in QUESTIONS}
+    assert got == expected
+    with open_store(approx, read_only=True) as store:
+        turns = snapshot(store).turns
+        assert turns.approximate and turns.columns is None  # texts were fetched by row, not loaded
+    assert vectors.directory(approx).is_dir() and not vectors.directory(exact).exists()
+
+
+def test_the_derived_files_hold_no_text(two: tuple[Path, Path], small_threshold: None) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    data = b"".join(p.read_bytes() for p in vectors.directory(approx).iterdir())
+    assert b"Bob" not in data and b"greyhound" not in data
+
+
+def test_ingest_extends_the_index_and_new_turns_are_found(
+    two: tuple[Path, Path], small_threshold: None, tmp_path: Path
+) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    before = vectors.State.of  # the state the files were written for
+    with open_store(approx) as store:
+        had = before(store)
+    note = tmp_path / "extra.md"
+    note.write_text("# Notes\n\n# 2024-05-01\n\nTook up sailing on the lake with a yellow dinghy.\n", encoding="utf-8")
+    with open_store(approx) as store:
+        ingest(store, [str(note)], EMBED)
+        now = vectors.State.of(store)
+        assert now.turns > had.turns
+        loaded = vectors.load(store, build=False)  # already up to date: ingest extended it
+        assert loaded is not None and len(loaded.ids) == now.turns
+    assert any("dinghy" in t for t in _texts(approx, "Who sails a yellow dinghy?"))
+
+
+def _texts(db: Path, question: str) -> list[str]:
+    with open_store(db, read_only=True) as store:
+        return [e.turn.text for e in read(store, question, EMBED, ReadSettings()).evidence]
+
+
+def test_forget_deletes_the_derived_vectors_and_the_next_ask_rebuilds_without_the_turns(
+    two: tuple[Path, Path], small_threshold: None
+) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    assert vectors.leftovers(approx)
+    with open_store(approx) as store:
+        dropped = [r[0] for r in store.con.execute("SELECT id FROM turns WHERE text ILIKE '%Bob%'").fetchall()]
+        report = forget(store, EMBED, name="Bob Kowalski", drop_turns=True)
+    assert dropped and report.residue is not None and report.residue["derived_files"] == []
+    assert vectors.leftovers(approx) == []
+    _evidence(approx, QUESTIONS[0])
+    with open_store(approx, read_only=True) as store:
+        rebuilt = vectors.load(store, build=False)
+    assert rebuilt is not None and not set(dropped) & set(rebuilt.ids.tolist())
