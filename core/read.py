@@ -257,25 +257,25 @@ def _facts(
     """One entity's own top facts by cosine to the question (its own ranking: a fact-rich
     entity cannot crowd out a fact-poor one), and the turns they came from; with `allowed`
     (a time window over the turns) only facts with a source turn inside it."""
-    residuals, profiles = snap.residuals, snap.profiles
+    profiles = snap.profiles
     entity_id = profiles.entity_ids[row]
-    lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity_id, entity_id + 1]))
+    residuals = snap.residuals.span(entity_id)
     superseded = residuals.superseded.get(entity_id, 0)
-    if not options.residuals or hi <= lo:
-        left_out = hi - lo if not options.residuals else 0
+    if not options.residuals or not len(residuals.ids):
+        left_out = len(residuals.ids) if not options.residuals else 0
         trace.facts.append(EntityFacts(profiles.names[row], (), (), left_out, superseded))
         return (), []
-    scores = residuals.matrix[lo:hi] @ query
+    scores = residuals.matrix @ query
     cap = max(options.facts_per_entity, 0)
     ranked = np.argsort(-scores, kind="stable")
     if allowed is not None:
-        inside = [fact_allowed(snap.turns, residuals.source_turns[lo + int(i)], allowed) for i in ranked]
+        inside = [fact_allowed(snap.turns, residuals.source_turns[int(i)], allowed) for i in ranked]
         ranked = ranked[np.asarray(inside, dtype=bool)]
     order = ranked[: cap + CUT_SHOWN]
-    scored = [FactScore(int(residuals.ids[lo + i]), residuals.texts[lo + i], round(float(scores[i]), 4)) for i in order]
+    scored = [FactScore(int(residuals.ids[i]), residuals.texts[i], round(float(scores[i]), 4)) for i in order]
     chosen, cut = tuple(scored[:cap]), tuple(scored[cap:])
     trace.facts.append(EntityFacts(profiles.names[row], chosen, cut, max(0, len(ranked) - cap), superseded))
-    sources = [FactSource(f.fact_id, f.score, residuals.source_turns[lo + int(i)]) for f, i in zip(chosen, order)]
+    sources = [FactSource(f.fact_id, f.score, residuals.source_turns[int(i)]) for f, i in zip(chosen, order)]
     return tuple(f.text for f in chosen), sources
 
 

@@ -66,6 +66,49 @@ class ResidualIndex:
     matrix: np.ndarray
     superseded: dict[int, int]  # entity id -> how many of its residuals are superseded
 
+    def span(self, entity_id: int) -> ResidualIndex:
+        """One entity's live residuals (rows are sorted by entity, so a slice)."""
+        lo, hi = (int(i) for i in np.searchsorted(self.entity_ids, [entity_id, entity_id + 1]))
+        return ResidualIndex(
+            self.ids[lo:hi], self.entity_ids[lo:hi], self.texts[lo:hi], self.source_turns[lo:hi], self.matrix[lo:hi],
+            {entity_id: self.superseded[entity_id]} if entity_id in self.superseded else {},
+        )
+
+    def everything(self) -> ResidualIndex:
+        return self
+
+
+@dataclass(frozen=True)
+class LazyResiduals:
+    """A large store's residuals, read per entity when a question selects it (a question
+    reads the facts of a handful of entities, not the million of the store)."""
+
+    con: duckdb.DuckDBPyConnection
+
+    def span(self, entity_id: int) -> ResidualIndex:
+        table = self.con.execute(
+            "SELECT id, entity_id, text, source_turns, embedding, superseded_by IS NOT NULL AS stale "
+            "FROM residuals WHERE entity_id = ? ORDER BY id", [entity_id]
+        ).arrow().read_all()
+        stale = table.column("stale").to_numpy(zero_copy_only=False).astype(bool)
+        live = table.filter(pa.array(~stale))
+        return _residuals(live, {entity_id: int(stale.sum())} if stale.any() else {})
+
+    def everything(self) -> ResidualIndex:
+        """Every live residual in memory (`search` ranks them all)."""
+        return _load_residuals(self.con)
+
+
+def _residuals(table: pa.Table, superseded: dict[int, int]) -> ResidualIndex:
+    return ResidualIndex(
+        ids=table.column("id").to_numpy().astype(np.int64),
+        entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
+        texts=table.column("text").to_pylist(),
+        source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
+        matrix=arrow_vectors(table.column("embedding")),
+        superseded=superseded,
+    )
+
 
 @dataclass(frozen=True)
 class TurnIndex:
@@ -212,7 +255,7 @@ class Snapshot:
     """The three matrices of one store, as of one stamp."""
 
     profiles: ProfileIndex
-    residuals: ResidualIndex
+    residuals: ResidualIndex | LazyResiduals  # lazy on a large store (its turns searched approximately)
     turns: TurnIndex
     names: NameIndex  # the profiled entities' names and aliases, for matching text
     speakers: NameIndex  # raw-turn speakers that are not (yet) entities
@@ -234,7 +277,7 @@ def snapshot(store: Store) -> Snapshot:
     hit = _CACHE.get(key)
     value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
     if value.turns.approximate and value.turns.con is not store.con:  # rows are fetched through this store
-        value = replace(value, turns=replace(value.turns, con=store.con))
+        value = replace(value, turns=replace(value.turns, con=store.con), residuals=LazyResiduals(store.con))
     if store.con.execute("SELECT current_setting('access_mode')").fetchone() == ("read_only",):
         _TRUSTED[store.con] = value
     return value
@@ -246,7 +289,7 @@ def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
     known = {n.lower() for n in profiles.names}
     value = Snapshot(
         profiles,
-        _load_residuals(store),
+        LazyResiduals(store.con) if turns.approximate else _load_residuals(store.con),
         turns,
         NameIndex(list(zip(profiles.names, profiles.aliases))),
         NameIndex([(s, ()) for s in turns.speakers if s.lower() not in known]),
@@ -273,22 +316,15 @@ def _load_profiles(store: Store) -> ProfileIndex:
     )
 
 
-def _load_residuals(store: Store) -> ResidualIndex:
-    table = store.con.execute(
+def _load_residuals(con: duckdb.DuckDBPyConnection) -> ResidualIndex:
+    table = con.execute(
         "SELECT id, entity_id, text, source_turns, embedding FROM residuals "
         "WHERE superseded_by IS NULL ORDER BY entity_id, id"
     ).arrow().read_all()
-    stale = store.con.execute(
+    stale = con.execute(
         "SELECT entity_id, count(*) FROM residuals WHERE superseded_by IS NOT NULL GROUP BY entity_id"
     ).fetchall()
-    return ResidualIndex(
-        ids=table.column("id").to_numpy().astype(np.int64),
-        entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
-        texts=table.column("text").to_pylist(),
-        source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
-        matrix=arrow_vectors(table.column("embedding")),
-        superseded={int(e): int(n) for e, n in stale},
-    )
+    return _residuals(table, {int(e): int(n) for e, n in stale})
 
 
 def _load_turns(store: Store) -> TurnIndex:
