@@ -166,4 +166,6 @@ def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], 
     codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
     parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
     parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
+    if len(parts) == 1:
+        return parts[0]  # already sorted and unique
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

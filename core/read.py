@@ -27,7 +27,7 @@ from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.retrievers.base import Person, Query
 from memhop.core.store import Store
-from memhop.core.store.recall import ProfileIndex, Snapshot, TurnIndex, snapshot
+from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
 from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
 from memhop.core.window import Window
@@ -160,8 +160,9 @@ def read(
     allowed = window.mask(snap.turns.timestamps) if window else None
     chosen: list[Selected] = []
     sources: list[FactSource] = []
+    own = snap.residuals.spans([profiles.entity_ids[r] for r in selection]) if options.residuals else {}
     for row in selection:
-        facts, row_sources = _facts(row, facts_query, snap, options, trace, allowed)
+        facts, row_sources = _facts(row, own, facts_query, snap, options, trace, allowed)
         chosen.append(
             Selected(
                 profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts,
@@ -252,14 +253,15 @@ def _stage1(
 
 
 def _facts(
-    row: int, query: np.ndarray, snap: Snapshot, options: ReadSettings, trace: Trace, allowed: np.ndarray | None
+    row: int, own: dict[int, ResidualIndex], query: np.ndarray, snap: Snapshot, options: ReadSettings, trace: Trace,
+    allowed: np.ndarray | None,
 ) -> tuple[tuple[str, ...], list[FactSource]]:
     """One entity's own top facts by cosine to the question (its own ranking: a fact-rich
     entity cannot crowd out a fact-poor one), and the turns they came from; with `allowed`
     (a time window over the turns) only facts with a source turn inside it."""
     profiles = snap.profiles
     entity_id = profiles.entity_ids[row]
-    residuals = snap.residuals.span(entity_id)
+    residuals = own[entity_id] if entity_id in own else snap.residuals.span(entity_id)
     superseded = residuals.superseded.get(entity_id, 0)
     if not options.residuals or not len(residuals.ids):
         left_out = len(residuals.ids) if not options.residuals else 0
