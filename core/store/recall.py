@@ -246,7 +246,7 @@ def _ints(values: Iterable[int]) -> str:
     return ",".join(str(int(v)) for v in values) or "NULL"
 
 
-def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     wanted = np.asarray(wanted_ids, dtype=np.int64)
     if not len(ids) or not len(wanted):
         return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
@@ -364,13 +364,16 @@ def _load_turns(store: Store) -> TurnIndex:
     if large is not None and not np.array_equal(large.ids, ids[order]):
         raise StoreError(f"{store.path}: the derived vectors do not match the store's turns; delete "
                          f"{derived.directory(store.path)} and ask again")
-    pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions ORDER BY entity_id").arrow().read_all()
+    pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions").arrow().read_all()
     entities = pairs.column("entity_id").to_numpy().astype(np.int64)
-    rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy().tolist())
-    named, named_rows = entities[found], rows[found]  # still sorted by entity
+    rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy())
+    named, named_rows = entities[found], rows[found]
+    by = np.lexsort((named_rows, named))  # by entity, then row: one sort, not one per entity
+    named, named_rows = named[by], named_rows[by]
+    fresh = np.r_[True, (named[1:] != named[:-1]) | (named_rows[1:] != named_rows[:-1])] if len(named) else np.zeros(0, bool)
+    named, named_rows = named[fresh], named_rows[fresh]
     starts = np.flatnonzero(np.r_[True, named[1:] != named[:-1]]) if len(named) else np.zeros(0, np.int64)
-    groups = np.split(named_rows, starts[1:])
-    mentions = {int(named[s]): np.unique(g) for s, g in zip(starts, groups)}
+    mentions = {int(named[s]): g for s, g in zip(starts, np.split(named_rows, starts[1:]))}
     return TurnIndex(
         ids=ids,
         sessions=table.column("session_id").to_numpy().astype(np.int64),
