@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import os
 import shutil
 import uuid
@@ -136,7 +137,11 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
     if have != state:
         if not build:
             return None
-        refresh(store, state, have)
+        try:
+            refresh(store, state, have)
+        except OSError as exc:  # nowhere to write beside the store: search it exactly, in memory
+            logging.getLogger(__name__).warning("%s: cannot write derived vectors (%s); searching exactly", target, exc)
+            return None
     try:
         return _open(target, state)
     except (OSError, ValueError):  # a file cut short or removed under us: build it again
@@ -222,14 +227,25 @@ def _rebuild(store: Store, target: Path, state: State) -> None:
                 index.add(ids, vectors, threads=os.cpu_count() or 1)
         index.save(str(fresh / _INDEX))
         _write_state(fresh, state)
-        old = target.with_name(f"{target.name}.{uuid.uuid4().hex}.old")
-        if target.exists():
-            os.replace(target, old)
-        os.replace(fresh, target)
-        shutil.rmtree(old, ignore_errors=True)
+        _swap(fresh, target, state)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
+
+
+def _swap(fresh: Path, target: Path, state: State) -> None:
+    """Put a built directory in place. Two asks building at once: the second finds the
+    first's in place, keeps it if it is as current, and drops its own."""
+    old = target.with_name(f"{target.name}.{uuid.uuid4().hex}.old")
+    try:
+        if target.exists():
+            os.replace(target, old)
+        os.replace(fresh, target)
+    except OSError:
+        if _read_state(target) != state:
+            raise
+        shutil.rmtree(fresh, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _extend(store: Store, target: Path, have: State, state: State) -> None:

@@ -8,6 +8,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from support import purge_world
 
@@ -109,3 +110,33 @@ def test_forget_deletes_the_derived_vectors_and_the_next_ask_rebuilds_without_th
     with open_store(approx, read_only=True) as store:
         rebuilt = vectors.load(store, build=False)
     assert rebuilt is not None and not set(dropped) & set(rebuilt.ids.tolist())
+
+
+def test_approximate_scores_are_the_exact_cosines_of_the_rows_that_can_rank(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Few candidates asked of the index: its nearest and their neighbours, every row a
+    bonus may lift and every row of a small window are scored exactly, the rest never rank."""
+    from memhop.core.store import recall
+
+    exact_db, approx_db = two
+    query = EMBED.embed(["playing the piano"])[0]
+    with open_store(exact_db, read_only=True) as store:
+        exact = snapshot(store).turns
+        want = exact.dense_matrix @ query if exact.dense_matrix is not None else None
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    monkeypatch.setattr(recall, "ANN_MIN_CANDIDATES", 3)
+    monkeypatch.setattr(recall, "ANN_FACTOR", 1)
+    with open_store(approx_db, read_only=True) as store:
+        turns = snapshot(store).turns
+        assert turns.approximate and want is not None and len(turns.ids) > 20
+        bonus = np.arange(len(turns.ids) - 4, len(turns.ids))
+        got = turns.cosines(query, 3, [bonus])
+        scored = np.flatnonzero(np.isfinite(got))
+        assert set(bonus) <= set(scored) and len(scored) < len(turns.ids)
+        assert np.argmax(want) in scored  # the nearest turn is found by the index
+        np.testing.assert_allclose(got[scored], want[scored], atol=2e-3)
+        window = np.zeros(len(turns.ids), dtype=bool)
+        window[5:12] = True
+        inside = turns.cosines(query, 3, allowed=window)
+        assert set(np.flatnonzero(np.isfinite(inside))) == set(range(5, 12))
