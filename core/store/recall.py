@@ -152,7 +152,7 @@ class TurnIndex:
         if self.dense_matrix is not None:
             return self.dense_matrix
         assert self.vectors is not None
-        return self.vectors.dense()[self.id_rank]
+        return np.asarray(self.vectors.matrix[self.id_rank], dtype=np.float32)
 
     def cosines(
         self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None

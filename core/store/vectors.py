@@ -115,10 +115,6 @@ class TurnVectors:
         out[np.argsort(positions, kind="stable")] = rows @ query.astype(np.float32)
         return out
 
-    def dense(self) -> np.ndarray:
-        """Every row as float32 (what a retriever scoring all turns at once needs)."""
-        return np.asarray(self.matrix, dtype=np.float32)
-
 
 def available() -> bool:
     """Whether the ANN library is installed; without it every store is searched exactly,

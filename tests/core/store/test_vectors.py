@@ -140,3 +140,19 @@ def test_approximate_scores_are_the_exact_cosines_of_the_rows_that_can_rank(
         window[5:12] = True
         inside = turns.cosines(query, 3, allowed=window)
         assert set(np.flatnonzero(np.isfinite(inside))) == set(range(5, 12))
+
+
+@pytest.mark.parametrize("retriever", ["graph", "evograph", "fused"])
+def test_retrievers_scoring_every_turn_read_the_derived_rows_alike(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, retriever: str
+) -> None:
+    exact, approx = two
+    options = replace(ReadSettings(), retriever=retriever)
+
+    def ids(db: Path) -> list[int]:
+        with open_store(db, read_only=True) as store:
+            return [e.turn.id for e in read(store, QUESTIONS[0], EMBED, options).evidence]
+
+    expected = ids(exact)
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    assert ids(approx) == expected
