@@ -246,6 +246,19 @@ def _ints(values: Iterable[int]) -> str:
     return ",".join(str(int(v)) for v in values) or "NULL"
 
 
+def _ascending(keys: list[np.ndarray]) -> bool:
+    """Whether rows are already in lexsort order of `keys` (last key first): one pass, where
+    sorting a million rows costs a noticeable part of a cold ask."""
+    if not len(keys[0]):
+        return True
+    later = np.zeros(len(keys[0]) - 1, dtype=bool)  # strictly after the previous row so far
+    same = np.ones(len(keys[0]) - 1, dtype=bool)
+    for key in reversed(keys):
+        later |= same & (key[1:] > key[:-1])
+        same &= key[1:] == key[:-1]
+    return bool(np.all(later | same))
+
+
 def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     wanted = np.asarray(wanted_ids, dtype=np.int64)
     if not len(ids) or not len(wanted):
@@ -346,16 +359,16 @@ def _load_turns(store: Store) -> TurnIndex:
     from memhop.core.store import vectors as derived
 
     large = derived.load(store)  # None below ANN_MIN_TURNS: everything is read into memory
-    wide = "" if large else ", t.embedding, t.text, t.external_id, s.external_id AS session"
-    table = store.con.execute(
-        f"SELECT t.id, t.session_id, t.position, t.speaker, t.ts{wide} FROM turns t JOIN sessions s ON s.id = t.session_id"
-    ).arrow().read_all()
-    # Chronological within each session; sorted here, not in SQL (ORDER BY moves every vector).
-    chrono = np.lexsort(
-        [table.column(c).to_numpy().astype(np.int64) for c in ("id", "position", "session_id")]
+    sql = (
+        "SELECT id, session_id, position, speaker, ts FROM turns" if large  # texts are fetched by row
+        else "SELECT t.id, t.session_id, t.position, t.speaker, t.ts, t.embedding, t.text, t.external_id, "
+        "s.external_id AS session FROM turns t JOIN sessions s ON s.id = t.session_id"
     )
-    if np.any(chrono != np.arange(len(chrono))):
-        table = table.take(pa.array(chrono))
+    table = store.con.execute(sql).arrow().read_all()
+    # Chronological within each session; sorted here, not in SQL (ORDER BY moves every vector).
+    keys = [table.column(c).to_numpy().astype(np.int64) for c in ("id", "position", "session_id")]
+    if not _ascending(keys):
+        table = table.take(pa.array(np.lexsort(keys)))
     speaker_col = table.column("speaker").combine_chunks().dictionary_encode()
     ids = table.column("id").to_numpy().astype(np.int64)
     order = np.argsort(ids, kind="stable")
