@@ -45,6 +45,9 @@ CHUNK = 50_000  # turns read from the store per query while building
 # for their own count (core/store/recall.py sets it at least as large as the results wanted).
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
+# Logged operations that leave every stored turn as it was (they add turns or change the
+# memory layers only); after any other (`forget`) the files are rebuilt, never extended.
+KEEP_TURNS = frozenset({"ingest", "edit", "fact add", "fact edit", "merge", "rename", "rebuild started", "rebuild finished"})
 _STATE = "state.json"
 _IDS = "ids.i64"
 _VECTORS = "vectors.f16"
@@ -181,10 +184,10 @@ def _write_state(target: Path, state: State) -> None:
 
 def _only_appended(store: Store, have: State, now: State) -> bool:
     """Only ingests since `have`, each adding turns with larger ids: the files can grow."""
-    ops = store.con.execute("SELECT DISTINCT op FROM oplog WHERE id > ?", [have.oplog]).fetchall()
-    if any(op != "ingest" for (op,) in ops):
+    ops = store.con.execute(f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)}").fetchall()
+    if any(op not in KEEP_TURNS for (op,) in ops):
         return False
-    (added,) = store.con.execute("SELECT count(*) FROM turns WHERE id > ?", [have.max_id]).fetchone()  # type: ignore[misc]
+    (added,) = store.con.execute(f"SELECT count(*) FROM turns WHERE id > {int(have.max_id)}").fetchone()  # type: ignore[misc]
     return have.turns + int(added) == now.turns
 
 
@@ -194,7 +197,7 @@ def _chunks(store: Store, after: int, last: int) -> Any:
     while lo < last:
         hi = lo + CHUNK
         table = store.con.execute(
-            "SELECT id, embedding FROM turns WHERE id > ? AND id <= ?", [lo, hi]
+            f"SELECT id, embedding FROM turns WHERE id > {int(lo)} AND id <= {int(hi)}"  # bound ints cost DuckDB an import
         ).arrow().read_all()
         lo = hi
         if not table.num_rows:
