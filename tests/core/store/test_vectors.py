@@ -156,3 +156,25 @@ def test_retrievers_scoring_every_turn_read_the_derived_rows_alike(
     expected = ids(exact)
     monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
     assert ids(approx) == expected
+
+
+def test_a_large_store_reads_each_entitys_facts_as_a_small_one_holds_them(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    exact_db, approx_db = two
+    with open_store(exact_db) as store:  # one fact superseded, so the counts are tested too
+        first, second = (r[0] for r in store.con.execute("SELECT id FROM residuals ORDER BY id LIMIT 2").fetchall())
+        store.con.execute(f"UPDATE residuals SET superseded_by = {second} WHERE id = {first}")
+    shutil.copy(exact_db, approx_db)
+    with open_store(exact_db, read_only=True) as store:
+        snap = snapshot(store)
+        entities = snap.profiles.entity_ids
+        want = {e: snap.residuals.span(e) for e in entities}
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    with open_store(approx_db, read_only=True) as store:
+        got = snapshot(store).residuals.spans(entities)
+    assert any(w.superseded for w in want.values())
+    for e in entities:
+        assert got[e].ids.tolist() == want[e].ids.tolist() and got[e].texts == want[e].texts
+        assert got[e].source_turns == want[e].source_turns and got[e].superseded == want[e].superseded
+        np.testing.assert_array_equal(got[e].matrix, want[e].matrix)
