@@ -177,6 +177,7 @@ def recall(spec: dict[str, object]) -> dict[str, object]:
     from memhop.core.config import load_settings
     from memhop.core.embed import get_embedder
     from memhop.core.read import read
+    from memhop.core.store.recall import drop_cached
 
     db = Path(str(spec["db"]))
     settings = load_settings(db=db, engine=str(spec["engine"]))
@@ -188,6 +189,7 @@ def recall(spec: dict[str, object]) -> dict[str, object]:
             return {"recall25": None}
         approx = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
     derived.ANN_MIN_TURNS = 1 << 62  # this process only: search exactly
+    drop_cached()  # the approximate snapshot of the same store, same state, must not be reused
     with open_store(db, read_only=True) as store:
         exact = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
     shares = [len(set(a) & set(e)) / len(e) for a, e in zip(approx, exact) if e]

@@ -313,6 +313,13 @@ class Snapshot:
     # ^ profile row -> {row of each entity its profile names: the mentions}; filled as read
 
 
+def drop_cached() -> None:
+    """Forget every cached snapshot: the next read loads afresh (the scale bench replays the
+    same questions through exact search after the approximate path)."""
+    _CACHE.clear()
+    _TRUSTED.clear()
+
+
 def snapshot(store: Store) -> Snapshot:
     """The cached matrices of this store file, reloaded only if the store changed since.
 

@@ -54,6 +54,16 @@ _VECTORS = "vectors.f16"
 _INDEX = "turns.usearch"
 
 
+def _usearch_index() -> Any:
+    """usearch's Index class, loaded after onnxruntime: the other order crashes the process
+    (usearch 2.26.6 then onnxruntime 1.32.0 segfaults in onnxruntime's module init), and
+    every process that searches or builds the index embeds text with onnxruntime anyway."""
+    import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
+
+
 def directory(store_path: Path) -> Path:
     """Where a store's derived vectors live: beside it, named after it."""
     return store_path.with_name(store_path.name + SUFFIX)
@@ -208,9 +218,9 @@ def _chunks(store: Store, after: int, last: int) -> Any:
 
 
 def _new_index() -> Index:
-    from usearch.index import Index
+    usearch_index = _usearch_index()
 
-    return Index(ndim=DIM, metric="ip", dtype="i8", connectivity=CONNECTIVITY, expansion_add=EXPANSION_ADD)
+    return usearch_index(ndim=DIM, metric="ip", dtype="i8", connectivity=CONNECTIVITY, expansion_add=EXPANSION_ADD)
 
 
 def _rebuild(store: Store, target: Path, state: State) -> None:
@@ -250,9 +260,9 @@ def _swap(fresh: Path, target: Path, state: State) -> None:
 def _extend(store: Store, target: Path, have: State, state: State) -> None:
     """Append the turns added since `have`: to the id and vector files, and to the index
     (loaded, extended, saved under a new name, then renamed over the old)."""
-    from usearch.index import Index
+    usearch_index = _usearch_index()
 
-    index = Index.restore(str(target / _INDEX), view=False)
+    index = usearch_index.restore(str(target / _INDEX), view=False)
     if index is None:
         _rebuild(store, target, state)
         return
@@ -269,11 +279,11 @@ def _extend(store: Store, target: Path, have: State, state: State) -> None:
 
 
 def _open(target: Path, state: State) -> TurnVectors:
-    from usearch.index import Index
+    usearch_index = _usearch_index()
 
     ids = np.memmap(target / _IDS, dtype=np.int64, mode="r")
     matrix = np.memmap(target / _VECTORS, dtype=np.float16, mode="r", shape=(len(ids), DIM))
-    index = Index.restore(str(target / _INDEX), view=True)
+    index = usearch_index.restore(str(target / _INDEX), view=True)
     if index is None or len(ids) != state.turns:
         raise OSError(f"{target}: derived vectors are incomplete")
     return TurnVectors(ids, matrix, index, state)
