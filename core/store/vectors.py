@@ -45,6 +45,10 @@ CHUNK = 50_000  # turns read from the store per query while building
 # for their own count (core/store/recall.py sets it at least as large as the results wanted).
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
+# Candidates a search keeps while walking the graph, at least: turns are often near-copies of
+# each other (the scale bench's are, by construction), and below ~2000 a search can stay
+# inside one cluster of them and miss the nearest turns entirely.
+EXPANSION_SEARCH = 2_000
 # Logged operations that leave every stored turn as it was (they add turns or change the
 # memory layers only); after any other (`forget`) the files are rebuilt, never extended.
 KEEP_TURNS = frozenset({"ingest", "edit", "fact add", "fact edit", "merge", "rename", "rebuild started", "rebuild finished"})
@@ -113,7 +117,7 @@ class TurnVectors:
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
         """Positions (into `ids`) of about the `count` turns nearest `query`, by the index."""
         count = min(count, len(self.ids))
-        self.index.expansion_search = max(count, 64)
+        self.index.expansion_search = max(count, EXPANSION_SEARCH)
         keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1).keys, dtype=np.int64)
         pos = np.searchsorted(self.ids, keys)
         ok = (pos < len(self.ids)) & (self.ids[np.clip(pos, 0, len(self.ids) - 1)] == keys)
