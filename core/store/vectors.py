@@ -49,6 +49,10 @@ EXPANSION_ADD = 64
 # each other (the scale bench's are, by construction), and below ~2000 a search can stay
 # inside one cluster of them and miss the nearest turns entirely.
 EXPANSION_SEARCH = 2_000
+# Up to this many turns the index is not walked but scanned: usearch compares the query with
+# every int8 vector (SIMD, ~17 ms at 100k turns on a loaded 2-core machine) and finds the
+# same candidates exact search would (HNSW on the scale bench's near-copies: recall@25 0.88).
+SCAN_MAX_TURNS = 250_000
 # Logged operations that leave every stored turn as it was (they add turns or change the
 # memory layers only); after any other (`forget`) the files are rebuilt, never extended.
 KEEP_TURNS = frozenset({"ingest", "edit", "fact add", "fact edit", "merge", "rename", "rebuild started", "rebuild finished"})
@@ -118,7 +122,8 @@ class TurnVectors:
         """Positions (into `ids`) of about the `count` turns nearest `query`, by the index."""
         count = min(count, len(self.ids))
         self.index.expansion_search = max(count, EXPANSION_SEARCH)
-        keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1).keys, dtype=np.int64)
+        scan = len(self.ids) <= SCAN_MAX_TURNS  # every int8 vector compared: no graph to get lost in
+        keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1, exact=scan).keys, dtype=np.int64)
         pos = np.searchsorted(self.ids, keys)
         ok = (pos < len(self.ids)) & (self.ids[np.clip(pos, 0, len(self.ids) - 1)] == keys)
         return np.asarray(pos[ok], dtype=np.int64)

@@ -112,8 +112,9 @@ def test_forget_deletes_the_derived_vectors_and_the_next_ask_rebuilds_without_th
     assert rebuilt is not None and not set(dropped) & set(rebuilt.ids.tolist())
 
 
+@pytest.mark.parametrize("scan_max", [0, 1_000_000])  # the graph walked, or every vector scanned
 def test_approximate_scores_are_the_exact_cosines_of_the_rows_that_can_rank(
-    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, scan_max: int
 ) -> None:
     """Few candidates asked of the index: its nearest and their neighbours, every row a
     bonus may lift and every row of a small window are scored exactly, the rest never rank."""
@@ -127,6 +128,7 @@ def test_approximate_scores_are_the_exact_cosines_of_the_rows_that_can_rank(
     monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
     monkeypatch.setattr(recall, "ANN_MIN_CANDIDATES", 3)
     monkeypatch.setattr(recall, "ANN_FACTOR", 1)
+    monkeypatch.setattr(vectors, "SCAN_MAX_TURNS", scan_max)
     with open_store(approx_db, read_only=True) as store:
         turns = snapshot(store).turns
         assert turns.approximate and want is not None and len(turns.ids) > 20
