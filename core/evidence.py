@@ -92,29 +92,38 @@ def fact_picks(
 
 
 def hybrid_scores(
-    matrix: np.ndarray,
-    query: np.ndarray,
+    cosines: np.ndarray,
     query_text: str,
     texts: Callable[[list[int]], list[str]],
     wanted: int,
     focus_rows: np.ndarray | None = None,
     allowed: np.ndarray | None = None,
     in_period: np.ndarray | None = None,
+    sparse: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every row's score — cosine, +ENTITY_BONUS for `focus_rows`, +PERIOD_BONUS for rows
+    """Every row's score — its `cosines` (a fresh array, changed in place), +ENTITY_BONUS for `focus_rows`, +PERIOD_BONUS for rows
     `in_period` (a mask), +BM25 (scaled to LEXICAL_WEIGHT) over the best LEXICAL_POOL rows —
     and the best `wanted` rows, unordered. Rows not `allowed` score -inf and are never among
     the best."""
-    base = matrix @ query
+    base = cosines
     if focus_rows is not None and len(focus_rows):
-        base[focus_rows] += ENTITY_BONUS
+        if len(focus_rows) > len(base) // 8:  # a mask is cheaper than a million-row fancy index
+            focus = np.zeros(len(base), dtype=bool)
+            focus[focus_rows] = True
+            base[focus] += ENTITY_BONUS
+        else:
+            base[focus_rows] += ENTITY_BONUS
     if in_period is not None:
         base[in_period] += PERIOD_BONUS
     if allowed is not None:
         base[~allowed] = -np.inf
     wanted = min(len(base), max(wanted, 1))
-    seeds = np.argpartition(-base, wanted - 1)[:wanted]
-    seeds = seeds[np.isfinite(base[seeds])]
+    if sparse:  # only the scored rows can be seeds: partition those, not every row
+        scored = np.flatnonzero(np.isfinite(base))
+        seeds = scored[np.argpartition(-base[scored], wanted - 1)[:wanted]] if len(scored) > wanted else scored
+    else:
+        seeds = np.argpartition(-base, wanted - 1)[:wanted]
+        seeds = seeds[np.isfinite(base[seeds])]
     pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
     query_terms = lexical.terms(query_text)
     if query_terms and len(pool):
@@ -145,7 +154,11 @@ def backfill(
     if room <= 0 or not len(turns.ids):
         return []
     wanted = max(LEXICAL_POOL, room + len(taken))
-    base, seeds = hybrid_scores(turns.matrix, query, query_text, turns.texts, wanted, focus_rows, allowed, in_period)
+    extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
+    cosines = turns.cosines(query, wanted, extra, allowed)
+    base, seeds = hybrid_scores(
+        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, sparse=turns.approximate
+    )
     best: dict[int, tuple[float, int]] = {}
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))
@@ -163,6 +176,10 @@ def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], 
     if not people or not len(turns.ids):
         return np.zeros(0, dtype=np.int64)
     codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
-    parts = [np.flatnonzero(np.isin(turns.speaker_codes, codes))] if codes else []
+    spoken = np.zeros(len(turns.speakers), dtype=bool)
+    spoken[codes] = True  # a lookup per row, not np.isin's sort of a million codes
+    parts = [np.flatnonzero(spoken[turns.speaker_codes])] if codes else []
     parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
+    if len(parts) == 1:
+        return parts[0]  # already sorted and unique
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)

@@ -26,7 +26,7 @@ from memhop.core.forget_plans import (
     plan_source,
 )
 from memhop.core.model import for_users
-from memhop.core.store import Store, compact, edits, intent, tables
+from memhop.core.store import Store, compact, edits, intent, tables, vectors
 
 __all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget"]
 
@@ -111,8 +111,10 @@ def forget(
     residue = scan_residue(store, plan)
     intent.remove(store.path)  # the scan ran: what it found is reported, the job is done
     report.residue = residue
-    if residue["text_hits"] or residue["file_text_hits"]:
+    if residue["text_hits"] or residue["file_text_hits"] or residue["derived_files"]:
         where = ", ".join(f"{k} ({v})" for k, v in residue["text_hits"].items())
+        if residue["derived_files"]:
+            where += (", " if where else "") + f"derived vector files ({', '.join(residue['derived_files'])})"
         if residue["file_text_hits"]:
             where += (", " if where else "") + f"raw bytes of the DB file ({residue['file_text_hits']})"
         raise ResidueError(f"residue scan failed: the forgotten {plan.kind} is still in {where}")
@@ -182,5 +184,6 @@ def scan_residue(store: Store, plan: Plan) -> dict[str, Any]:
         "files_scanned": scan.files,
         "bytes_scanned": scan.bytes_scanned,
         "wal_present": compact.wal_path(store.path).exists(),
+        "derived_files": vectors.leftovers(store.path),  # derived vectors (core/store/vectors.py): none may remain
         "needles": len(needles),
     }

@@ -22,7 +22,7 @@ from memhop.core.importers.base import ParsedSource, ParseOptions
 from memhop.core.importers.containers import walk
 from memhop.core.language.names import match_registry
 from memhop.core.progress import Progress, SilentProgress
-from memhop.core.store import Store, memory, raw
+from memhop.core.store import Store, memory, raw, vectors
 from memhop.core.write import WriteReport, write_pending
 
 EMBED_CHUNK = 256
@@ -199,6 +199,7 @@ def ingest(
             report.files.append(FileReport(path=found.name, status="failed", error=str(exc)))
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)
+    vectors.refresh(store)  # a large store's derived vectors and ANN index take the new turns now, not at the next ask
     return report
 
 

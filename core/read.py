@@ -27,7 +27,7 @@ from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.retrievers.base import Person, Query
 from memhop.core.store import Store
-from memhop.core.store.recall import ProfileIndex, Snapshot, TurnIndex, snapshot
+from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
 from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
 from memhop.core.window import Window
@@ -157,11 +157,12 @@ def read(
 
     clock = time.perf_counter()
     facts_query = _unit(full + stripped)
-    allowed = window.mask(snap.turns.columns.column("ts")) if window else None
+    allowed = window.mask(snap.turns.timestamps) if window else None
     chosen: list[Selected] = []
     sources: list[FactSource] = []
+    own = snap.residuals.spans([profiles.entity_ids[r] for r in selection]) if options.residuals else {}
     for row in selection:
-        facts, row_sources = _facts(row, facts_query, snap, options, trace, allowed)
+        facts, row_sources = _facts(row, own, facts_query, snap, options, trace, allowed)
         chosen.append(
             Selected(
                 profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts,
@@ -189,7 +190,7 @@ def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:
     if stated is None:
         return None
     (first, last), _ = stated
-    return Window(first, last).mask(snap.turns.columns.column("ts"))
+    return Window(first, last).mask(snap.turns.timestamps)
 
 
 def _ms(since: float) -> float:
@@ -252,30 +253,31 @@ def _stage1(
 
 
 def _facts(
-    row: int, query: np.ndarray, snap: Snapshot, options: ReadSettings, trace: Trace, allowed: np.ndarray | None
+    row: int, own: dict[int, ResidualIndex], query: np.ndarray, snap: Snapshot, options: ReadSettings, trace: Trace,
+    allowed: np.ndarray | None,
 ) -> tuple[tuple[str, ...], list[FactSource]]:
     """One entity's own top facts by cosine to the question (its own ranking: a fact-rich
     entity cannot crowd out a fact-poor one), and the turns they came from; with `allowed`
     (a time window over the turns) only facts with a source turn inside it."""
-    residuals, profiles = snap.residuals, snap.profiles
+    profiles = snap.profiles
     entity_id = profiles.entity_ids[row]
-    lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity_id, entity_id + 1]))
+    residuals = own[entity_id] if entity_id in own else snap.residuals.span(entity_id)
     superseded = residuals.superseded.get(entity_id, 0)
-    if not options.residuals or hi <= lo:
-        left_out = hi - lo if not options.residuals else 0
+    if not options.residuals or not len(residuals.ids):
+        left_out = len(residuals.ids) if not options.residuals else 0
         trace.facts.append(EntityFacts(profiles.names[row], (), (), left_out, superseded))
         return (), []
-    scores = residuals.matrix[lo:hi] @ query
+    scores = residuals.matrix @ query
     cap = max(options.facts_per_entity, 0)
     ranked = np.argsort(-scores, kind="stable")
     if allowed is not None:
-        inside = [fact_allowed(snap.turns, residuals.source_turns[lo + int(i)], allowed) for i in ranked]
+        inside = [fact_allowed(snap.turns, residuals.source_turns[int(i)], allowed) for i in ranked]
         ranked = ranked[np.asarray(inside, dtype=bool)]
     order = ranked[: cap + CUT_SHOWN]
-    scored = [FactScore(int(residuals.ids[lo + i]), residuals.texts[lo + i], round(float(scores[i]), 4)) for i in order]
+    scored = [FactScore(int(residuals.ids[i]), residuals.texts[i], round(float(scores[i]), 4)) for i in order]
     chosen, cut = tuple(scored[:cap]), tuple(scored[cap:])
     trace.facts.append(EntityFacts(profiles.names[row], chosen, cut, max(0, len(ranked) - cap), superseded))
-    sources = [FactSource(f.fact_id, f.score, residuals.source_turns[lo + int(i)]) for f, i in zip(chosen, order)]
+    sources = [FactSource(f.fact_id, f.score, residuals.source_turns[int(i)]) for f, i in zip(chosen, order)]
     return tuple(f.text for f in chosen), sources
 
 

@@ -65,16 +65,17 @@ def search(
     if limit <= 0 or not query:
         return SearchResult(query, entity.name if entity else None, window, ())
     vector = embedder.embed([query])[0]
-    dated = window.mask(snap.turns.columns.column("ts")) if window else None
+    dated = window.mask(snap.turns.timestamps) if window else None
     turn_rows = _turn_mask(snap, entity, dated)
     ranked_turns = backfill(snap.turns, vector, query, np.zeros(0, dtype=np.int64), limit, (), turn_rows, lend=False)
-    ranked_facts = _facts(snap, vector, query, entity, dated, limit)
+    residuals = snap.residuals.everything()
+    ranked_facts = _facts(snap, residuals, vector, query, entity, dated, limit)
     turn_ids = [int(snap.turns.ids[row]) for row, _, _ in ranked_turns]
-    fact_sources = [snap.residuals.source_turns[i] for i, _ in ranked_facts]
+    fact_sources = [residuals.source_turns[i] for i, _ in ranked_facts]
     stored = turns_by_id(store, turn_ids + [t for source in fact_sources for t in source[:1]])
     hits = [Hit(cite_turn(stored[t]), score) for t, (_, score, _) in zip(turn_ids, ranked_turns) if t in stored]
     hits += [
-        Hit(cite_fact(int(snap.residuals.ids[i]), snap.residuals.texts[i], source, stored), score)
+        Hit(cite_fact(int(residuals.ids[i]), residuals.texts[i], source, stored), score)
         for (i, score), source in zip(ranked_facts, fact_sources)
     ]
     hits.sort(key=lambda h: (-h.score, h.cited.kind, h.cited.id))
@@ -93,11 +94,11 @@ def _turn_mask(snap: Snapshot, entity: KnownEntity | None, dated: np.ndarray | N
 
 
 def _facts(
-    snap: Snapshot, vector: np.ndarray, query: str, entity: KnownEntity | None, dated: np.ndarray | None, limit: int
+    snap: Snapshot, residuals: ResidualIndex, vector: np.ndarray, query: str, entity: KnownEntity | None,
+    dated: np.ndarray | None, limit: int,
 ) -> list[tuple[int, float]]:
     """(residual row, score) of the best `limit` live facts — the person's own, with a source
     turn inside the window — best first."""
-    residuals: ResidualIndex = snap.residuals
     if not len(residuals.ids):
         return []
     keep = np.ones(len(residuals.ids), dtype=bool)
@@ -107,7 +108,7 @@ def _facts(
         for i in np.flatnonzero(keep):
             keep[i] = fact_allowed(snap.turns, residuals.source_turns[i], dated)
     scores, best = hybrid_scores(
-        residuals.matrix, vector, query, lambda rows: [residuals.texts[r] for r in rows], max(LEXICAL_POOL, limit),
+        residuals.matrix @ vector, query, lambda rows: [residuals.texts[r] for r in rows], max(LEXICAL_POOL, limit),
         allowed=keep,
     )
     ordered = sorted(best.tolist(), key=lambda r: (-float(scores[r]), r))[:limit]

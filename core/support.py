@@ -23,8 +23,6 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from memhop.core.cite import Cited, cite_fact, cite_turn
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates
@@ -164,15 +162,17 @@ def _wider(store: Store, context: Context, given: list[Cited]) -> list[Cited]:
     """The selected entities' live facts (at most WIDER, in selection order) the answerer
     was not given, then the turns every one of those facts came from."""
     residuals = snapshot(store).residuals
-    rows: list[int] = []
+    rows: list[tuple[int, str, tuple[int, ...]]] = []  # id, text, source turns
     for entity in context.selected:
-        lo, hi = (int(i) for i in np.searchsorted(residuals.entity_ids, [entity.entity_id, entity.entity_id + 1]))
-        rows += range(lo, hi)
+        if len(rows) >= WIDER:
+            break
+        mine = residuals.span(entity.entity_id)
+        rows += [(int(i), t, s) for i, t, s in zip(mine.ids, mine.texts, mine.source_turns)]
     rows = rows[:WIDER]
-    turns = turns_by_id(store, [t for r in rows for t in residuals.source_turns[r][:1]])
+    turns = turns_by_id(store, [t for _, _, source in rows for t in source[:1]])
     shown = {(c.kind, c.id) for c in given}
-    facts = [cite_fact(int(residuals.ids[r]), residuals.texts[r], residuals.source_turns[r], turns) for r in rows]
-    sources = [cite_turn(turns[t]) for r in rows for t in residuals.source_turns[r][:1] if t in turns]
+    facts = [cite_fact(fact_id, text, source, turns) for fact_id, text, source in rows]
+    sources = [cite_turn(turns[t]) for _, _, source in rows for t in source[:1] if t in turns]
     return _once([c for c in facts + sources if (c.kind, c.id) not in shown])
 
 

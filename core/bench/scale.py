@@ -2,8 +2,10 @@
 turns, entities, profiles and facts written in bulk through Arrow, then asked its own
 questions.
 
-Each size takes two fresh processes (`python -m memhop.core.bench.scale build|measure`):
-one grows the store, the other asks, so the asking one's peak RSS is its own.
+Each size takes three fresh processes (`python -m memhop.core.bench.scale build|measure|recall`):
+one grows the store (and builds its derived vectors and ANN index, as ingest would), one
+asks, so the asking one's peak RSS is its own, and one compares the approximate path's
+evidence with exact search's.
 Synthetic turns reuse real diary sentences and their embeddings (plus a little noise),
 never ones naming the base scenario's entities, so the base questions keep one answer.
 """
@@ -25,6 +27,7 @@ import numpy as np
 
 from memhop.core.importers.base import ParsedSource, Session, Turn
 from memhop.core.store import Store, memory, open_store, raw
+from memhop.core.store import vectors as derived
 from memhop.core.store.bulk import bulk_insert
 
 if TYPE_CHECKING:
@@ -55,6 +58,9 @@ class ScalePoint:
     em: float | None  # exact match on the base scenario's questions at this size
     asks: int
     note: str = ""
+    index_seconds: float | None = None  # building the derived vectors and ANN index (None: exact search, no index)
+    index_mb: float | None = None
+    recall25: float | None = None  # evidence@25 of the approximate path, as a share of exact search's
 
 
 def _noisy(vectors: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -152,9 +158,42 @@ def build(spec: dict[str, object]) -> dict[str, object]:
         grow(store, texts, pool["vectors"], target, str(spec["self_name"]))
         store.checkpoint()
         counts = store.counts()
-    return {"turns": counts["turns"], "build_seconds": round(time.perf_counter() - started, 2),
+        built = time.perf_counter() - started
+        index_seconds = derived.refresh(store)  # what ingest does at the end
+    folder = derived.directory(db)
+    index_mb = sum(p.stat().st_size for p in folder.iterdir()) / 1e6 if folder.is_dir() else None
+    return {"turns": counts["turns"], "build_seconds": round(built, 2),
             "db_mb": round(db.stat().st_size / 1e6, 1), "entities": counts["entities"],
-            "residuals": counts["residuals"]}
+            "residuals": counts["residuals"], "index_seconds": round(index_seconds, 2) if index_mb else None,
+            "index_mb": round(index_mb, 1) if index_mb is not None else None}
+
+
+def recall(spec: dict[str, object]) -> dict[str, object]:
+    """Child process 3: the evidence@25 of each base question through the approximate path
+    and through exact search over the same store (every vector in memory, as below the
+    ANN threshold); the mean share of the exact turns the approximate path also returns."""
+    from dataclasses import replace
+
+    from memhop.core.config import load_settings
+    from memhop.core.embed import get_embedder
+    from memhop.core.read import read
+    from memhop.core.store.recall import drop_cached
+
+    db = Path(str(spec["db"]))
+    settings = load_settings(db=db, engine=str(spec["engine"]))
+    options = replace(settings.read, evidence=25)
+    embedder = get_embedder(settings.embedder)
+    questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
+    with open_store(db, read_only=True) as store:
+        if derived.load(store, build=False) is None:
+            return {"recall25": None}
+        approx = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
+    derived.ANN_MIN_TURNS = 1 << 62  # this process only: search exactly
+    drop_cached()  # the approximate snapshot of the same store, same state, must not be reused
+    with open_store(db, read_only=True) as store:
+        exact = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
+    shares = [len(set(a) & set(e)) / len(e) for a, e in zip(approx, exact) if e]
+    return {"recall25": round(sum(shares) / len(shares), 4) if shares else None}
 
 
 def measure(spec: dict[str, object]) -> dict[str, object]:
@@ -228,12 +267,13 @@ def run_scale(
         spec = {"db": str(db), "turns": size, "base": str(base), "pool": str(workdir / "pool.npz"),
                 "texts": str(workdir / "pool.json"), "questions": questions, "self_name": self_name, "engine": engine}
         try:
-            points.append(ScalePoint(**_child("build", spec), **_child("measure", spec)))
+            points.append(ScalePoint(**_child("build", spec), **_child("measure", spec), **_child("recall", spec)))
         except ScaleFailed as exc:
             points.append(ScalePoint(size, 0.0, 0.0, 0, 0, None, None, None, None, None, 0.0, None, 0, f"failed: {exc}"))
         finally:
             db.unlink(missing_ok=True)
             db.with_name(db.name + ".wal").unlink(missing_ok=True)
+            derived.discard(db)
     return points
 
 
@@ -252,4 +292,4 @@ def _child(step: str, spec: dict[str, object]) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps({"build": build, "measure": measure}[sys.argv[1]](json.loads(sys.argv[2]))))
+    print(json.dumps({"build": build, "measure": measure, "recall": recall}[sys.argv[1]](json.loads(sys.argv[2]))))

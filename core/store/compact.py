@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 
 from memhop.core.errors import StoreError
+from memhop.core.store import vectors
 from memhop.core.store.db import Store, first_line, quote
 
 COMPACT_SUFFIX = ".compacting"
@@ -38,6 +39,7 @@ def compact(store: Store) -> None:
     partial copy is removed.
     """
     path = store.path
+    vectors.discard(path)  # derived embeddings of the rows being erased; rebuilt from the store when needed
     fresh = path.with_name(path.name + COMPACT_SUFFIX)
     for leftover in (fresh, wal_path(fresh)):
         leftover.unlink(missing_ok=True)

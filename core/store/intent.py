@@ -32,7 +32,7 @@ import duckdb
 
 from memhop.core.errors import StoreError
 from memhop.core.language.names import fold
-from memhop.core.store import compact, tables
+from memhop.core.store import compact, tables, vectors
 from memhop.core.store.db import Store, quote
 
 RECORD_SUFFIX = ".forget"
@@ -157,7 +157,7 @@ class Resumed:
 
     @property
     def clean(self) -> bool:
-        return not self.residue.get("text_hits") and not self.residue.get("file_text_hits")
+        return not any(self.residue.get(k) for k in ("text_hits", "file_text_hits", "derived_files"))
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -196,6 +196,7 @@ def finish(store: Store) -> Resumed | None:
         raise StoreError(
             f"{store.path}: finishing an interrupted forget ({intent.kind}): the residue scan still finds it "
             f"in {where} and {done.residue['file_text_hits']} places of the file's bytes"
+            + (f", and derived files remain ({', '.join(left)})" if (left := done.residue["derived_files"]) else "")
         )
     return done
 
@@ -239,7 +240,8 @@ def scan(store: Store, intent: Intent) -> dict[str, Any]:
         for run in _TEXT_RUN.finditer(data):
             found = intent.hits(run.group(0).decode("utf-8", "ignore"))
             file_hits += sum(not intent.may_remain or h not in live for h in found)
-    return {"text_hits": text_hits, "file_text_hits": file_hits, "files_scanned": files, "bytes_scanned": scanned}
+    return {"text_hits": text_hits, "file_text_hits": file_hits, "files_scanned": files, "bytes_scanned": scanned,
+            "derived_files": vectors.leftovers(store.path)}
 
 
 def _text(col: tables.TextColumn) -> str:

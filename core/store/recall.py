@@ -9,8 +9,8 @@ logged operation) before every use; a stale cache is simply reloaded.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -18,10 +18,12 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from memhop.core.errors import StoreError
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
+from memhop.core.store.vectors import TurnVectors
 
 _STAMP_SQL = """
 SELECT 1, count(*), coalesce(max(id), 0), 0 FROM turns
@@ -31,6 +33,11 @@ UNION ALL SELECT 4, count(*), coalesce(max(id), 0), 0 FROM entities
 UNION ALL SELECT 5, count(*), 0, 0 FROM mentions
 UNION ALL SELECT 6, count(*), coalesce(max(id), 0), 0 FROM oplog
 """  # one statement: scalar subqueries cost DuckDB ~10 ms each
+# Approximate search on a large store: how many nearest turns the index is asked for.
+ANN_FACTOR = 4  # times the rows wanted...
+ANN_MIN_CANDIDATES = 400  # ...and at least this many...
+ANN_MAX_CANDIDATES = 5_000  # ...and at most this many
+EXACT_ROWS = 20_000  # a bonus set or a time window this small is scored row by row, exactly
 _CACHE_SIZE = 4  # store files kept warm per process
 _CACHE: dict[str, tuple[tuple[Any, ...], Snapshot]] = {}
 _TRUSTED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, Snapshot] = weakref.WeakKeyDictionary()
@@ -59,21 +66,158 @@ class ResidualIndex:
     matrix: np.ndarray
     superseded: dict[int, int]  # entity id -> how many of its residuals are superseded
 
+    def span(self, entity_id: int) -> ResidualIndex:
+        """One entity's live residuals (rows are sorted by entity, so a slice)."""
+        lo, hi = (int(i) for i in np.searchsorted(self.entity_ids, [entity_id, entity_id + 1]))
+        return ResidualIndex(
+            self.ids[lo:hi], self.entity_ids[lo:hi], self.texts[lo:hi], self.source_turns[lo:hi], self.matrix[lo:hi],
+            {entity_id: self.superseded[entity_id]} if entity_id in self.superseded else {},
+        )
+
+    def spans(self, entity_ids: Sequence[int]) -> dict[int, ResidualIndex]:
+        """`span` of each of these entities."""
+        return {e: self.span(e) for e in entity_ids}
+
+    def everything(self) -> ResidualIndex:
+        return self
+
+
+@dataclass(frozen=True)
+class LazyResiduals:
+    """A large store's residuals: which entity owns which live fact is kept in memory (two
+    integer columns), texts and vectors are read when a question selects the entity (a
+    question reads the facts of a handful of entities, not the million of the store)."""
+
+    ids: np.ndarray  # live residual ids, sorted by entity then id
+    entity_ids: np.ndarray
+    superseded: dict[int, int]
+    con: duckdb.DuckDBPyConnection
+
+    @staticmethod
+    def load(con: duckdb.DuckDBPyConnection) -> LazyResiduals:
+        table = con.execute("SELECT id, entity_id, superseded_by IS NULL AS live FROM residuals").arrow().read_all()
+        ids = table.column("id").to_numpy().astype(np.int64)
+        owners = table.column("entity_id").to_numpy().astype(np.int64)
+        live = table.column("live").to_numpy(zero_copy_only=False).astype(bool)
+        stale_owners, counts = np.unique(owners[~live], return_counts=True)
+        order = np.lexsort((ids[live], owners[live]))
+        return LazyResiduals(ids[live][order], owners[live][order],
+                             {int(e): int(n) for e, n in zip(stale_owners, counts)}, con)
+
+    def span(self, entity_id: int) -> ResidualIndex:
+        return self.spans([entity_id])[entity_id]
+
+    def spans(self, entity_ids: Sequence[int]) -> dict[int, ResidualIndex]:
+        """The live residuals of each of these entities, read in one query by id (ids are
+        written in order, so DuckDB skips the blocks holding none of them)."""
+        ranges = {e: tuple(int(i) for i in np.searchsorted(self.entity_ids, [e, e + 1])) for e in entity_ids}
+        wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
+        table = self.con.execute(
+            "SELECT id, entity_id, text, source_turns, embedding FROM residuals "
+            f"WHERE id IN ({_ints(wanted.tolist())})"  # not bound: see TurnIndex._fetched
+        ).arrow().read_all()
+        got = table.column("id").to_numpy().astype(np.int64)
+        at = {int(i): n for n, i in enumerate(got)}
+        out = {}
+        for e, (lo, hi) in ranges.items():
+            rows = [at[int(i)] for i in self.ids[lo:hi] if int(i) in at]
+            part = table.take(pa.array(rows, pa.int64()))
+            out[e] = _residuals(part, {e: self.superseded[e]} if e in self.superseded else {})
+        return out
+
+    def everything(self) -> ResidualIndex:
+        """Every live residual in memory (`search` ranks them all)."""
+        return _load_residuals(self.con)
+
+
+def _residuals(table: pa.Table, superseded: dict[int, int]) -> ResidualIndex:
+    return ResidualIndex(
+        ids=table.column("id").to_numpy().astype(np.int64),
+        entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
+        texts=table.column("text").to_pylist(),
+        source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
+        matrix=arrow_vectors(table.column("embedding")),
+        superseded=superseded,
+    )
+
 
 @dataclass(frozen=True)
 class TurnIndex:
     """Every raw turn, in chronological order within each session (neighbours are adjacent
-    rows), with its text and provenance kept as Arrow columns so evidence needs no query."""
+    rows). A small store keeps its float32 matrix and text columns in memory (exact search,
+    evidence needs no query); from vectors.ANN_MIN_TURNS turns on the matrix is the
+    memory-mapped derived file with its ANN index, and texts are fetched by row from the
+    store, only for the turns a question needs."""
 
     ids: np.ndarray
     sessions: np.ndarray
     positions: np.ndarray
     speaker_codes: np.ndarray
     speakers: list[str]
-    matrix: np.ndarray
     mentions: dict[int, np.ndarray]  # entity id -> rows of the turns that name it
     id_order: np.ndarray  # rows sorted by turn id, for id -> row lookups
-    columns: pa.Table  # text, external_id, ts, session (its external id), row-aligned
+    id_rank: np.ndarray  # per row, its place in id order (the derived files' row)
+    timestamps: pa.ChunkedArray | pa.Array  # ts, row-aligned (for time windows)
+    columns: pa.Table | None  # text, external_id, ts, session (its external id), row-aligned; None: fetched
+    dense_matrix: np.ndarray | None  # (n, DIM) float32, unit rows; None: `vectors`
+    vectors: TurnVectors | None = None  # derived float16 rows + ANN index, in id order
+    con: duckdb.DuckDBPyConnection | None = None  # where fetched rows come from (bound per call)
+
+    @property
+    def approximate(self) -> bool:
+        return self.vectors is not None
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Every row as float32, row-aligned: retrievers that score all turns at once use it
+        (on a large store it is built from the derived file on each use)."""
+        if self.dense_matrix is not None:
+            return self.dense_matrix
+        assert self.vectors is not None
+        return np.asarray(self.vectors.matrix[self.id_rank], dtype=np.float32)
+
+    def cosines(
+        self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Cosine of every row to `query`. Exact on a small store; on a large one only the
+        rows that can rank among the best `wanted` are scored (the index's nearest, their
+        neighbours, the `extra` rows a bonus may lift, or every `allowed` row when few are)
+        and the rest are -inf."""
+        if self.dense_matrix is not None:
+            return self.dense_matrix @ query
+        assert self.vectors is not None
+        n = len(self.ids)
+        rows = self._candidates(query, wanted, extra, allowed)
+        out = np.full(n, -np.inf, dtype=np.float32)
+        out[rows] = self.vectors.cosines(self.id_rank[rows], query)
+        return out
+
+    def _candidates(
+        self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray], allowed: np.ndarray | None
+    ) -> np.ndarray:
+        assert self.vectors is not None
+        n = len(self.ids)
+        if allowed is not None:
+            inside = int(allowed.sum())
+            if inside <= EXACT_ROWS:
+                return np.flatnonzero(allowed)
+        # Enough nearest turns that the best `wanted` of any large subset a bonus or a window
+        # favours are among them: `wanted / share` for a subset holding `share` of the turns.
+        share = 1.0
+        parts: list[np.ndarray] = []
+        for rows in extra:
+            if len(rows) <= EXACT_ROWS:
+                parts.append(np.asarray(rows, dtype=np.int64))
+            else:
+                share = min(share, len(rows) / n)
+        if allowed is not None:
+            share = min(share, max(int(allowed.sum()), 1) / n)
+        count = int(min(max(ANN_FACTOR * wanted, ANN_MIN_CANDIDATES, wanted / share * 1.5), ANN_MAX_CANDIDATES, n))
+        near = self.id_order[self.vectors.nearest(query, count)]
+        parts += [near, near - 1, near + 1]
+        rows = np.unique(np.concatenate(parts))
+        rows = rows[(rows >= 0) & (rows < n)]
+        return rows if allowed is None else rows[allowed[rows]]
 
     def rows_of(self, turn_ids: Sequence[int]) -> np.ndarray:
         """Row of each turn id; ids that are gone are dropped."""
@@ -81,10 +225,14 @@ class TurnIndex:
         return rows[found]
 
     def texts(self, rows: Sequence[int]) -> list[str]:
-        return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
+        if self.columns is not None:
+            return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
+        return [r.text for r in self.records(rows)]
 
     def records(self, rows: Sequence[int]) -> list[TurnRecord]:
         """Full rows, in the order asked for."""
+        if self.columns is None:
+            return self._fetched(rows)
         picked = self.columns.take(pa.array(rows, pa.int64())).to_pydict()
         return [
             TurnRecord(int(self.ids[r]), session, self.speakers[self.speaker_codes[r]], ts, ext, text)
@@ -93,8 +241,47 @@ class TurnIndex:
             )
         ]
 
+    def _fetched(self, rows: Sequence[int]) -> list[TurnRecord]:
+        if not len(rows):
+            return []
+        if self.con is None:
+            raise RuntimeError("a large store's turn index is used without a store connection")
+        wanted = [int(self.ids[r]) for r in rows]
+        # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
+        # `import pandas` per element, and a join or list_contains() scans where IN prunes.
+        fetched = self.con.execute(
+            f"SELECT id, session_id, ts, external_id, text FROM turns WHERE id IN ({_ints(set(wanted))})"
+        ).fetchall()
+        sessions = dict(self.con.execute(
+            f"SELECT id, external_id FROM sessions WHERE id IN ({_ints({int(f[1]) for f in fetched})})"
+        ).fetchall())
+        found = {int(tid): (sessions[sid], ts, ext, text) for tid, sid, ts, ext, text in fetched}
+        out = []
+        for r, tid in zip(rows, wanted):
+            session, ts, ext, text = found[tid]
+            out.append(TurnRecord(tid, session, self.speakers[self.speaker_codes[r]], ts, ext, text))
+        return out
 
-def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+
+def _ints(values: Iterable[int]) -> str:
+    """An SQL list of integers (int() keeps it safe), for `IN (...)`."""
+    return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+def _ascending(keys: list[np.ndarray]) -> bool:
+    """Whether rows are already in lexsort order of `keys` (last key first): one pass, where
+    sorting a million rows costs a noticeable part of a cold ask."""
+    if not len(keys[0]):
+        return True
+    later = np.zeros(len(keys[0]) - 1, dtype=bool)  # strictly after the previous row so far
+    same = np.ones(len(keys[0]) - 1, dtype=bool)
+    for key in reversed(keys):
+        later |= same & (key[1:] > key[:-1])
+        same &= key[1:] == key[:-1]
+    return bool(np.all(later | same))
+
+
+def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     wanted = np.asarray(wanted_ids, dtype=np.int64)
     if not len(ids) or not len(wanted):
         return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
@@ -118,12 +305,19 @@ class Snapshot:
     """The three matrices of one store, as of one stamp."""
 
     profiles: ProfileIndex
-    residuals: ResidualIndex
+    residuals: ResidualIndex | LazyResiduals  # lazy on a large store (its turns searched approximately)
     turns: TurnIndex
     names: NameIndex  # the profiled entities' names and aliases, for matching text
     speakers: NameIndex  # raw-turn speakers that are not (yet) entities
     links: dict[int, dict[int, list[NameMatch]]] = field(default_factory=dict)
     # ^ profile row -> {row of each entity its profile names: the mentions}; filled as read
+
+
+def drop_cached() -> None:
+    """Forget every cached snapshot: the next read loads afresh (the scale bench replays the
+    same questions through exact search after the approximate path)."""
+    _CACHE.clear()
+    _TRUSTED.clear()
 
 
 def snapshot(store: Store) -> Snapshot:
@@ -139,6 +333,10 @@ def snapshot(store: Store) -> Snapshot:
     key = str(store.path.resolve())
     hit = _CACHE.get(key)
     value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
+    if value.turns.approximate and value.turns.con is not store.con:  # rows are fetched through this store
+        lazy = value.residuals
+        value = replace(value, turns=replace(value.turns, con=store.con),
+                        residuals=replace(lazy, con=store.con) if isinstance(lazy, LazyResiduals) else lazy)
     if store.con.execute("SELECT current_setting('access_mode')").fetchone() == ("read_only",):
         _TRUSTED[store.con] = value
     return value
@@ -150,7 +348,7 @@ def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
     known = {n.lower() for n in profiles.names}
     value = Snapshot(
         profiles,
-        _load_residuals(store),
+        LazyResiduals.load(store.con) if turns.approximate else _load_residuals(store.con),
         turns,
         NameIndex(list(zip(profiles.names, profiles.aliases))),
         NameIndex([(s, ()) for s in turns.speakers if s.lower() not in known]),
@@ -177,53 +375,61 @@ def _load_profiles(store: Store) -> ProfileIndex:
     )
 
 
-def _load_residuals(store: Store) -> ResidualIndex:
-    table = store.con.execute(
+def _load_residuals(con: duckdb.DuckDBPyConnection) -> ResidualIndex:
+    table = con.execute(
         "SELECT id, entity_id, text, source_turns, embedding FROM residuals "
         "WHERE superseded_by IS NULL ORDER BY entity_id, id"
     ).arrow().read_all()
-    stale = store.con.execute(
+    stale = con.execute(
         "SELECT entity_id, count(*) FROM residuals WHERE superseded_by IS NOT NULL GROUP BY entity_id"
     ).fetchall()
-    return ResidualIndex(
-        ids=table.column("id").to_numpy().astype(np.int64),
-        entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
-        texts=table.column("text").to_pylist(),
-        source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
-        matrix=arrow_vectors(table.column("embedding")),
-        superseded={int(e): int(n) for e, n in stale},
-    )
+    return _residuals(table, {int(e): int(n) for e, n in stale})
 
 
 def _load_turns(store: Store) -> TurnIndex:
-    table = store.con.execute(
-        "SELECT t.id, t.session_id, t.position, t.speaker, t.embedding, t.text, t.external_id, t.ts, "
+    from memhop.core.store import vectors as derived
+
+    large = derived.load(store)  # None below ANN_MIN_TURNS: everything is read into memory
+    sql = (
+        "SELECT id, session_id, position, speaker, ts FROM turns" if large  # texts are fetched by row
+        else "SELECT t.id, t.session_id, t.position, t.speaker, t.ts, t.embedding, t.text, t.external_id, "
         "s.external_id AS session FROM turns t JOIN sessions s ON s.id = t.session_id"
-    ).arrow().read_all()
-    # Chronological within each session; sorted here, not in SQL (ORDER BY moves every vector).
-    chrono = np.lexsort(
-        [table.column(c).to_numpy().astype(np.int64) for c in ("id", "position", "session_id")]
     )
-    if np.any(chrono != np.arange(len(chrono))):
-        table = table.take(pa.array(chrono))
+    table = store.con.execute(sql).arrow().read_all()
+    # Chronological within each session; sorted here, not in SQL (ORDER BY moves every vector).
+    keys = [table.column(c).to_numpy().astype(np.int64) for c in ("id", "position", "session_id")]
+    if not _ascending(keys):
+        table = table.take(pa.array(np.lexsort(keys)))
     speaker_col = table.column("speaker").combine_chunks().dictionary_encode()
     ids = table.column("id").to_numpy().astype(np.int64)
     order = np.argsort(ids, kind="stable")
-    pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions ORDER BY entity_id").arrow().read_all()
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    if large is not None and not np.array_equal(large.ids, ids[order]):
+        raise StoreError(f"{store.path}: the derived vectors do not match the store's turns; delete "
+                         f"{derived.directory(store.path)} and ask again")
+    pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions").arrow().read_all()
     entities = pairs.column("entity_id").to_numpy().astype(np.int64)
-    rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy().tolist())
-    named, named_rows = entities[found], rows[found]  # still sorted by entity
+    rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy())
+    named, named_rows = entities[found], rows[found]
+    by = np.lexsort((named_rows, named))  # by entity, then row: one sort, not one per entity
+    named, named_rows = named[by], named_rows[by]
+    fresh = np.r_[True, (named[1:] != named[:-1]) | (named_rows[1:] != named_rows[:-1])] if len(named) else np.zeros(0, bool)
+    named, named_rows = named[fresh], named_rows[fresh]
     starts = np.flatnonzero(np.r_[True, named[1:] != named[:-1]]) if len(named) else np.zeros(0, np.int64)
-    groups = np.split(named_rows, starts[1:])
-    mentions = {int(named[s]): np.unique(g) for s, g in zip(starts, groups)}
+    mentions = {int(named[s]): g for s, g in zip(starts, np.split(named_rows, starts[1:]))}
     return TurnIndex(
         ids=ids,
         sessions=table.column("session_id").to_numpy().astype(np.int64),
         positions=table.column("position").to_numpy().astype(np.int64),
         speaker_codes=speaker_col.indices.to_numpy(zero_copy_only=False).astype(np.int32),
         speakers=speaker_col.dictionary.to_pylist(),
-        matrix=arrow_vectors(table.column("embedding")),
         mentions=mentions,
         id_order=order,
-        columns=table.select(["text", "external_id", "ts", "session"]).combine_chunks(),
+        id_rank=rank,
+        timestamps=table.column("ts").combine_chunks(),
+        columns=None if large else table.select(["text", "external_id", "ts", "session"]).combine_chunks(),
+        dense_matrix=None if large else arrow_vectors(table.column("embedding")),
+        vectors=large,
+        con=store.con if large else None,
     )

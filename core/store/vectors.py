@@ -1,0 +1,298 @@
+"""Derived turn vectors beside a large store: float16 rows and an ANN index, memory-mapped.
+
+At 1M turns the float32 embeddings are 1.5 GB; loading them into every `memhop ask`
+costs seconds and most of the process's memory, and one exact matrix product over them
+costs more than a whole ask should. From ANN_MIN_TURNS turns on, the read path instead
+maps two files that live in `<store>.vectors/`: every turn's embedding as float16, in
+turn-id order (rescoring candidates exactly enough, half the bytes, nothing to convert
+per row), and a usearch HNSW index over the same vectors keyed by turn id, opened as a
+view of the file (nothing is loaded until a search touches it).
+
+The DuckDB store stays the source of truth: the directory is derived, keyed to the
+store's state (turn count, largest turn id, last logged operation) and rebuilt when
+missing or stale. After ingest-only changes it is extended in place (new turns have
+larger ids); after anything else — a forget rewriting or deleting turns — it is built
+again from scratch. A compaction (every forget) deletes it first: it holds embeddings of
+the forgotten text (core/store/compact.py).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from memhop.core.embed import DIM
+from memhop.core.store.bulk import arrow_vectors
+from memhop.core.store.db import Store
+
+if TYPE_CHECKING:
+    from usearch.index import Index
+
+ANN_MIN_TURNS = 50_000  # below this an exact product over float32 rows is as fast, and exact
+FORMAT = 1  # bump when the files' layout changes: an older directory is rebuilt
+SUFFIX = ".vectors"
+CHUNK = 50_000  # turns read from the store per query while building
+# HNSW parameters (usearch): 16 links per node, 64 candidates while adding; searches ask
+# for their own count (core/store/recall.py sets it at least as large as the results wanted).
+CONNECTIVITY = 16
+EXPANSION_ADD = 64
+# Candidates a search keeps while walking the graph, at least: turns are often near-copies of
+# each other (the scale bench's are, by construction), and below ~2000 a search can stay
+# inside one cluster of them and miss the nearest turns entirely.
+EXPANSION_SEARCH = 2_000
+# Up to this many turns the index is not walked but scanned: usearch compares the query with
+# every int8 vector (SIMD, ~17 ms at 100k turns on a loaded 2-core machine) and finds the
+# same candidates exact search would (HNSW on the scale bench's near-copies: recall@25 0.88).
+SCAN_MAX_TURNS = 250_000
+# Logged operations that leave every stored turn as it was (they add turns or change the
+# memory layers only); after any other (`forget`) the files are rebuilt, never extended.
+KEEP_TURNS = frozenset({"ingest", "edit", "fact add", "fact edit", "merge", "rename", "rebuild started", "rebuild finished"})
+_STATE = "state.json"
+_IDS = "ids.i64"
+_VECTORS = "vectors.f16"
+_INDEX = "turns.usearch"
+
+
+def _usearch_index() -> Any:
+    """usearch's Index class, loaded after onnxruntime: the other order crashes the process
+    (usearch 2.26.6 then onnxruntime 1.32.0 segfaults in onnxruntime's module init), and
+    every process that searches or builds the index embeds text with onnxruntime anyway."""
+    import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
+
+
+def directory(store_path: Path) -> Path:
+    """Where a store's derived vectors live: beside it, named after it."""
+    return store_path.with_name(store_path.name + SUFFIX)
+
+
+def discard(store_path: Path) -> None:
+    """Delete a store's derived vectors (and any half-built copy): a forget must leave no
+    embedding of the forgotten text anywhere."""
+    target = directory(store_path)
+    for leftover in target.parent.glob(f"{target.name}*"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+        else:
+            leftover.unlink(missing_ok=True)
+
+
+def leftovers(store_path: Path) -> list[str]:
+    """Derived files of this store still on disk (the residue scan's view of them)."""
+    target = directory(store_path)
+    return sorted(str(p) for p in target.parent.glob(f"{target.name}*"))
+
+
+@dataclass(frozen=True)
+class State:
+    """What the store looked like when the files were written."""
+
+    turns: int
+    max_id: int
+    oplog: int
+
+    @staticmethod
+    def of(store: Store) -> State:
+        turns, max_id = store.con.execute("SELECT count(*), coalesce(max(id), 0) FROM turns").fetchone()  # type: ignore[misc]
+        (oplog,) = store.con.execute("SELECT coalesce(max(id), 0) FROM oplog").fetchone()  # type: ignore[misc]
+        return State(int(turns), int(max_id), int(oplog))
+
+
+@dataclass(frozen=True)
+class TurnVectors:
+    """The mapped files: `ids` sorted, `matrix` row i is turn ids[i], `index` keyed by id."""
+
+    ids: np.ndarray
+    matrix: np.ndarray  # (n, DIM) float16, memory-mapped
+    index: Index
+    state: State
+
+    def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
+        """Positions (into `ids`) of about the `count` turns nearest `query`, by the index."""
+        count = min(count, len(self.ids))
+        self.index.expansion_search = max(count, EXPANSION_SEARCH)
+        scan = len(self.ids) <= SCAN_MAX_TURNS  # every int8 vector compared: no graph to get lost in
+        keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1, exact=scan).keys, dtype=np.int64)
+        pos = np.searchsorted(self.ids, keys)
+        ok = (pos < len(self.ids)) & (self.ids[np.clip(pos, 0, len(self.ids) - 1)] == keys)
+        return np.asarray(pos[ok], dtype=np.int64)
+
+    def cosines(self, positions: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Exact cosine (float16 rows) of the turns at these positions."""
+        if not len(positions):
+            return np.zeros(0, dtype=np.float32)
+        rows = np.asarray(self.matrix[np.sort(positions)], dtype=np.float32)
+        out = np.empty(len(positions), dtype=np.float32)
+        out[np.argsort(positions, kind="stable")] = rows @ query.astype(np.float32)
+        return out
+
+
+def available() -> bool:
+    """Whether the ANN library is installed; without it every store is searched exactly,
+    in memory, as below ANN_MIN_TURNS (slower at scale, never a different answer)."""
+    return importlib.util.find_spec("usearch") is not None
+
+
+def load(store: Store, build: bool = True) -> TurnVectors | None:
+    """The store's derived vectors, brought up to date first (when `build`); None for a
+    store below ANN_MIN_TURNS, or when they are missing or stale and `build` is False."""
+    state = State.of(store)
+    if state.turns < ANN_MIN_TURNS or not available():
+        return None
+    target = directory(store.path)
+    have = _read_state(target)
+    if have != state:
+        if not build:
+            return None
+        try:
+            refresh(store, state, have)
+        except OSError as exc:  # nowhere to write beside the store: search it exactly, in memory
+            logging.getLogger(__name__).warning("%s: cannot write derived vectors (%s); searching exactly", target, exc)
+            return None
+    try:
+        return _open(target, state)
+    except (OSError, ValueError):  # a file cut short or removed under us: build it again
+        _rebuild(store, target, state)
+        return _open(target, state)
+
+
+def refresh(store: Store, state: State | None = None, have: State | None = None) -> float:
+    """Bring the derived files up to date; seconds spent (0 when they already were)."""
+    import time
+
+    state = state or State.of(store)
+    target = directory(store.path)
+    have = have if have is not None else _read_state(target)
+    if state.turns < ANN_MIN_TURNS or have == state or not available():
+        return 0.0
+    clock = time.perf_counter()
+    if have is not None and _only_appended(store, have, state):
+        _extend(store, target, have, state)
+    else:
+        _rebuild(store, target, state)
+    return time.perf_counter() - clock
+
+
+def _read_state(target: Path) -> State | None:
+    try:
+        data = json.loads((target / _STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("format") != FORMAT:
+        return None
+    return State(int(data["turns"]), int(data["max_id"]), int(data["oplog"]))
+
+
+def _write_state(target: Path, state: State) -> None:
+    tmp = target / f"{_STATE}.{uuid.uuid4().hex}"
+    tmp.write_text(json.dumps({"format": FORMAT, "turns": state.turns, "max_id": state.max_id,
+                               "oplog": state.oplog}), encoding="utf-8")
+    os.replace(tmp, target / _STATE)
+
+
+def _only_appended(store: Store, have: State, now: State) -> bool:
+    """Only ingests since `have`, each adding turns with larger ids: the files can grow."""
+    ops = store.con.execute(f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)}").fetchall()
+    if any(op not in KEEP_TURNS for (op,) in ops):
+        return False
+    (added,) = store.con.execute(f"SELECT count(*) FROM turns WHERE id > {int(have.max_id)}").fetchone()  # type: ignore[misc]
+    return have.turns + int(added) == now.turns
+
+
+def _chunks(store: Store, after: int, last: int) -> Any:
+    """(sorted ids, float32 vectors) of the turns with after < id <= last, CHUNK ids at a time."""
+    lo = after
+    while lo < last:
+        hi = lo + CHUNK
+        table = store.con.execute(
+            f"SELECT id, embedding FROM turns WHERE id > {int(lo)} AND id <= {int(hi)}"  # bound ints cost DuckDB an import
+        ).arrow().read_all()
+        lo = hi
+        if not table.num_rows:
+            continue
+        ids = table.column("id").to_numpy().astype(np.int64)
+        order = np.argsort(ids, kind="stable")
+        yield ids[order], arrow_vectors(table.column("embedding"))[order]
+
+
+def _new_index() -> Index:
+    usearch_index = _usearch_index()
+
+    return usearch_index(ndim=DIM, metric="ip", dtype="i8", connectivity=CONNECTIVITY, expansion_add=EXPANSION_ADD)
+
+
+def _rebuild(store: Store, target: Path, state: State) -> None:
+    """Write every file into a fresh directory, then swap it in (a reader sees old or new)."""
+    fresh = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
+    fresh.mkdir(mode=0o700)
+    try:
+        index = _new_index()
+        with open(fresh / _IDS, "wb") as ids_out, open(fresh / _VECTORS, "wb") as vec_out:
+            for ids, vectors in _chunks(store, 0, state.max_id):
+                ids_out.write(ids.tobytes())
+                vec_out.write(vectors.astype(np.float16).tobytes())
+                index.add(ids, vectors, threads=os.cpu_count() or 1)
+        index.save(str(fresh / _INDEX))
+        _write_state(fresh, state)
+        _swap(fresh, target, state)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+
+
+def _swap(fresh: Path, target: Path, state: State) -> None:
+    """Put a built directory in place. Two asks building at once: the second finds the
+    first's in place, keeps it if it is as current, and drops its own."""
+    old = target.with_name(f"{target.name}.{uuid.uuid4().hex}.old")
+    try:
+        if target.exists():
+            os.replace(target, old)
+        os.replace(fresh, target)
+    except OSError:
+        if _read_state(target) != state:
+            raise
+        shutil.rmtree(fresh, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _extend(store: Store, target: Path, have: State, state: State) -> None:
+    """Append the turns added since `have`: to the id and vector files, and to the index
+    (loaded, extended, saved under a new name, then renamed over the old)."""
+    usearch_index = _usearch_index()
+
+    index = usearch_index.restore(str(target / _INDEX), view=False)
+    if index is None:
+        _rebuild(store, target, state)
+        return
+    _write_state(target, State(-1, -1, -1))  # files about to change: stale until done
+    with open(target / _IDS, "ab") as ids_out, open(target / _VECTORS, "ab") as vec_out:
+        for ids, vectors in _chunks(store, have.max_id, state.max_id):
+            ids_out.write(ids.tobytes())
+            vec_out.write(vectors.astype(np.float16).tobytes())
+            index.add(ids, vectors, threads=os.cpu_count() or 1)
+    tmp = target / f"{_INDEX}.{uuid.uuid4().hex}"
+    index.save(str(tmp))
+    os.replace(tmp, target / _INDEX)
+    _write_state(target, state)
+
+
+def _open(target: Path, state: State) -> TurnVectors:
+    usearch_index = _usearch_index()
+
+    ids = np.memmap(target / _IDS, dtype=np.int64, mode="r")
+    matrix = np.memmap(target / _VECTORS, dtype=np.float16, mode="r", shape=(len(ids), DIM))
+    index = usearch_index.restore(str(target / _INDEX), view=True)
+    if index is None or len(ids) != state.turns:
+        raise OSError(f"{target}: derived vectors are incomplete")
+    return TurnVectors(ids, matrix, index, state)

@@ -1,0 +1,182 @@
+"""Derived turn vectors and the ANN index (core/store/vectors.py) on a store made to count
+as large: the read path answers from them as it does from exact search, ingest extends
+them, and a forget leaves none behind."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from support import purge_world
+
+from memhop.core.config import ReadSettings
+from memhop.core.forget import forget
+from memhop.core.ingest import ingest
+from memhop.core.read import read
+from memhop.core.store import open_store, vectors
+from memhop.core.store.recall import snapshot
+
+pytest.importorskip("usearch")
+
+EMBED = purge_world.EMBEDDER
+QUESTIONS = [
+    "What instrument does Bob play?",
+    "Where does Alice live?",
+    "What did I do at work with Dan?",
+    "Who has a greyhound?",
+    "What happened in March 2024?",
+]
+
+
+@pytest.fixture
+def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The same store twice: one searched exactly, one (the second) through derived vectors."""
+    exact = purge_world.install(purge_template, tmp_path / "exact")
+    approx = tmp_path / "approx" / exact.name
+    approx.parent.mkdir()
+    shutil.copy(exact, approx)
+    return exact, approx
+
+
+@pytest.fixture
+def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+
+
+def _evidence(db: Path, question: str, k: int = 25) -> list[int]:
+    with open_store(db, read_only=True) as store:
+        context = read(store, question, EMBED, replace(ReadSettings(), evidence=k))
+    return [e.turn.id for e in context.evidence]
+
+
+def test_a_large_store_reads_the_same_evidence_through_the_index(two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    exact, approx = two
+    expected = {q: _evidence(exact, q) for q in QUESTIONS}
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    got = {q: _evidence(approx, q) for q in QUESTIONS}
+    assert got == expected
+    with open_store(approx, read_only=True) as store:
+        turns = snapshot(store).turns
+        assert turns.approximate and turns.columns is None  # texts were fetched by row, not loaded
+    assert vectors.directory(approx).is_dir() and not vectors.directory(exact).exists()
+
+
+def test_the_derived_files_hold_no_text(two: tuple[Path, Path], small_threshold: None) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    data = b"".join(p.read_bytes() for p in vectors.directory(approx).iterdir())
+    assert b"Bob" not in data and b"greyhound" not in data
+
+
+def test_ingest_extends_the_index_and_new_turns_are_found(
+    two: tuple[Path, Path], small_threshold: None, tmp_path: Path
+) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    before = vectors.State.of  # the state the files were written for
+    with open_store(approx) as store:
+        had = before(store)
+    note = tmp_path / "extra.md"
+    note.write_text("# Notes\n\n# 2024-05-01\n\nTook up sailing on the lake with a yellow dinghy.\n", encoding="utf-8")
+    with open_store(approx) as store:
+        ingest(store, [str(note)], EMBED)
+        now = vectors.State.of(store)
+        assert now.turns > had.turns
+        loaded = vectors.load(store, build=False)  # already up to date: ingest extended it
+        assert loaded is not None and len(loaded.ids) == now.turns
+    assert any("dinghy" in t for t in _texts(approx, "Who sails a yellow dinghy?"))
+
+
+def _texts(db: Path, question: str) -> list[str]:
+    with open_store(db, read_only=True) as store:
+        return [e.turn.text for e in read(store, question, EMBED, ReadSettings()).evidence]
+
+
+def test_forget_deletes_the_derived_vectors_and_the_next_ask_rebuilds_without_the_turns(
+    two: tuple[Path, Path], small_threshold: None
+) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    assert vectors.leftovers(approx)
+    with open_store(approx) as store:
+        dropped = [r[0] for r in store.con.execute("SELECT id FROM turns WHERE text ILIKE '%Bob%'").fetchall()]
+        report = forget(store, EMBED, name="Bob Kowalski", drop_turns=True)
+    assert dropped and report.residue is not None and report.residue["derived_files"] == []
+    assert vectors.leftovers(approx) == []
+    _evidence(approx, QUESTIONS[0])
+    with open_store(approx, read_only=True) as store:
+        rebuilt = vectors.load(store, build=False)
+    assert rebuilt is not None and not set(dropped) & set(rebuilt.ids.tolist())
+
+
+@pytest.mark.parametrize("scan_max", [0, 1_000_000])  # the graph walked, or every vector scanned
+def test_approximate_scores_are_the_exact_cosines_of_the_rows_that_can_rank(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, scan_max: int
+) -> None:
+    """Few candidates asked of the index: its nearest and their neighbours, every row a
+    bonus may lift and every row of a small window are scored exactly, the rest never rank."""
+    from memhop.core.store import recall
+
+    exact_db, approx_db = two
+    query = EMBED.embed(["playing the piano"])[0]
+    with open_store(exact_db, read_only=True) as store:
+        exact = snapshot(store).turns
+        want = exact.dense_matrix @ query if exact.dense_matrix is not None else None
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    monkeypatch.setattr(recall, "ANN_MIN_CANDIDATES", 3)
+    monkeypatch.setattr(recall, "ANN_FACTOR", 1)
+    monkeypatch.setattr(vectors, "SCAN_MAX_TURNS", scan_max)
+    with open_store(approx_db, read_only=True) as store:
+        turns = snapshot(store).turns
+        assert turns.approximate and want is not None and len(turns.ids) > 20
+        bonus = np.arange(len(turns.ids) - 4, len(turns.ids))
+        got = turns.cosines(query, 3, [bonus])
+        scored = np.flatnonzero(np.isfinite(got))
+        assert set(bonus) <= set(scored) and len(scored) < len(turns.ids)
+        assert np.argmax(want) in scored  # the nearest turn is found by the index
+        np.testing.assert_allclose(got[scored], want[scored], atol=2e-3)
+        window = np.zeros(len(turns.ids), dtype=bool)
+        window[5:12] = True
+        inside = turns.cosines(query, 3, allowed=window)
+        assert set(np.flatnonzero(np.isfinite(inside))) == set(range(5, 12))
+
+
+@pytest.mark.parametrize("retriever", ["graph", "evograph", "fused"])
+def test_retrievers_scoring_every_turn_read_the_derived_rows_alike(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, retriever: str
+) -> None:
+    exact, approx = two
+    options = replace(ReadSettings(), retriever=retriever)
+
+    def ids(db: Path) -> list[int]:
+        with open_store(db, read_only=True) as store:
+            return [e.turn.id for e in read(store, QUESTIONS[0], EMBED, options).evidence]
+
+    expected = ids(exact)
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    assert ids(approx) == expected
+
+
+def test_a_large_store_reads_each_entitys_facts_as_a_small_one_holds_them(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    exact_db, approx_db = two
+    with open_store(exact_db) as store:  # one fact superseded, so the counts are tested too
+        first, second = (r[0] for r in store.con.execute("SELECT id FROM residuals ORDER BY id LIMIT 2").fetchall())
+        store.con.execute(f"UPDATE residuals SET superseded_by = {second} WHERE id = {first}")
+    shutil.copy(exact_db, approx_db)
+    with open_store(exact_db, read_only=True) as store:
+        snap = snapshot(store)
+        entities = snap.profiles.entity_ids
+        want = {e: snap.residuals.span(e) for e in entities}
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    with open_store(approx_db, read_only=True) as store:
+        got = snapshot(store).residuals.spans(entities)
+    assert any(w.superseded for w in want.values())
+    for e in entities:
+        assert got[e].ids.tolist() == want[e].ids.tolist() and got[e].texts == want[e].texts
+        assert got[e].source_turns == want[e].source_turns and got[e].superseded == want[e].superseded
+        np.testing.assert_array_equal(got[e].matrix, want[e].matrix)
