@@ -52,7 +52,10 @@ class MemoryService:
 
     @contextmanager
     def _memory(self, *, write: bool) -> Iterator[Memory]:
-        with self._lock, open_memory(self.db, self.engine, read_only=not write) as mem:
+        """The store for one call; its snapshot kept whole, as a served process asks many questions."""
+        from memhop.core.store.recall import kept_whole
+
+        with self._lock, kept_whole(), open_memory(self.db, self.engine, read_only=not write) as mem:
             yield mem
 
     def _refuse_if_read_only(self, what: str) -> None:

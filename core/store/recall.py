@@ -9,7 +9,9 @@ logged operation) before every use; a stale cache is simply reloaded.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -40,6 +42,7 @@ ANN_MAX_CANDIDATES = 5_000  # ...and at most this many
 EXACT_ROWS = 20_000  # a bonus set or a time window this small is scored row by row, exactly
 _CACHE_SIZE = 4  # store files kept warm per process
 _CACHE: dict[str, tuple[tuple[Any, ...], Snapshot]] = {}
+_WHOLE: ContextVar[bool] = ContextVar("memhop_whole_snapshot", default=False)
 _TRUSTED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, Snapshot] = weakref.WeakKeyDictionary()
 
 
@@ -320,17 +323,31 @@ def drop_cached() -> None:
     _TRUSTED.clear()
 
 
+@contextmanager
+def kept_whole() -> Iterator[None]:
+    """Within it, a snapshot holds every turn in memory whatever the store's size (exact
+    search, no row fetched per question). A long-lived process (serve, MCP) answers many
+    questions from one snapshot, so loading it whole once beats fetching rows on every
+    question; a one-shot `ask` reads only what its question needs."""
+    token = _WHOLE.set(True)
+    try:
+        yield
+    finally:
+        _WHOLE.reset(token)
+
+
 def snapshot(store: Store) -> Snapshot:
     """The cached matrices of this store file, reloaded only if the store changed since.
 
     A read-only connection cannot see the file change (DuckDB lets no other process
     write while it is open), so once checked its snapshot is reused without a query.
     """
+    whole = _WHOLE.get()
     trusted = _TRUSTED.get(store.con)
-    if trusted is not None:
+    if trusted is not None and not (whole and trusted.turns.approximate):
         return trusted
     stamp = tuple(sorted(store.con.execute(_STAMP_SQL).fetchall()))
-    key = str(store.path.resolve())
+    key = str(store.path.resolve()) + ("#whole" if whole else "")
     hit = _CACHE.get(key)
     value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
     if value.turns.approximate and value.turns.con is not store.con:  # rows are fetched through this store
@@ -344,7 +361,7 @@ def snapshot(store: Store) -> Snapshot:
 
 def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
     profiles = _load_profiles(store)
-    turns = _load_turns(store)
+    turns = _load_turns(store, whole=_WHOLE.get())
     known = {n.lower() for n in profiles.names}
     value = Snapshot(
         profiles,
@@ -386,10 +403,10 @@ def _load_residuals(con: duckdb.DuckDBPyConnection) -> ResidualIndex:
     return _residuals(table, {int(e): int(n) for e, n in stale})
 
 
-def _load_turns(store: Store) -> TurnIndex:
+def _load_turns(store: Store, whole: bool = False) -> TurnIndex:
     from memhop.core.store import vectors as derived
 
-    large = derived.load(store)  # None below ANN_MIN_TURNS: everything is read into memory
+    large = None if whole else derived.load(store)  # None below ANN_MIN_TURNS: all read into memory
     sql = (
         "SELECT id, session_id, position, speaker, ts FROM turns" if large  # texts are fetched by row
         else "SELECT t.id, t.session_id, t.position, t.speaker, t.ts, t.embedding, t.text, t.external_id, "

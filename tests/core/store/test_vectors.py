@@ -180,3 +180,22 @@ def test_a_large_store_reads_each_entitys_facts_as_a_small_one_holds_them(
         assert got[e].ids.tolist() == want[e].ids.tolist() and got[e].texts == want[e].texts
         assert got[e].source_turns == want[e].source_turns and got[e].superseded == want[e].superseded
         np.testing.assert_array_equal(got[e].matrix, want[e].matrix)
+
+
+def test_a_served_store_keeps_its_snapshot_whole(two: tuple[Path, Path], small_threshold: None) -> None:
+    """serve and MCP answer many questions from one process: they read every turn into memory
+    once (exact search) instead of fetching rows per question as a one-shot ask does."""
+    from memhop.core.mcp.service import MemoryService
+    from memhop.core.store.recall import kept_whole
+
+    exact, approx = two
+    expected = _evidence(exact, QUESTIONS[1])
+    with kept_whole(), open_store(approx, read_only=True) as store:
+        turns = snapshot(store).turns
+        assert not turns.approximate and turns.columns is not None
+    assert _evidence(approx, QUESTIONS[1]) == expected  # outside it, the same store is read lazily
+    with open_store(approx, read_only=True) as store:
+        assert snapshot(store).turns.approximate
+    service = MemoryService(db=approx, engine="offline", read_only=True)
+    with service._memory(write=False) as mem:
+        assert not snapshot(mem.store).turns.approximate
