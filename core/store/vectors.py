@@ -121,7 +121,7 @@ class TurnVectors:
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
         """Positions (into `ids`) of about the `count` turns nearest `query`, by the index."""
         count = min(count, len(self.ids))
-        self.index.expansion_search = max(count, EXPANSION_SEARCH)
+        self.index.expansion_search = max(count, EXPANSION_SEARCH)  # type: ignore[misc]  # settable; usearch declares the setter apart from the getter
         scan = len(self.ids) <= SCAN_MAX_TURNS  # every int8 vector compared: no graph to get lost in
         keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1, exact=scan).keys, dtype=np.int64)
         pos = np.searchsorted(self.ids, keys)
