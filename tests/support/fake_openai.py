@@ -309,7 +309,7 @@ def rule_responder(body: dict[str, Any]) -> dict[str, Any]:
         return {"profile": profile, "residuals": residuals, "supersedes": []}
     if task == "answer":
         entities = block_lines(body, "entities")
-        facts = entities[-1]["verified_facts"] if entities else []
+        facts = entities[-1]["facts"] if entities else []
         return {"answer": facts[0] if facts else "I don't know"}
     entity = json.loads(block(body, "forget"))["name"]
     text = json.loads(block(body, "text"))

@@ -162,7 +162,7 @@ class OpenAIEngine:
             "question": data_json(request.question),
             "chain": data_json(list(request.chain)),
             "entities": data_lines(
-                {"name": s.name, "profile": s.profile, "verified_facts": list(s.facts)}
+                {"name": s.name, "profile": s.profile, "facts": list(s.facts)}
                 for s in request.slices
             ),
             "evidence": data_lines(turn_data(t) for t in request.evidence),
