@@ -106,7 +106,7 @@ def ingest(
             jobs=jobs,
         )
     render_ingest(report, as_json=json, verbose=verbose)
-    if report.failed or (report.write and report.write.failures):
+    if report.failed or (report.write and (report.write.failures or report.write.quarantined)):
         raise typer.Exit(code=1)
 
 
@@ -134,7 +134,7 @@ def rebuild(
     with memhop.open(db, engine, create=False) as mem, progress_for(quiet) as progress:
         report = mem.rebuild(progress=progress, jobs=jobs, fresh=fresh)
     render_write(report, as_json=json)
-    if report.failures:
+    if report.failures or report.quarantined:
         raise typer.Exit(code=1)
 
 

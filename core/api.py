@@ -345,9 +345,18 @@ class Memory:
 
         return list_entities(self.store)
 
-    def stats(self) -> dict[str, int]:
-        """How many sources, sessions, turns, entities, profiles and facts the store holds."""
-        return user_counts(self.store.counts())
+    def stats(self) -> dict[str, Any]:
+        """How many sources, sessions, turns, entities, profiles and facts the store holds;
+        the entity updates held back by a failed model call (`quarantined`, retried by the
+        next ingest or rebuild); and the calls and tokens each engine's write runs spent
+        (`model_calls`)."""
+        from memhop.core.store import quarantine, spend
+
+        return {
+            **user_counts(self.store.counts()),
+            "quarantined": quarantine.listing(self.store),
+            "model_calls": spend.totals(self.store),
+        }
 
     def sources(self) -> list[SourceSummary]:
         """Every import: id, name, format, sessions, turns, first and last turn time."""

@@ -18,6 +18,7 @@ was right and asks only the rest. A wrong guess costs one call, never a wrong re
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -44,8 +45,11 @@ class Prefetcher:
     that comes back, so the guesses run ahead while the write path waits or applies. It
     reads the store through its own connection (it sees what the write path committed)."""
 
-    def __init__(self, store: Store, engine: Engine, sessions: list[int], jobs: int) -> None:
+    def __init__(
+        self, store: Store, engine: Engine, sessions: list[int], jobs: int, held: Mapping[int, int] | None = None
+    ) -> None:
         self._store, self._engine, self._sessions = store, engine, sessions
+        self._held = held if held is not None else {}  # entities whose updates wait (the write path adds to it)
         self._reader = Store(store.path, store.con.cursor())
         self._ahead = max(1, jobs * LOOKAHEAD)
         self._pool = ThreadPoolExecutor(jobs, "memhop-prefetch")
@@ -146,7 +150,7 @@ class Prefetcher:
     def _guess_coextractions(
         self, position: int, view: SessionView, entries: list[tuple[FoundEntity, KnownEntity | None]]
     ) -> None:
-        fresh = [(f, k) for f, k in entries if (position, f) not in self._guessed]
+        fresh = [(f, k) for f, k in entries if (position, f) not in self._guessed and not (k and k.id in self._held)]
         known_ids = [k.id for _, k in fresh if k]
         profiles = memory.profiles_of(self._reader, known_ids)
         residuals = memory.residuals_of_many(self._reader, known_ids)

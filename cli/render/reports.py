@@ -57,10 +57,17 @@ def render_write(report: WriteReport, as_json: bool) -> None:
         f"{report.residuals_added} facts (+{report.residuals_deduplicated} duplicates dropped, "
         f"{report.residuals_superseded} superseded); {int(usage.get('calls', 0))} engine calls, "
         + (f"{int(usage['cached'])} replies reused, " if usage.get("cached") else "")
+        + (f"{report.released} held updates applied, " if report.released else "")
         + f"{report.seconds:.1f}s"
     )
     for warning in report.warnings:
         err.print(f"[yellow]Warning:[/yellow] {escape(warning)}")
+    for held in report.quarantined:
+        err.print(f"[yellow]Quarantined:[/yellow] {escape(held.entity)}'s update of session {held.session_id}: "
+                  f"{escape(held.reason)}")
+    if report.quarantined:
+        err.print(f"{len(report.quarantined)} entity update(s) held back (listed by `memhop stats`); "
+                  "the next ingest or rebuild retries them, in session order.")
     for failure in report.failures:
         err.print(f"[red]Error:[/red] session {failure.session_id}: {failure.error}")
     if report.failures:

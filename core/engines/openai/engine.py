@@ -103,6 +103,11 @@ class OpenAIEngine:
     def __repr__(self) -> str:
         return f"OpenAIEngine(base_url={self._where!r}, model={self._model!r})"
 
+    @property
+    def model(self) -> str:
+        """The model setting (the write path counts calls and tokens per engine and model)."""
+        return self._model
+
     def close(self) -> None:
         self._client.close()
 
