@@ -363,9 +363,18 @@ def write_pending(
                 held.update({e: s for e, s in quarantine.first_held(store).items() if e not in held})
             report.sessions += 1
             progress.advance(1)
+            progress.note(spend_note(engine, started))
     report.usage = {k: v for k, v in asdict(engine.usage).items()}
     report.seconds = time.perf_counter() - started
     return report
+
+
+def spend_note(engine: Engine, started: float) -> str:
+    """What the progress bar shows of the run's model calls: rate and tokens so far."""
+    usage = engine.usage
+    seconds = max(time.perf_counter() - started, 1e-9)
+    tokens = usage.prompt_tokens + usage.completion_tokens
+    return f"{usage.calls} calls, {usage.calls / seconds:.1f}/s, {tokens:,} tokens" if usage.calls else ""
 
 
 def _count_spend(store: Store, engine: Engine, before: dict[str, float]) -> None:

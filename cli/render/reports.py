@@ -14,6 +14,7 @@ from memhop.cli.common import err, out, print_json
 if TYPE_CHECKING:
     from memhop.core.edit import EditReport
     from memhop.core.ingest import IngestReport
+    from memhop.core.plan import IngestPlan
     from memhop.core.write import WriteReport
 
 def write_json(report: WriteReport) -> dict[str, Any]:
@@ -45,6 +46,35 @@ def render_ingest(report: IngestReport, as_json: bool, verbose: bool = False) ->
         err.print(f"{len(report.failed)} file(s) failed; {done} imported or unchanged.")
     if report.write is not None:
         render_write(report.write, as_json=False)
+
+
+def render_plan(plan: IngestPlan, as_json: bool) -> None:
+    """The plan on stdout; a file that cannot be read on stderr, as ingest reports it."""
+    if as_json:
+        print_json({"files": [asdict(f) for f in plan.files], **asdict(plan), "calls": plan.calls})
+        return
+    for f in plan.files:
+        if f.status == "new":
+            out.print(f"{f.path}: {f.sessions} new sessions, {f.turns} turns ({f.format})", markup=False)
+        elif f.status == "unchanged":
+            out.print(f"{f.path}: unchanged (already imported)", markup=False)
+        elif f.status == "skipped":
+            err.print(f"{f.path}: skipped ({f.reason})", markup=False)
+    for f in plan.failed:
+        err.print(f"[red]Error:[/red] {escape(f.error or '')}")
+    pending = f" (incl. {plan.pending} left pending by an earlier run)" if plan.pending else ""
+    held = f", {plan.held} held entity updates to retry" if plan.held else ""
+    out.print(f"sessions to write: {plan.sessions}{pending}{held}", markup=False)
+    out.print(
+        f"engine calls ({plan.engine}): {plan.identify_calls} identify (one a session) + "
+        f"≈ {plan.coextract_calls} co-extract = ≈ {plan.calls}   [{plan.calls_note}]",
+        markup=False,
+    )
+    if plan.prompt_tokens is not None:
+        out.print(f"prompt tokens: ≈ {plan.prompt_tokens:,}   [{plan.tokens_note}]", markup=False)
+    else:
+        out.print(f"prompt tokens: none (the {plan.engine} engine calls no model)", markup=False)
+    out.print("plan only: no model was called and nothing was written.", markup=False)
 
 
 def render_write(report: WriteReport, as_json: bool) -> None:

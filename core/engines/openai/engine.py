@@ -142,6 +142,25 @@ class OpenAIEngine:
         existing: Sequence[ExistingResidual],
         session: SessionView,
     ) -> Extraction:
+        values, turns = self._coextract_values(entity, profile, existing, session)
+        shown = {t.id for t in turns}
+        known_ids = {r.id for r in existing}
+        return self._call(
+            load_prompt("coextract"), values, lambda reply: parse_extraction(reply, shown, known_ids)
+        )
+
+    def planned_messages(
+        self, session: SessionView, known: Sequence[KnownEntity], entity: FoundEntity | None = None
+    ) -> list[dict[str, str]]:
+        """What `identify` (or, given an entity, `coextract` for an entity with no profile
+        or facts yet) would send; no call is made (`memhop ingest --plan` counts tokens)."""
+        if entity is None:
+            return load_prompt("identify").render(**self._identify_values(session, known))
+        return load_prompt("coextract").render(**self._coextract_values(entity, None, (), session)[0])
+
+    def _coextract_values(
+        self, entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual], session: SessionView
+    ) -> tuple[dict[str, str], list[TurnView]]:
         turns = self._turns_about(entity, session)
         values = {
             "session_date": day_text(session.started_at),
@@ -156,11 +175,7 @@ class OpenAIEngine:
             ),
             "turns": data_lines(turn_data(t, session) for t in turns),
         }
-        shown = {t.id for t in turns}
-        known_ids = {r.id for r in existing}
-        return self._call(
-            load_prompt("coextract"), values, lambda reply: parse_extraction(reply, shown, known_ids)
-        )
+        return values, turns
 
     def answer(self, request: AnswerRequest) -> str:
         values = {
