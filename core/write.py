@@ -79,6 +79,7 @@ class _EntityUpdate:
     residuals_before: tuple[memory.StoredResidual, ...] = ()  # live ones, when the engine was called
     held: str | None = None  # why its profile and facts are held back (its co-extraction failed, or waits)
     failed: bool = False  # held because its own call failed (not only waiting behind an earlier one)
+    vectors: _SessionVectors | None = None  # embedded already, on the worker that asked for it
 
     @property
     def profile_changed(self) -> bool:
@@ -109,6 +110,7 @@ def extract_session(
     registry: Sequence[KnownEntity],
     pool: ThreadPoolExecutor | None = None,
     held: Mapping[int, int] | None = None,
+    embedder: Embedder | None = None,
 ) -> list[_EntityUpdate]:
     """All engine calls for one session (1 + E of them); reads the store, writes nothing.
     With a `pool`, the E co-extractions run at once: each sees only the state before the
@@ -116,7 +118,9 @@ def extract_session(
 
     An entity whose co-extraction fails (EngineError) comes back held; so does one in
     `held` (entity id -> the session of its first held update), without a call: its
-    update must wait for that one. EngineUnreachable and a failed identification raise."""
+    update must wait for that one. EngineUnreachable and a failed identification raise.
+    With an `embedder`, each update is embedded on its worker as soon as its reply is in,
+    while the session's slower calls are still out."""
     waiting = held or {}
     entities = [(found, _registry_entry(found, registry)) for found in engine.identify(session, registry)]
     known_ids = [known.id for _, known in entities if known]
@@ -132,7 +136,10 @@ def extract_session(
         found, known, profile, before = item
         if known is not None and known.id in waiting:
             return _held_update(found, known, profile, quarantine.WAITING.format(session=waiting[known.id]), False)
-        return coextract_update(engine, session, found, known, profile, before)
+        update = coextract_update(engine, session, found, known, profile, before)
+        if embedder is None or update.held is not None:
+            return update
+        return replace(update, vectors=_embed([update], embedder)[0])
 
     return list(pool.map(call, inputs) if pool is not None and len(inputs) > 1 else map(call, inputs))
 
@@ -178,20 +185,65 @@ class _SessionVectors:
 
 
 def _embed(updates: Sequence[_EntityUpdate], embedder: Embedder) -> list[_SessionVectors]:
-    """One embedding call per session: changed profiles and every residual draft."""
+    """One embedding call per session: changed profiles and every residual draft (of the
+    updates not embedded already, on a worker)."""
+    todo = [u for u in updates if u.vectors is None]
     texts: list[str] = []
-    for u in updates:
+    for u in todo:
         if u.profile_changed:
             texts.append(u.extraction.profile)
         texts += [d.text for d in u.extraction.residuals]
-    matrix, row, out = embedder.embed(texts), 0, []
+    matrix, row, out = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32), 0, []
     for u in updates:
+        if u.vectors is not None:
+            out.append(u.vectors)
+            continue
         profile = None
         if u.profile_changed:
             profile, row = matrix[row], row + 1
         count = len(u.extraction.residuals)
         out.append(_SessionVectors(profile, matrix[row : row + count]))
         row += count
+    return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A session's updates embedded and deduplicated against what is stored: all `_apply`
+    needs besides the store, worked out before its transaction."""
+
+    updates: Sequence[_EntityUpdate]
+    vectors: list[_SessionVectors]
+    kept: list[list[int]]  # per update, its residual drafts that repeat nothing stored
+
+
+def prepare(store: Store, updates: Sequence[_EntityUpdate], embedder: Embedder, threshold: float) -> Prepared:
+    vectors = _embed(updates, embedder)
+    previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
+    empty = np.zeros((0, embedder.dim), dtype=np.float32)
+    kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(u.known.id, empty) if u.known else empty,
+                            threshold) for u, v in zip(updates, vectors)]
+    return Prepared(updates, vectors, kept)
+
+
+def expected_after(prepared: Prepared, first_id: int) -> dict[int, tuple[str | None, tuple[memory.StoredResidual, ...]]]:
+    """Each known entity's profile and live residuals as `_apply` will leave them (its new
+    residuals numbered from `first_id` on, as the insert numbers them), so the next
+    session's co-extraction can be asked while this one is written. Entities found twice
+    in the session, new ones and held ones are left out."""
+    found = [u.known.id for u in prepared.updates if u.known]
+    next_id, out = first_id, {}
+    for u, keep in zip(prepared.updates, prepared.kept):
+        added = [(u.extraction.residuals[i], next_id + n) for n, i in enumerate(keep)]
+        next_id += len(keep)
+        if u.known is None or u.held is not None or found.count(u.known.id) > 1:
+            continue
+        retired = {old for old, _ in _retirements(u, added)}
+        live = [r for r in u.residuals_before if r.id not in retired] + [
+            memory.StoredResidual(i, u.known.id, d.text, d.category, d.date, d.slot, None, d.source_turns)
+            for d, i in added
+        ]
+        out[u.known.id] = (u.extraction.profile if u.profile_changed else u.profile_before, tuple(live))
     return out
 
 
@@ -203,13 +255,13 @@ def _apply(
     threshold: float,
     report: WriteReport,
     retried: bool = False,
+    prepared: Prepared | None = None,
 ) -> None:
     """The session in one transaction, one statement per table rather than per entity.
     `retried`: updates held by an earlier run, of a session written already (their
     entities and mentions are stored: only profiles and facts are applied)."""
-    vectors = _embed(updates, embedder)
-    previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
-    empty = np.zeros((0, embedder.dim), dtype=np.float32)
+    prepared = prepared or prepare(store, updates, embedder, threshold)
+    vectors, kept = prepared.vectors, prepared.kept
     with store.transaction():
         entity_ids = [u.known.id if retried and u.known else _ensure_entity(store, u, report) for u in updates]
         profiles = {e: (u.extraction.profile, v.profile) for u, v, e in zip(updates, vectors, entity_ids)
@@ -217,8 +269,6 @@ def _apply(
         memory.put_profiles(store, list(profiles), [text for text, _ in profiles.values()],
                             np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, embedder.dim))
         memory.add_mention_pairs(store, [(e, t) for u, e in zip(updates, entity_ids) for t in u.found.turn_ids])
-        kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(e, empty), threshold)
-                for u, v, e in zip(updates, vectors, entity_ids)]
         report.residuals_deduplicated += sum(len(u.extraction.residuals) - len(k) for u, k in zip(updates, kept))
         rows = [(e, u.extraction.residuals[i], v.drafts[i])
                 for u, v, e, k in zip(updates, vectors, entity_ids, kept) for i in k]
@@ -286,16 +336,22 @@ def _supersede(store: Store, update: _EntityUpdate, added: Sequence[tuple[Residu
     new one, and stays stored, hidden from answers. Only the engine decides: a residual of
     the same slot that restates the same value ("works at X" after "started at X") is
     not a replacement, and only the engine can tell the two apart."""
+    retired = _retirements(update, added)
+    for old_id, new_id in retired:
+        memory.supersede(store, [old_id], new_id)
+    return len(retired)
+
+
+def _retirements(update: _EntityUpdate, added: Sequence[tuple[ResidualDraft, int]]) -> list[tuple[int, int]]:
+    """(old residual, the new one that replaces it) for each replacement `_supersede` makes."""
     live = {r.id: r for r in update.residuals_before}
-    retired = 0
+    pairs = []
     for old_id in dict.fromkeys(update.extraction.supersedes):
         old = live.get(old_id)
         if old is None or not added:  # not this entity's live residual, or nothing replaces it
             continue
-        new_id = next((i for d, i in added if d.slot and d.slot == old.slot), added[0][1])
-        memory.supersede(store, [old_id], new_id)
-        retired += 1
-    return retired
+        pairs.append((old_id, next((i for d, i in added if d.slot and d.slot == old.slot), added[0][1])))
+    return pairs
 
 
 def engine_jobs(engine: Engine) -> int:
@@ -354,11 +410,15 @@ def write_pending(
             session, cut_turns = fit_session(memory.session_view(store, session_id))
             report.warnings += cut_turns
             try:
-                updates = extract_session(store, engine, session, memory.registry(store), pool, held)
+                updates = extract_session(store, engine, session, memory.registry(store), pool, held,
+                                          embedder if pool is not None else None)
             except EngineError as exc:  # no identification (or no server): later sessions must wait
                 report.failures.append(SessionFailure(session_id, str(exc)))
                 break  # the sessions left stay pending for the next run, still in date order
-            _apply(store, session, updates, embedder, dedup_threshold, report)
+            prepared = prepare(store, updates, embedder, dedup_threshold)
+            if prefetch is not None:  # the next session's calls for these entities, asked while this one is written
+                prefetch.expect(position + 1, expected_after(prepared, store.next_id("residuals")))
+            _apply(store, session, updates, embedder, dedup_threshold, report, prepared=prepared)
             if any(u.failed for u in updates):
                 held.update({e: s for e, s in quarantine.first_held(store).items() if e not in held})
             report.sessions += 1
