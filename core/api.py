@@ -381,13 +381,13 @@ class Memory:
         """How many sources, sessions, turns, entities, profiles and facts the store holds;
         the entity updates held back by a failed model call (`quarantined`, retried by the
         next ingest or rebuild); and the calls and tokens each engine's write runs spent
-        (`model_calls`)."""
+        (`engine_calls`)."""
         from memhop.core.store import quarantine, spend
 
         return {
             **user_counts(self.store.counts()),
             "quarantined": quarantine.listing(self.store),
-            "model_calls": spend.totals(self.store),
+            "engine_calls": spend.totals(self.store),
         }
 
     def sources(self) -> list[SourceSummary]:

@@ -401,10 +401,9 @@ def write_pending(
         pool = stack.enter_context(ThreadPoolExecutor(jobs, "memhop-call")) if jobs > 1 else None
         held = retry_held(store, engine, embedder, dedup_threshold, report, pool)
         if held is None:  # the server is gone: nothing more to try
-            pending = []
+            pending, held = [], {}
         prefetch = stack.enter_context(Prefetcher(store, engine, pending, jobs, held)) if jobs > 1 and pending else None
         for position, session_id in enumerate(pending):
-            assert held is not None
             if prefetch is not None:
                 prefetch.advance(position)
             session, cut_turns = fit_session(memory.session_view(store, session_id))

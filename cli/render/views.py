@@ -69,7 +69,7 @@ def render_stats(data: dict[str, Any], as_json: bool) -> None:
             table.add_row(key, str(value))
     table.add_row("quarantined", str(len(data.get("quarantined", []))))
     out.print(table)
-    for spent in data.get("model_calls", []):
+    for spent in data.get("engine_calls", []):
         model = f" (model {spent['model']})" if spent["model"] else ""
         out.print(
             f"{spent['engine']}{model}: {spent['calls']} calls, {spent['prompt_tokens']} prompt and "

@@ -104,7 +104,7 @@ def test_one_entitys_broken_replies_hold_back_only_its_update_until_a_later_run(
     dates = [q["date"] for q in stats["quarantined"]]
     assert dates[0] == "2024-02-03" and dates == sorted(dates) and len(dates) == len(held)
     assert stats["quarantined"][0]["attempts"] == 1 and stats["quarantined"][1]["attempts"] == 0
-    (spent,) = stats["model_calls"]  # counted in the store, per engine and model
+    (spent,) = stats["engine_calls"]  # counted in the store, per engine and model
     assert (spent["engine"], spent["model"], spent["calls"]) == ("openai", "test-model", first_calls)
     assert spent["prompt_tokens"] == 100 * first_calls  # the server's usage (100 a call)
     shown = runner.invoke(app, ["stats"]).stdout
@@ -123,7 +123,7 @@ def test_one_entitys_broken_replies_hold_back_only_its_update_until_a_later_run(
     assert firsts == sorted(firsts)  # in session order
     assert memory_of(db) == clean  # the same memory as a run that never failed
     stats = json.loads(runner.invoke(app, ["stats", "--json"]).stdout)
-    assert stats["quarantined"] == [] and stats["model_calls"][0]["calls"] == first_calls + len(held)
+    assert stats["quarantined"] == [] and stats["engine_calls"][0]["calls"] == first_calls + len(held)
 
 
 @pytest.mark.slow
@@ -153,3 +153,19 @@ def test_a_failed_identification_stops_the_run_so_sessions_stay_in_date_order(ho
     assert resumed.exit_code == 0, resumed.output
     assert json.loads(resumed.stdout)["write"]["sessions"] == 6
     assert identified == sorted(identified, key=int)
+
+
+@pytest.mark.slow
+def test_forgetting_an_entity_drops_its_held_updates(home: Path, runner: CliRunner) -> None:
+    with FakeOpenAI(responder=bob_is_broken) as server:
+        use_server(home, server)
+        assert ingest(runner).exit_code == 1
+    assert json.loads(runner.invoke(app, ["stats", "--json"]).stdout)["quarantined"]
+    forgot = runner.invoke(app, ["forget", "Bob", "--yes", "--json"])
+    assert forgot.exit_code == 0, forgot.output  # the residue scan finds nothing of Bob's left
+    assert json.loads(runner.invoke(app, ["stats", "--json"]).stdout)["quarantined"] == []
+    with FakeOpenAI(responder=chain_responder) as server:
+        use_server(home, server)
+        again = ingest(runner)
+        assert again.exit_code == 0, again.output
+        assert server.calls == 0  # nothing of Bob's is asked again
