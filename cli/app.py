@@ -83,6 +83,10 @@ def ingest(
         bool, typer.Option("--verbose", "-v", help="Also list the files of an export that hold no conversation.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Only print the sessions, model calls and prompt tokens the import would "
+                           "cost: no model is called, nothing is written.")
+    ] = False,
     jobs: JobsOption = None,
     json: JsonOption = False,
     db: DbOption = None,
@@ -96,17 +100,25 @@ def ingest(
     Example:
       memhop ingest ~/exports/WhatsApp-Alice.txt diary.md --self "Maya Patel"
       memhop ingest "WhatsApp Chat - Family.zip" ~/exports/ChatGPT/ --monthfirst
+      memhop ingest ~/exports/ --plan --engine openai
     """
     from memhop.cli.progress import progress_for
-    from memhop.cli.render.reports import render_ingest
+    from memhop.cli.render.reports import render_ingest, render_plan
 
+    if plan:
+        with memhop.open(db, engine, read_only=True) as mem:
+            planned = mem.plan_ingest(paths, format=format, self_name=self_name, day_first=day_first, tz=tz, name=name)
+        render_plan(planned, as_json=json)
+        if planned.failed:
+            raise typer.Exit(code=1)
+        return
     with memhop.open(db, engine) as mem, progress_for(quiet) as progress:
         report = mem.ingest(
             paths, format=format, self_name=self_name, progress=progress, day_first=day_first, tz=tz, name=name,
             jobs=jobs,
         )
     render_ingest(report, as_json=json, verbose=verbose)
-    if report.failed or (report.write and report.write.failures):
+    if report.failed or (report.write and (report.write.failures or report.write.quarantined)):
         raise typer.Exit(code=1)
 
 
@@ -134,7 +146,7 @@ def rebuild(
     with memhop.open(db, engine, create=False) as mem, progress_for(quiet) as progress:
         report = mem.rebuild(progress=progress, jobs=jobs, fresh=fresh)
     render_write(report, as_json=json)
-    if report.failures:
+    if report.failures or report.quarantined:
         raise typer.Exit(code=1)
 
 

@@ -22,11 +22,15 @@ class RichProgress:
             self._progress.remove_task(self._task)
             self._task = None
         if total >= MIN_TOTAL:
-            self._task = self._progress.add_task(label, total=total)
+            self._task = self._progress.add_task(label, total=total, note="")
 
     def advance(self, amount: int) -> None:
         if self._task is not None:
             self._progress.advance(self._task, amount)
+
+    def note(self, text: str) -> None:
+        if self._task is not None:
+            self._progress.update(self._task, note=text)
 
 
 class NoProgress:
@@ -36,12 +40,18 @@ class NoProgress:
     def advance(self, amount: int) -> None:
         return None
 
+    def note(self, text: str) -> None:
+        return None
+
 
 @contextmanager
 def progress_for(quiet: bool) -> Iterator[RichProgress | NoProgress]:
     if quiet or not err.is_terminal:
         yield NoProgress()
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        TextColumn("{task.fields[note]}"),
+    )
     with Progress(*columns, console=err, transient=True) as bar:
         yield RichProgress(bar)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from memhop.core.ingest import IngestReport
     from memhop.core.inspect import EntityView, TurnContext
     from memhop.core.model import AnswerRequest
+    from memhop.core.plan import IngestPlan
     from memhop.core.progress import Progress
     from memhop.core.read import Answer, Context
     from memhop.core.redact import Redactor
@@ -214,6 +215,37 @@ class Memory:
                 stdin_name=name,
             )
 
+    def plan_ingest(
+        self,
+        paths: str | Path | Iterable[str | Path],
+        *,
+        format: str | None = None,
+        self_name: str | None = None,
+        day_first: bool | None = None,
+        tz: str | None = None,
+        name: str | None = None,
+    ) -> IngestPlan:
+        """What `ingest` of these paths would cost: sessions, model calls (identification
+        exact, co-extractions estimated) and prompt tokens (a tokenizer's estimate), with
+        no model called and nothing written; a missing store is not created."""
+        from memhop.core.ingest import parse_options
+        from memhop.core.plan import plan_ingest
+        from memhop.core.store import open_store
+
+        names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
+        options = parse_options(day_first, tz)
+        with ExitStack() as stack:
+            store = self._store
+            if store is None and self.db.exists():
+                store = stack.enter_context(open_store(self.db, read_only=True, embedder=self.settings.embedder))
+            engine = None
+            if self.settings.engine == "openai":
+                from memhop.core.engines.openai.engine import OpenAIEngine
+
+                engine = OpenAIEngine(self.settings.openai)  # renders prompts; never called
+                stack.callback(engine.close)
+            return plan_ingest(store, names, engine, self.settings.engine, format, self_name, options, name)
+
     def remember(
         self,
         text: str,
@@ -345,9 +377,18 @@ class Memory:
 
         return list_entities(self.store)
 
-    def stats(self) -> dict[str, int]:
-        """How many sources, sessions, turns, entities, profiles and facts the store holds."""
-        return user_counts(self.store.counts())
+    def stats(self) -> dict[str, Any]:
+        """How many sources, sessions, turns, entities, profiles and facts the store holds;
+        the entity updates held back by a failed model call (`quarantined`, retried by the
+        next ingest or rebuild); and the calls and tokens each engine's write runs spent
+        (`engine_calls`)."""
+        from memhop.core.store import quarantine, spend
+
+        return {
+            **user_counts(self.store.counts()),
+            "quarantined": quarantine.listing(self.store),
+            "engine_calls": spend.totals(self.store),
+        }
 
     def sources(self) -> list[SourceSummary]:
         """Every import: id, name, format, sessions, turns, first and last turn time."""

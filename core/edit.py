@@ -17,7 +17,7 @@ from memhop.core.errors import MemhopError, UsageError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
 from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft, for_users
-from memhop.core.store import Store, edits, memory, tables
+from memhop.core.store import Store, edits, memory, quarantine, tables
 
 DEFAULT_CATEGORY = "identity"
 
@@ -153,6 +153,7 @@ def merge(
         tables.delete_where(store, "residuals", "id", [f.id for f in folded])
         edits.move_residuals(store, b.id, a.id)
         memory.add_mentions(store, a.id, turns)
+        quarantine.move(store, b.id, a.id)  # held updates follow the entity
         for table, column in (("mentions", "entity_id"), ("profiles", "entity_id"), ("entities", "id")):
             tables.delete_where(store, table, column, [b.id])
         tables.update_rows(

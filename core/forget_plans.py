@@ -23,7 +23,7 @@ from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import name_forms, name_key
 from memhop.core.model import KnownEntity
 from memhop.core.name_mentions import NameMatcher
-from memhop.core.store import Store, edits, memory, replies, sources, tables
+from memhop.core.store import Store, edits, memory, quarantine, replies, sources, tables
 from memhop.core.store.raw import sha256_of
 
 EMBEDDED = ("turns", "profiles", "residuals")  # tables whose `text` column has an `embedding`
@@ -115,6 +115,7 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
     plan = Plan("entity", entity.name, entity.id, forms, tuple(f for f in every if f.lower() in taken), file_needles=forms)
     own_facts = [r.id for r in memory.residuals_of(store, entity.id, include_superseded=True)]
     plan.delete("mentions", "entity_id", [entity.id])
+    plan.delete(quarantine.TABLE, "entity_id", [entity.id])
     plan.delete("residuals", "id", own_facts)
     if memory.profile_of(store, entity.id) is not None:
         plan.delete("profiles", "entity_id", [entity.id])
@@ -269,6 +270,7 @@ def plan_source(store: Store, given: str) -> Plan:
     plan.delete("mentions", "turn_id", removed)
     plan.delete("turns", "id", removed)
     plan.delete("sessions", "id", sessions)
+    plan.delete(quarantine.TABLE, "session_id", sessions)
     plan.delete("sources", "id", [source_id])
     cited, removed_set = edits.residuals_citing(store, removed), set(removed)
     gone_facts = [r for r in cited if set(r[3]) <= removed_set]
@@ -297,6 +299,7 @@ def _plan_source_entities(
     orphans = [e for e, mentions, facts, _ in affected if not mentions and not facts]
     plan.delete("profiles", "entity_id", orphans)
     plan.delete("entities", "id", orphans)
+    plan.delete(quarantine.TABLE, "entity_id", orphans)
 
     def quotes_removed(sentence: str) -> bool:
         return len(rd.normalize(sentence)) >= MIN_QUOTE and rd.normalize(sentence) in quoted

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,24 +183,37 @@ def ingest(
     else:
         self_name = stored_diarist(store)  # --self is remembered: "I" is the store's diarist
     report = IngestReport()
-    for found in walk(list(paths)):
-        if found.status is not None:
-            report.files.append(FileReport(path=found.name, status=found.status, reason=found.reason))
-            continue
-        try:
-            source = stdin_input(stdin_name) if found.name == importers.STDIN else InputFile(found.name, found.load())
-            report.files.append(ingest_one(store, source, embedder, format, self_name, progress, options))
-        except UnknownFormat as exc:
-            if found.nested and format is None:
-                report.files.append(FileReport(path=found.name, status="skipped", reason=exc.reason))
-            else:
-                report.files.append(FileReport(path=found.name, status="failed", error=str(exc)))
-        except ImportFormatError as exc:
-            report.files.append(FileReport(path=found.name, status="failed", error=str(exc)))
+    report.files = each_file(
+        paths, format, stdin_name, lambda source: ingest_one(store, source, embedder, format, self_name, progress, options)
+    )
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)
     vectors.refresh(store)  # a large store's derived vectors and ANN index take the new turns now, not at the next ask
     return report
+
+
+def each_file(
+    paths: Sequence[str], format: str | None, stdin_name: str | None, handle: Callable[[InputFile], FileReport]
+) -> list[FileReport]:
+    """`handle` each input file (ingest stores it, `ingest --plan` only parses it); a file
+    that fails is reported and the others go on. Folders are walked and `.zip` exports read
+    in place; a file found there in no known format is skipped, not failed."""
+    reports = []
+    for found in walk(list(paths)):
+        if found.status is not None:
+            reports.append(FileReport(path=found.name, status=found.status, reason=found.reason))
+            continue
+        try:
+            source = stdin_input(stdin_name) if found.name == importers.STDIN else InputFile(found.name, found.load())
+            reports.append(handle(source))
+        except UnknownFormat as exc:
+            if found.nested and format is None:
+                reports.append(FileReport(path=found.name, status="skipped", reason=exc.reason))
+            else:
+                reports.append(FileReport(path=found.name, status="failed", error=str(exc)))
+        except ImportFormatError as exc:
+            reports.append(FileReport(path=found.name, status="failed", error=str(exc)))
+    return reports
 
 
 def stored_diarist(store: Store) -> str | None:

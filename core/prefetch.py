@@ -18,6 +18,7 @@ was right and asks only the rest. A wrong guess costs one call, never a wrong re
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -28,6 +29,7 @@ from memhop.core.model import FoundEntity, KnownEntity, SessionView
 from memhop.core.store import Store, memory
 
 LOOKAHEAD = 2  # sessions guessed ahead, per worker
+Expected = tuple[str | None, tuple[memory.StoredResidual, ...]]  # an entity's profile and live residuals
 
 
 @dataclass(frozen=True)
@@ -44,16 +46,21 @@ class Prefetcher:
     that comes back, so the guesses run ahead while the write path waits or applies. It
     reads the store through its own connection (it sees what the write path committed)."""
 
-    def __init__(self, store: Store, engine: Engine, sessions: list[int], jobs: int) -> None:
+    def __init__(
+        self, store: Store, engine: Engine, sessions: list[int], jobs: int, held: Mapping[int, int] | None = None
+    ) -> None:
         self._store, self._engine, self._sessions = store, engine, sessions
+        self._held = held if held is not None else {}  # entities whose updates wait (the write path adds to it)
         self._reader = Store(store.path, store.con.cursor())
         self._ahead = max(1, jobs * LOOKAHEAD)
         self._pool = ThreadPoolExecutor(jobs, "memhop-prefetch")
         self._views: dict[int, SessionView] = {}
         self._identified: dict[int, _Asked] = {}
         self._guessed: set[tuple[int, FoundEntity]] = set()
+        self._chained: set[tuple[int, FoundEntity, str | None, tuple[int, ...]]] = set()  # guesses from expect()
         self._wake = threading.Condition()
         self._target: tuple[int, list[KnownEntity]] | None = None
+        self._expected: tuple[int, dict[int, Expected]] | None = None
         self._dirty = self._closing = False
         self._thread = threading.Thread(target=self._run, name="memhop-prefetch-plan", daemon=True)
         self._thread.start()
@@ -80,6 +87,14 @@ class Prefetcher:
             self._target = (position, registry)
             self._poke_locked()
 
+    def expect(self, position: int, states: dict[int, Expected]) -> None:
+        """What the write path will leave of these entities (id -> profile, live residuals)
+        once the session before `position` is applied: their co-extractions for `position`
+        can be asked now, while it is written."""
+        with self._wake:
+            self._expected = (position, states)
+            self._poke_locked()
+
     def _poke(self, _: object = None) -> None:
         with self._wake:
             self._poke_locked()
@@ -96,11 +111,11 @@ class Prefetcher:
                 if self._closing:
                     return
                 self._dirty = False
-                target = self._target
+                target, expected = self._target, self._expected
             if target is not None:
-                self._plan(*target)
+                self._plan(*target, expected)
 
-    def _plan(self, position: int, registry: list[KnownEntity]) -> None:
+    def _plan(self, position: int, registry: list[KnownEntity], expected: tuple[int, dict[int, Expected]] | None) -> None:
         """Identification is guessed from `position` on (the write path asks for `position`
         at once, and waits for a guess in flight) with the registry the sessions before
         each one are expected to leave, one session after the other; co-extraction after
@@ -111,6 +126,7 @@ class Prefetcher:
             del self._identified[done]
             self._views.pop(done, None)
         self._guessed = {(p, f) for p, f in self._guessed if p > position}
+        self._chained = {g for g in self._chained if g[0] > position}
         predicted = registry
         named: set[str] = set()
         for p in range(position, min(len(self._sessions), position + 1 + self._ahead)):
@@ -123,6 +139,8 @@ class Prefetcher:
             entries = [(f, _registry_entry(f, asked.registry)) for f in asked.future.result()]
             if p > position:
                 self._guess_coextractions(p, view, [(f, k) for f, k in entries if not _named(f, k, named)])
+            if expected is not None and expected[0] == p:
+                self._guess_chained(p, view, entries, expected[1])
             named |= {f.name for f, _ in entries} | {k.name for _, k in entries if k}
             predicted = _expected_registry(predicted, entries)
 
@@ -143,10 +161,26 @@ class Prefetcher:
             self._views[position] = view
         return view
 
+    def _guess_chained(
+        self, position: int, view: SessionView, entries: list[tuple[FoundEntity, KnownEntity | None]],
+        states: dict[int, Expected],
+    ) -> None:
+        """Co-extractions of the entities the session before `position` updates, from the
+        state it is expected to leave them in (core.write.expected_after)."""
+        for found, known in entries:
+            if known is None or known.id not in states or known.id in self._held:
+                continue
+            profile, residuals = states[known.id]
+            guess = (position, found, profile, tuple(r.id for r in residuals))
+            if guess in self._chained:
+                continue
+            self._chained.add(guess)
+            self._pool.submit(self._engine.coextract, found, profile, memory.as_existing(residuals), view)
+
     def _guess_coextractions(
         self, position: int, view: SessionView, entries: list[tuple[FoundEntity, KnownEntity | None]]
     ) -> None:
-        fresh = [(f, k) for f, k in entries if (position, f) not in self._guessed]
+        fresh = [(f, k) for f, k in entries if (position, f) not in self._guessed and not (k and k.id in self._held)]
         known_ids = [k.id for _, k in fresh if k]
         profiles = memory.profiles_of(self._reader, known_ids)
         residuals = memory.residuals_of_many(self._reader, known_ids)

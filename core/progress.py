@@ -10,10 +10,17 @@ class Progress(Protocol):
 
     def advance(self, amount: int) -> None: ...
 
+    def note(self, text: str) -> None:
+        """A short status next to the bar (the write path: calls/s and tokens so far)."""
+        ...
+
 
 class SilentProgress:
     def start(self, label: str, total: int) -> None:
         return None
 
     def advance(self, amount: int) -> None:
+        return None
+
+    def note(self, text: str) -> None:
         return None

@@ -3,12 +3,18 @@ entities, then one co-extraction call per entity returning the updated profile a
 residuals the profile would lose. Engine calls happen before the transaction; each
 session is then written whole or not at all, so a failed session is simply retried by
 the next run.
+
+One entity's failed co-extraction does not fail its session: the session is written
+without that entity's profile and facts, and the update is held (core/store/quarantine.py),
+with every later update of the same entity behind it, until a later run applies them in
+session order (core/write_held.py). A failed identification stops the run at its session
+(the sessions after it stay pending), so sessions are still written in date order.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, replace
@@ -30,13 +36,22 @@ from memhop.core.model import (
     decide_kind,
 )
 from memhop.core.progress import Progress, SilentProgress
-from memhop.core.store import Store, memory
+from memhop.core.store import Store, memory, quarantine, spend
 
 
 @dataclass
 class SessionFailure:
     session_id: int
     error: str
+
+
+@dataclass
+class HeldUpdate:
+    """An entity's update of one session, held back for a later run."""
+
+    entity: str
+    session_id: int
+    reason: str
 
 
 @dataclass
@@ -48,6 +63,8 @@ class WriteReport:
     residuals_deduplicated: int = 0
     residuals_superseded: int = 0
     failures: list[SessionFailure] = field(default_factory=list)
+    quarantined: list[HeldUpdate] = field(default_factory=list)  # held back by this run
+    released: int = 0  # updates held by an earlier run that this run applied
     warnings: list[str] = field(default_factory=list)  # turns the engines read only part of
     usage: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
@@ -60,6 +77,20 @@ class _EntityUpdate:
     extraction: Extraction
     profile_before: str | None = None
     residuals_before: tuple[memory.StoredResidual, ...] = ()  # live ones, when the engine was called
+    held: str | None = None  # why its profile and facts are held back (its co-extraction failed, or waits)
+    failed: bool = False  # held because its own call failed (not only waiting behind an earlier one)
+    vectors: _SessionVectors | None = None  # embedded already, on the worker that asked for it
+
+    @property
+    def profile_changed(self) -> bool:
+        return self.held is None and self.extraction.profile != self.profile_before
+
+
+def _held_update(
+    found: FoundEntity, known: KnownEntity | None, profile: str | None, reason: str, failed: bool
+) -> _EntityUpdate:
+    """Identification applied (entity, aliases, mentions), profile and facts not."""
+    return _EntityUpdate(found, known, Extraction(profile or "", ()), profile, (), reason, failed)
 
 
 def _registry_entry(found: FoundEntity, registry: Sequence[KnownEntity]) -> KnownEntity | None:
@@ -78,10 +109,19 @@ def extract_session(
     session: SessionView,
     registry: Sequence[KnownEntity],
     pool: ThreadPoolExecutor | None = None,
+    held: Mapping[int, int] | None = None,
+    embedder: Embedder | None = None,
 ) -> list[_EntityUpdate]:
     """All engine calls for one session (1 + E of them); reads the store, writes nothing.
     With a `pool`, the E co-extractions run at once: each sees only the state before the
-    session, so the result is the sequential one."""
+    session, so the result is the sequential one.
+
+    An entity whose co-extraction fails (EngineError) comes back held; so does one in
+    `held` (entity id -> the session of its first held update), without a call: its
+    update must wait for that one. EngineUnreachable and a failed identification raise.
+    With an `embedder`, each update is embedded on its worker as soon as its reply is in,
+    while the session's slower calls are still out."""
+    waiting = held or {}
     entities = [(found, _registry_entry(found, registry)) for found in engine.identify(session, registry)]
     known_ids = [known.id for _, known in entities if known]
     profiles = memory.profiles_of(store, known_ids)
@@ -92,12 +132,35 @@ def extract_session(
         before = tuple(residuals.get(known.id, ())) if known else ()
         inputs.append((found, known, profile, before))
 
-    def call(item: tuple[FoundEntity, KnownEntity | None, str | None, tuple[memory.StoredResidual, ...]]) -> Extraction:
-        found, _, profile, before = item
-        return engine.coextract(found, profile, memory.as_existing(before), session)
+    def call(item: tuple[FoundEntity, KnownEntity | None, str | None, tuple[memory.StoredResidual, ...]]) -> _EntityUpdate:
+        found, known, profile, before = item
+        if known is not None and known.id in waiting:
+            return _held_update(found, known, profile, quarantine.WAITING.format(session=waiting[known.id]), False)
+        update = coextract_update(engine, session, found, known, profile, before)
+        if embedder is None or update.held is not None:
+            return update
+        return replace(update, vectors=_embed([update], embedder)[0])
 
-    extractions = list(pool.map(call, inputs) if pool is not None and len(inputs) > 1 else map(call, inputs))
-    return [_EntityUpdate(f, k, x, p, b) for (f, k, p, b), x in zip(inputs, extractions)]
+    return list(pool.map(call, inputs) if pool is not None and len(inputs) > 1 else map(call, inputs))
+
+
+def coextract_update(
+    engine: Engine,
+    session: SessionView,
+    found: FoundEntity,
+    known: KnownEntity | None,
+    profile: str | None,
+    before: tuple[memory.StoredResidual, ...],
+) -> _EntityUpdate:
+    """One co-extraction (no store access: it may run on a worker thread); a call that
+    failed for good (EngineError) comes back as a held update, EngineUnreachable raises."""
+    try:
+        extraction = engine.coextract(found, profile, memory.as_existing(before), session)
+    except EngineUnreachable:
+        raise
+    except EngineError as exc:
+        return _held_update(found, known, profile, str(exc), True)
+    return _EntityUpdate(found, known, extraction, profile, before)
 
 
 def novel_residuals(
@@ -122,20 +185,65 @@ class _SessionVectors:
 
 
 def _embed(updates: Sequence[_EntityUpdate], embedder: Embedder) -> list[_SessionVectors]:
-    """One embedding call per session: changed profiles and every residual draft."""
+    """One embedding call per session: changed profiles and every residual draft (of the
+    updates not embedded already, on a worker)."""
+    todo = [u for u in updates if u.vectors is None]
     texts: list[str] = []
-    for u in updates:
-        if u.extraction.profile != u.profile_before:
+    for u in todo:
+        if u.profile_changed:
             texts.append(u.extraction.profile)
         texts += [d.text for d in u.extraction.residuals]
-    matrix, row, out = embedder.embed(texts), 0, []
+    matrix, row, out = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32), 0, []
     for u in updates:
+        if u.vectors is not None:
+            out.append(u.vectors)
+            continue
         profile = None
-        if u.extraction.profile != u.profile_before:
+        if u.profile_changed:
             profile, row = matrix[row], row + 1
         count = len(u.extraction.residuals)
         out.append(_SessionVectors(profile, matrix[row : row + count]))
         row += count
+    return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A session's updates embedded and deduplicated against what is stored: all `_apply`
+    needs besides the store, worked out before its transaction."""
+
+    updates: Sequence[_EntityUpdate]
+    vectors: list[_SessionVectors]
+    kept: list[list[int]]  # per update, its residual drafts that repeat nothing stored
+
+
+def prepare(store: Store, updates: Sequence[_EntityUpdate], embedder: Embedder, threshold: float) -> Prepared:
+    vectors = _embed(updates, embedder)
+    previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
+    empty = np.zeros((0, embedder.dim), dtype=np.float32)
+    kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(u.known.id, empty) if u.known else empty,
+                            threshold) for u, v in zip(updates, vectors)]
+    return Prepared(updates, vectors, kept)
+
+
+def expected_after(prepared: Prepared, first_id: int) -> dict[int, tuple[str | None, tuple[memory.StoredResidual, ...]]]:
+    """Each known entity's profile and live residuals as `_apply` will leave them (its new
+    residuals numbered from `first_id` on, as the insert numbers them), so the next
+    session's co-extraction can be asked while this one is written. Entities found twice
+    in the session, new ones and held ones are left out."""
+    found = [u.known.id for u in prepared.updates if u.known]
+    next_id, out = first_id, {}
+    for u, keep in zip(prepared.updates, prepared.kept):
+        added = [(u.extraction.residuals[i], next_id + n) for n, i in enumerate(keep)]
+        next_id += len(keep)
+        if u.known is None or u.held is not None or found.count(u.known.id) > 1:
+            continue
+        retired = {old for old, _ in _retirements(u, added)}
+        live = [r for r in u.residuals_before if r.id not in retired] + [
+            memory.StoredResidual(i, u.known.id, d.text, d.category, d.date, d.slot, None, d.source_turns)
+            for d, i in added
+        ]
+        out[u.known.id] = (u.extraction.profile if u.profile_changed else u.profile_before, tuple(live))
     return out
 
 
@@ -146,20 +254,21 @@ def _apply(
     embedder: Embedder,
     threshold: float,
     report: WriteReport,
+    retried: bool = False,
+    prepared: Prepared | None = None,
 ) -> None:
-    """The session in one transaction, one statement per table rather than per entity."""
-    vectors = _embed(updates, embedder)
-    previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
-    empty = np.zeros((0, embedder.dim), dtype=np.float32)
+    """The session in one transaction, one statement per table rather than per entity.
+    `retried`: updates held by an earlier run, of a session written already (their
+    entities and mentions are stored: only profiles and facts are applied)."""
+    prepared = prepared or prepare(store, updates, embedder, threshold)
+    vectors, kept = prepared.vectors, prepared.kept
     with store.transaction():
-        entity_ids = [_ensure_entity(store, u, report) for u in updates]
+        entity_ids = [u.known.id if retried and u.known else _ensure_entity(store, u, report) for u in updates]
         profiles = {e: (u.extraction.profile, v.profile) for u, v, e in zip(updates, vectors, entity_ids)
                     if v.profile is not None}  # an entity found twice keeps its last profile
         memory.put_profiles(store, list(profiles), [text for text, _ in profiles.values()],
                             np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, embedder.dim))
         memory.add_mention_pairs(store, [(e, t) for u, e in zip(updates, entity_ids) for t in u.found.turn_ids])
-        kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(e, empty), threshold)
-                for u, v, e in zip(updates, vectors, entity_ids)]
         report.residuals_deduplicated += sum(len(u.extraction.residuals) - len(k) for u, k in zip(updates, kept))
         rows = [(e, u.extraction.residuals[i], v.drafts[i])
                 for u, v, e, k in zip(updates, vectors, entity_ids, kept) for i in k]
@@ -171,7 +280,15 @@ def _apply(
         for update, keep in zip(updates, kept):
             added = [(update.extraction.residuals[i], next(new_ids)) for i in keep]
             report.residuals_superseded += _supersede(store, update, added)
-        memory.mark_written(store, session.id)
+        for update, entity_id in zip(updates, entity_ids):
+            if update.held is not None:
+                quarantine.hold(store, entity_id, session.id, update.found.turn_ids, update.held, update.failed)
+                report.quarantined.append(HeldUpdate(update.found.name, session.id, update.held))
+            elif retried:
+                quarantine.release(store, entity_id, session.id)
+                report.released += 1
+        if not retried:
+            memory.mark_written(store, session.id)
 
 
 def _ensure_entity(store: Store, update: _EntityUpdate, report: WriteReport) -> int:
@@ -219,16 +336,22 @@ def _supersede(store: Store, update: _EntityUpdate, added: Sequence[tuple[Residu
     new one, and stays stored, hidden from answers. Only the engine decides: a residual of
     the same slot that restates the same value ("works at X" after "started at X") is
     not a replacement, and only the engine can tell the two apart."""
+    retired = _retirements(update, added)
+    for old_id, new_id in retired:
+        memory.supersede(store, [old_id], new_id)
+    return len(retired)
+
+
+def _retirements(update: _EntityUpdate, added: Sequence[tuple[ResidualDraft, int]]) -> list[tuple[int, int]]:
+    """(old residual, the new one that replaces it) for each replacement `_supersede` makes."""
     live = {r.id: r for r in update.residuals_before}
-    retired = 0
+    pairs = []
     for old_id in dict.fromkeys(update.extraction.supersedes):
         old = live.get(old_id)
         if old is None or not added:  # not this entity's live residual, or nothing replaces it
             continue
-        new_id = next((i for d, i in added if d.slot and d.slot == old.slot), added[0][1])
-        memory.supersede(store, [old_id], new_id)
-        retired += 1
-    return retired
+        pairs.append((old_id, next((i for d, i in added if d.slot and d.slot == old.slot), added[0][1])))
+    return pairs
 
 
 def engine_jobs(engine: Engine) -> int:
@@ -251,9 +374,15 @@ def write_pending(
     An engine that keeps replies (`use_replies`) keeps them in the store, so a run that was
     killed resumes without paying again; `fresh` asks anew what earlier runs asked. One
     that runs calls concurrently (`concurrency` > 1) has upcoming sessions prefetched
-    (core/prefetch.py) while sessions are still applied one by one, in order."""
+    (core/prefetch.py) while sessions are still applied one by one, in order.
+
+    Entity updates an earlier run held back (a failed co-extraction) are retried first,
+    each entity's in session order; an entity still held holds its updates of this run's
+    sessions too. A failed identification, or a server that cannot be reached, stops the
+    run: the sessions left stay pending, so sessions are still written in date order."""
     from memhop.core.prefetch import Prefetcher
     from memhop.core.store.replies import ReplyCache
+    from memhop.core.write_held import retry_held
 
     started = time.perf_counter()
     report = WriteReport(engine=engine.name)
@@ -268,27 +397,50 @@ def write_pending(
             keep(replies)
             stack.callback(replies.close)
             stack.callback(keep, None)
+        stack.callback(_count_spend, store, engine, asdict(engine.usage))
         pool = stack.enter_context(ThreadPoolExecutor(jobs, "memhop-call")) if jobs > 1 else None
-        prefetch = stack.enter_context(Prefetcher(store, engine, pending, jobs)) if jobs > 1 else None
+        held = retry_held(store, engine, embedder, dedup_threshold, report, pool)
+        if held is None:  # the server is gone: nothing more to try
+            pending, held = [], {}
+        prefetch = stack.enter_context(Prefetcher(store, engine, pending, jobs, held)) if jobs > 1 and pending else None
         for position, session_id in enumerate(pending):
             if prefetch is not None:
                 prefetch.advance(position)
             session, cut_turns = fit_session(memory.session_view(store, session_id))
             report.warnings += cut_turns
             try:
-                updates = extract_session(store, engine, session, memory.registry(store), pool)
-            except EngineUnreachable as exc:
+                updates = extract_session(store, engine, session, memory.registry(store), pool, held,
+                                          embedder if pool is not None else None)
+            except EngineError as exc:  # no identification (or no server): later sessions must wait
                 report.failures.append(SessionFailure(session_id, str(exc)))
-                break  # the sessions left stay pending for the next run
-            except EngineError as exc:
-                report.failures.append(SessionFailure(session_id, str(exc)))
-            else:
-                _apply(store, session, updates, embedder, dedup_threshold, report)
-                report.sessions += 1
+                break  # the sessions left stay pending for the next run, still in date order
+            prepared = prepare(store, updates, embedder, dedup_threshold)
+            if prefetch is not None:  # the next session's calls for these entities, asked while this one is written
+                prefetch.expect(position + 1, expected_after(prepared, store.next_id("residuals")))
+            _apply(store, session, updates, embedder, dedup_threshold, report, prepared=prepared)
+            if any(u.failed for u in updates):
+                held.update({e: s for e, s in quarantine.first_held(store).items() if e not in held})
+            report.sessions += 1
             progress.advance(1)
+            progress.note(spend_note(engine, started))
     report.usage = {k: v for k, v in asdict(engine.usage).items()}
     report.seconds = time.perf_counter() - started
     return report
+
+
+def spend_note(engine: Engine, started: float) -> str:
+    """What the progress bar shows of the run's model calls: rate and tokens so far."""
+    usage = engine.usage
+    seconds = max(time.perf_counter() - started, 1e-9)
+    tokens = usage.prompt_tokens + usage.completion_tokens
+    return f"{usage.calls} calls, {usage.calls / seconds:.1f}/s, {tokens:,} tokens" if usage.calls else ""
+
+
+def _count_spend(store: Store, engine: Engine, before: dict[str, float]) -> None:
+    """Add what this run's engine calls cost to the store's counters (`memhop stats`)."""
+    spent = spend.Spent.between(before, asdict(engine.usage))
+    with store.transaction():
+        spend.add(store, engine.name, str(getattr(engine, "model", "") or ""), spent)
 
 
 REBUILD_STARTED = "rebuild started"
@@ -311,6 +463,7 @@ def rebuild(
     if store.last_op((REBUILD_STARTED, REBUILD_FINISHED)) != REBUILD_STARTED:
         with store.transaction():
             memory.reset_written(store)
+            quarantine.clear(store)
             store.log(REBUILD_STARTED, f"engine {engine.name}")
     report = write_pending(store, engine, embedder, dedup_threshold, progress, fresh)
     if not report.failures:

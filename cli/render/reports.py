@@ -14,6 +14,7 @@ from memhop.cli.common import err, out, print_json
 if TYPE_CHECKING:
     from memhop.core.edit import EditReport
     from memhop.core.ingest import IngestReport
+    from memhop.core.plan import IngestPlan
     from memhop.core.write import WriteReport
 
 def write_json(report: WriteReport) -> dict[str, Any]:
@@ -47,6 +48,35 @@ def render_ingest(report: IngestReport, as_json: bool, verbose: bool = False) ->
         render_write(report.write, as_json=False)
 
 
+def render_plan(plan: IngestPlan, as_json: bool) -> None:
+    """The plan on stdout; a file that cannot be read on stderr, as ingest reports it."""
+    if as_json:
+        print_json({"files": [asdict(f) for f in plan.files], **asdict(plan), "calls": plan.calls})
+        return
+    for f in plan.files:
+        if f.status == "new":
+            out.print(f"{f.path}: {f.sessions} new sessions, {f.turns} turns ({f.format})", markup=False)
+        elif f.status == "unchanged":
+            out.print(f"{f.path}: unchanged (already imported)", markup=False)
+        elif f.status == "skipped":
+            err.print(f"{f.path}: skipped ({f.reason})", markup=False)
+    for f in plan.failed:
+        err.print(f"[red]Error:[/red] {escape(f.error or '')}")
+    pending = f" (incl. {plan.pending} left pending by an earlier run)" if plan.pending else ""
+    held = f", {plan.held} held entity updates to retry" if plan.held else ""
+    out.print(f"sessions to write: {plan.sessions}{pending}{held}", markup=False)
+    out.print(
+        f"engine calls ({plan.engine}): {plan.identify_calls} identify (one a session) + "
+        f"≈ {plan.coextract_calls} co-extract = ≈ {plan.calls}   [{plan.calls_note}]",
+        markup=False,
+    )
+    if plan.prompt_tokens is not None:
+        out.print(f"prompt tokens: ≈ {plan.prompt_tokens:,}   [{plan.tokens_note}]", markup=False)
+    else:
+        out.print(f"prompt tokens: none (the {plan.engine} engine calls no model)", markup=False)
+    out.print("plan only: no model was called and nothing was written.", markup=False)
+
+
 def render_write(report: WriteReport, as_json: bool) -> None:
     if as_json:
         print_json(write_json(report))
@@ -57,10 +87,17 @@ def render_write(report: WriteReport, as_json: bool) -> None:
         f"{report.residuals_added} facts (+{report.residuals_deduplicated} duplicates dropped, "
         f"{report.residuals_superseded} superseded); {int(usage.get('calls', 0))} engine calls, "
         + (f"{int(usage['cached'])} replies reused, " if usage.get("cached") else "")
+        + (f"{report.released} held updates applied, " if report.released else "")
         + f"{report.seconds:.1f}s"
     )
     for warning in report.warnings:
         err.print(f"[yellow]Warning:[/yellow] {escape(warning)}")
+    for held in report.quarantined:
+        err.print(f"[yellow]Quarantined:[/yellow] {escape(held.entity)}'s update of session {held.session_id}: "
+                  f"{escape(held.reason)}")
+    if report.quarantined:
+        err.print(f"{len(report.quarantined)} entity update(s) held back (listed by `memhop stats`); "
+                  "the next ingest or rebuild retries them, in session order.")
     for failure in report.failures:
         err.print(f"[red]Error:[/red] session {failure.session_id}: {failure.error}")
     if report.failures:

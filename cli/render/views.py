@@ -65,8 +65,23 @@ def render_stats(data: dict[str, Any], as_json: bool) -> None:
         return
     table = Table(show_header=False, box=None)
     for key, value in data.items():
-        table.add_row(key, str(value))
+        if not isinstance(value, list):
+            table.add_row(key, str(value))
+    table.add_row("quarantined", str(len(data.get("quarantined", []))))
     out.print(table)
+    for spent in data.get("engine_calls", []):
+        model = f" (model {spent['model']})" if spent["model"] else ""
+        out.print(
+            f"{spent['engine']}{model}: {spent['calls']} calls, {spent['prompt_tokens']} prompt and "
+            f"{spent['completion_tokens']} completion tokens, {spent['cached']} replies reused",
+            markup=False,
+        )
+    for held in data.get("quarantined", []):
+        out.print(
+            f"quarantined: {held['entity']}'s update of session {held['session']} ({held['date']}, {held['source']}), "
+            f"{held['attempts']} failed attempt(s): {held['reason']}",
+            markup=False,
+        )
 
 
 def render_config(data: dict[str, Any], as_json: bool) -> None:

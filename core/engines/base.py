@@ -40,5 +40,6 @@ class Engine(Protocol):
         ...
 
     def answer(self, request: AnswerRequest) -> str:
-        """One call per question; verified facts override profiles; "I don't know" if unsupported."""
+        """One call per question; the raw evidence turns win over facts and profiles (a model's
+        facts are checked against them, not taken as proof); "I don't know" if unsupported."""
         ...

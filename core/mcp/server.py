@@ -174,6 +174,9 @@ class _ProtocolProgress:
         self._finished += self._total
         self._label, self._total, self._done = label, total, 0
 
+    def note(self, text: str) -> None:
+        return None  # progress notifications carry a count and a label; the label says the stage
+
     def advance(self, amount: int) -> None:
         if amount <= 0:
             return

@@ -20,6 +20,8 @@ from memhop.core.store.schema import COLUMNS
 
 _SCALARS = {
     "INTEGER": pa.int32(),
+    "BIGINT": pa.int64(),
+    "DOUBLE": pa.float64(),
     "VARCHAR": pa.string(),
     "TIMESTAMP": pa.timestamp("us"),
     "DATE": pa.date32(),

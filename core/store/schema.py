@@ -124,6 +124,31 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    # 6 is another change's (numbers are kept in the order they were handed out).
+    (
+        7,
+        "quarantine and model_spend: entity updates a failed model call held back; calls and tokens per engine",
+        """
+        CREATE TABLE quarantine (
+            entity_id INTEGER NOT NULL,
+            session_id INTEGER NOT NULL,
+            turn_ids INTEGER[] NOT NULL,
+            reason TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            first_failed_at TIMESTAMP NOT NULL,
+            last_failed_at TIMESTAMP NOT NULL
+        );
+        CREATE TABLE model_spend (
+            engine TEXT NOT NULL,
+            model TEXT NOT NULL,
+            calls BIGINT NOT NULL,
+            cached BIGINT NOT NULL,
+            prompt_tokens BIGINT NOT NULL,
+            completion_tokens BIGINT NOT NULL,
+            seconds DOUBLE NOT NULL
+        );
+        """,
+    ),
 ]
 LATEST = MIGRATIONS[-1][0]
 META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
@@ -207,5 +232,23 @@ COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt_version", "INTEGER"),
         ("reply", "VARCHAR"),  # the reply's text as the server sent it (never the API key)
         ("created_at", "TIMESTAMP"),
+    ),
+    "quarantine": (
+        ("entity_id", "INTEGER"),
+        ("session_id", "INTEGER"),
+        ("turn_ids", "INTEGER[]"),  # the session's turns about the entity (what identify found)
+        ("reason", "VARCHAR"),  # the engine's error (no key), or the earlier update it waits for
+        ("attempts", "INTEGER"),
+        ("first_failed_at", "TIMESTAMP"),
+        ("last_failed_at", "TIMESTAMP"),
+    ),
+    "model_spend": (
+        ("engine", "VARCHAR"),
+        ("model", "VARCHAR"),  # the model setting's name, never an endpoint or a key
+        ("calls", "BIGINT"),
+        ("cached", "BIGINT"),
+        ("prompt_tokens", "BIGINT"),
+        ("completion_tokens", "BIGINT"),
+        ("seconds", "DOUBLE"),
     ),
 }

@@ -1,7 +1,7 @@
 """memhop ingest / ask with the openai engine, as a user runs them, against a real
 OpenAI-compatible HTTP server on 127.0.0.1 (tests/support/fake_openai.py): calls are
-counted on the server side, and a session whose replies keep failing leaves nothing
-half-written and is resumed by the next run."""
+counted on the server side, retried replies, kept replies, a dead server. What one
+entity's failed call does is in test_ingest_quarantine.py."""
 
 from __future__ import annotations
 
@@ -16,19 +16,17 @@ from typing import Any
 
 import pytest
 import yaml
+from support import process
+from support.fake_openai import FakeOpenAI, Reply, broken, prompt_name, rule_responder, server_error, user_text
+from support.paths import SAMPLES
 from typer.testing import CliRunner
 
 from memhop.cli.app import app
 from memhop.core.store import open_store
 
-from support.fake_openai import FakeOpenAI, Reply, broken, prompt_name, rule_responder, server_error, user_text
-from support import process
-from support.paths import SAMPLES
-
 SECRET = "sk-test-DO-NOT-STORE-4f9a"
 DIARY = SAMPLES / "maya-diary.md"
 CHAT = SAMPLES / "whatsapp-alice.txt"
-POISON = "Chopin"  # a word of one diary session: its coextract calls fail while poisoned
 COUNTED = ("sources", "sessions", "turns", "entities", "profiles", "facts")
 
 
@@ -56,12 +54,6 @@ def tasks(server: FakeOpenAI) -> list[str]:
     return [prompt_name(body) for body in server.requests]
 
 
-def poisoned(body: dict[str, Any]) -> Reply | dict[str, Any]:
-    if prompt_name(body) == "coextract" and POISON in user_text(body):
-        return server_error(500, "the model is overloaded")
-    return rule_responder(body)
-
-
 @pytest.mark.slow
 def test_each_session_costs_one_plus_e_calls_counted_by_the_server(
     home: Path, runner: CliRunner, server: FakeOpenAI, stats: Any
@@ -79,46 +71,6 @@ def test_each_session_costs_one_plus_e_calls_counted_by_the_server(
     assert counts["entities"] > 3 and counts["facts"] > 10
     shown = json.loads(runner.invoke(app, ["show", "Alice", "--json"]).stdout)
     assert shown["profile"].startswith("Alice is mentioned with") and shown["facts"][0]["sources"]
-
-
-@pytest.mark.slow
-def test_a_session_whose_replies_fail_is_not_half_written_and_resumes(
-    home: Path, runner: CliRunner, server: FakeOpenAI, stats: Any, tmp_path: Path
-) -> None:
-    use_openai(home, server)
-    server.responder = poisoned
-    failed = ingest(runner, DIARY)
-    assert failed.exit_code == 1
-    (failure,) = json.loads(failed.stdout)["write"]["failures"]
-    assert "500" in failure["error"] and SECRET not in failed.output
-    with open_store(home / "memhop.duckdb", read_only=True) as store:
-        pending = store.con.execute("SELECT id FROM sessions WHERE written_at IS NULL").fetchall()
-        assert len(pending) == 1
-        half = store.con.execute(
-            "SELECT count(*) FROM mentions m JOIN turns t ON t.id = m.turn_id WHERE t.session_id = ?", [pending[0][0]]
-        ).fetchone()
-        facts = store.con.execute(
-            "SELECT count(*) FROM residuals WHERE text LIKE ?", [f"%{POISON}%"]
-        ).fetchone()
-        assert half == (0,) and facts == (0,)  # the failed session wrote nothing at all
-    assert stats()["entities"] > 0  # the other sessions were kept
-
-    server.responder = rule_responder
-    server.reset()
-    resumed = ingest(runner, DIARY)
-    assert resumed.exit_code == 0, resumed.output
-    assert json.loads(resumed.stdout)["files"][0]["status"] == "unchanged"
-    assert tasks(server).count("identify") == 1  # only the pending session was sent again
-    resumed_counts = stats()
-
-    clean_home = tmp_path / "clean"
-    with FakeOpenAI(responder=rule_responder) as clean_server:
-        use_openai(clean_home, clean_server)
-        clean = runner.invoke(app, ["ingest", str(DIARY), "--self", "Maya Patel", "--db", str(clean_home / "m.duckdb")],
-                              env={"MEMHOP_HOME": str(clean_home)})
-        assert clean.exit_code == 0, clean.output
-        clean_counts = json.loads(runner.invoke(app, ["stats", "--json", "--db", str(clean_home / "m.duckdb")]).stdout)
-    assert {k: resumed_counts[k] for k in COUNTED} == {k: clean_counts[k] for k in COUNTED}
 
 
 @pytest.mark.slow

@@ -157,18 +157,18 @@ def test_the_engine_alone_decides_what_is_replaced(store: Store) -> None:
     assert "Bob Kowalski works at Crumb & Co bakery." in current and "Bob works at Northlight Studios now." in current
 
 
-def test_a_failing_session_is_rolled_back_and_resumed_later(store: Store) -> None:
+def test_a_failed_identification_stops_the_run_and_is_resumed_in_date_order(store: Store) -> None:
     add_source(store, "a", DAYS)
     failing = write_pending(store, rule_engine(fail_on="Northlight"), get_embedder())
     assert len(failing.failures) == 1 and "invalid JSON" in failing.failures[0].error
-    assert failing.sessions == 2
-    assert len(memory.pending_sessions(store)) == 1
+    assert failing.sessions == 1  # the later session waits too: sessions are written in date order
+    assert len(memory.pending_sessions(store)) == 2
     bob = memory.entity_by_name(store, "Bob Kowalski")
     assert bob is not None
     assert not any("Northlight" in r.text for r in memory.residuals_of(store, bob.id, include_superseded=True))
 
     resumed = write_pending(store, rule_engine(), get_embedder())
-    assert resumed.sessions == 1 and not resumed.failures
+    assert resumed.sessions == 2 and not resumed.failures
     assert memory.pending_sessions(store) == []
 
 
@@ -188,8 +188,8 @@ def test_an_interrupted_rebuild_resumes_instead_of_starting_over(store: Store) -
     assert len(interrupted.failures) == 1
     resumed_engine = rule_engine()
     resumed = rebuild(store, resumed_engine, get_embedder())
-    assert resumed.sessions == 1  # only the session that was left, not all three again
-    assert resumed_engine.calls.count("identify") == 1
+    assert resumed.sessions == 2  # only the sessions that were left, not all three again
+    assert resumed_engine.calls.count("identify") == 2
 
 
 def _voting_engine(votes_by_day: dict[str, tuple[str, float]]) -> FakeEngine:

@@ -1,7 +1,8 @@
 """A model server that answers with anything but a usable reply, through a whole
-`memhop ingest --engine openai`: every session it spoils fails in one line and stays
-pending, nothing half-written, no traceback; the next run against a sane server finishes
-the job with exactly the store a clean run makes."""
+`memhop ingest --engine openai`: the session it spoils fails in one line and stops the run
+(the later ones wait, so sessions are written in date order), nothing half-written, no
+traceback; the next run against a sane server finishes the job with exactly the store a
+clean run makes."""
 
 from __future__ import annotations
 
@@ -58,14 +59,15 @@ def test_hostile_replies_fail_their_sessions_cleanly_and_a_rerun_completes(
 
     with FakeOpenAI(responder=hostile) as server:
         use_openai(home, server)
-        spoiled = ingest(runner)
-        assert spoiled.exit_code == 1
-        assert isinstance(spoiled.exception, SystemExit), spoiled.exception  # an exit code, not a crash
-        errors = [line for line in spoiled.stderr.splitlines() if line.startswith("Error: session")]
-        sessions = counts(runner)["sessions"]
-        assert len(errors) == sessions > 0  # every session failed, each in one line
-        assert all("invalid reply" in line and "failed after 1 attempt" in line for line in errors)
-        assert counts(runner)["entities"] == 0 and counts(runner)["facts"] == 0  # nothing half-written
+        for _ in HOSTILE:  # one run per kind of hostile reply: each spoils the first session's identify
+            spoiled = ingest(runner, "--jobs", "1")  # no guesses ahead: each reply reaches the write path
+            assert spoiled.exit_code == 1
+            assert isinstance(spoiled.exception, SystemExit), spoiled.exception  # an exit code, not a crash
+            errors = [line for line in spoiled.stderr.splitlines() if line.startswith("Error: session")]
+            assert len(errors) == 1  # that session failed, in one line, and the run stopped there
+            assert "invalid reply" in errors[0] and "failed after 1 attempt" in errors[0]
+            assert counts(runner)["entities"] == 0 and counts(runner)["facts"] == 0  # nothing half-written
+        assert server.calls == len(HOSTILE)
 
         server.responder = rule_responder
         resumed = ingest(runner)

@@ -337,7 +337,7 @@ def rule_responder(body: dict[str, Any]) -> dict[str, Any]:
         ]
         return {"profile": profile, "residuals": residuals, "supersedes": []}
     if task == "answer":
-        facts = [e["verified_facts"] for e in block_lines(body, "entities") if e["verified_facts"]]
+        facts = [e["facts"] for e in block_lines(body, "entities") if e["facts"]]
         return {"answer": facts[-1][0] if facts else "I don't know"}
     entity = json.loads(block(body, "forget"))["name"]
     text = json.loads(block(body, "text"))

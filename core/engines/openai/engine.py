@@ -131,6 +131,11 @@ class OpenAIEngine:
     def __repr__(self) -> str:
         return f"OpenAIEngine(base_url={self._where!r}, model={self._model!r})"
 
+    @property
+    def model(self) -> str:
+        """The model setting (the write path counts calls and tokens per engine and model)."""
+        return self._model
+
     def close(self) -> None:
         self._client.close()
 
@@ -171,6 +176,18 @@ class OpenAIEngine:
         prompt = load_prompt("answer")
         messages = answer_messages(prompt, request, self._fitter(prompt))
         return self._call(prompt, messages, lambda reply: str(reply["answer"]).strip())
+
+    def planned_messages(
+        self, session: SessionView, known: Sequence[KnownEntity], entity: FoundEntity | None = None
+    ) -> Messages:
+        """What `identify` (or, given an entity, `coextract` for an entity with no profile
+        or facts yet) would send, uncut: `memhop ingest --plan` counts its tokens without
+        calling or probing the server."""
+        keep_all: Fit = lambda count, render: count  # noqa: E731 - the builders' fit, cutting nothing
+        if entity is None:
+            return identify_messages(load_prompt("identify"), session, known, keep_all)
+        turns = self._turns_about(entity, session)
+        return coextract_messages(load_prompt("coextract"), entity, None, (), turns, session, keep_all)
 
     def rewrite(self, text: str, name: str, aliases: Sequence[str] = ()) -> str:
         """Forgetting: the text without the entity; a reply that still names it is retried."""

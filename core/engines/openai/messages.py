@@ -95,7 +95,7 @@ def answer_messages(prompt: Prompt, request: AnswerRequest, fit: Fit) -> Message
             chain=data_json(list(request.chain)),
             entities=data_lines(
                 {"name": s.name, "profile": s.profile,
-                 "verified_facts": [f for rank, f in enumerate(s.facts) if (rank, i) in keep]}
+                 "facts": [f for rank, f in enumerate(s.facts) if (rank, i) in keep]}
                 for i, s in enumerate(request.slices)
             ),
             evidence=data_lines(turn_data(t) for t in request.evidence[:kept_evidence]),

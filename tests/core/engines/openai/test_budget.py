@@ -135,10 +135,10 @@ def test_the_answer_prompt_drops_facts_before_evidence(fake: FakeOpenAI) -> None
 
     sent = fake.requests[-1]
     entities = block_lines(sent, "entities")
-    kept = [len(e["verified_facts"]) for e in entities]
+    kept = [len(e["facts"]) for e in entities]
     assert 0 < sum(kept) < 2 * len(facts) and abs(kept[0] - kept[1]) <= 1  # cut evenly, the first-ranked kept
     assert kept[1] >= kept[0]  # the last hop keeps its facts longest
-    assert entities[1]["verified_facts"][0] == facts[0]
+    assert entities[1]["facts"][0] == facts[0]
     assert len(block_lines(sent, "evidence")) == len(evidence)
     assert fits(sent, 2048)
 

@@ -142,8 +142,10 @@ def test_answer_sends_facts_and_evidence(fake: FakeOpenAI) -> None:
     )
     assert make_engine(fake).answer(request) == "piano"
     system, user = fake.messages()
-    assert "Verified facts override the profile" in system and "I don't know" in system
+    assert "the evidence turns win" in system and "I don't know" in system
     assert "Bob Kowalski plays the piano." in user and "He played the piano" in user
+    bob = block_lines(fake.requests[-1], "entities")[1]
+    assert bob["facts"] == ["Bob Kowalski plays the piano."] and "verified_facts" not in bob
 
 
 def test_rewrite_retries_a_reply_that_still_names_the_entity(fake: FakeOpenAI) -> None:

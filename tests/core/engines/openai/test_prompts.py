@@ -62,9 +62,12 @@ def test_reply_enums_match_the_engine_contract() -> None:
     assert tuple(identify["properties"]["kind"]["enum"]) == ENTITY_KINDS
 
 
-def test_the_answer_prompt_ranks_facts_over_profiles_and_admits_ignorance() -> None:
-    system = load_prompt("answer").system
-    assert "Verified facts override the profile" in system and '"I don\'t know"' in system
+def test_the_answer_prompt_lets_the_raw_turns_win_and_admits_ignorance() -> None:
+    """A model's facts are evidence to check against the turns, never "verified" overrides."""
+    prompt = load_prompt("answer")
+    assert "the evidence turns win" in prompt.system and "Facts win over the profile" in prompt.system
+    assert "verified" not in (prompt.system + prompt.user).lower()
+    assert '"I don\'t know"' in prompt.system
 
 
 def test_the_coextract_prompt_resolves_relative_dates() -> None:
@@ -147,7 +150,7 @@ def test_a_good_reply_passes_with_extra_fields_and_nulls() -> None:
 ORDINARY_CAPITALISED = frozenset(
     """Answer Be Chain DD Diarist Do Each Entities Everything Evidence Facts For Give If Its JSON Keep
     Known List MM May Mum Names Never ONE Often Plain Quality Question Reply Resolve Return Rewrite
-    Rules Saturday Session THESE The Turns Use Verified YYYY You Your""".split()
+    Rules Saturday Session THESE The Turns Use Verified When YYYY You Your""".split()
 )
 
 
