@@ -126,7 +126,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
     ),
     # 6 is another change's (numbers are kept in the order they were handed out).
     (
-        7,
+        6,
         "quarantine and model_spend: entity updates a failed model call held back; calls and tokens per engine",
         """
         CREATE TABLE quarantine (
