@@ -332,6 +332,8 @@ _NICKS = tuple(
         rf"(?P<full>{_W}(?:\s+{_W}){{0,2}})\s*,?\s+(?:nicknamed|aka|a\.k\.a\.?)\s+(?P<nick>{_W}(?:\s+{_W})?)",
     )
 )
+# What each of _NICKS cannot match without, found by a quick literal search first.
+_NICK_CUES = tuple(re.compile(p, re.I) for p in (r"\(", r"who", r"nicknamed|aka|a\.k\.a"))
 # A pronoun stands for the person: "everyone calls her Gabi", "His real name is Łukasz".
 _OTHER_NAME = LazyPattern(
     rf"\b(?:{_CALLERS}\s+call(?:s|ed)?\s+(?:him|her|them)"
@@ -353,7 +355,9 @@ def nicknames(text: str) -> list[tuple[str, str]]:
     Olufemi), paired as (that name, the new one).
     """
     out: list[tuple[str, str]] = []
-    for pattern in _NICKS:
+    for pattern, cue in zip(_NICKS, _NICK_CUES):
+        if not cue.search(text):
+            continue  # no match possible: skip the costly search (ms a pattern on a long text)
         for m in pattern.finditer(text):
             full = _names(text, m.start("full"), m.end("full"), after=False)
             nick = _names(text, m.start("nick"), m.end("nick"), after=True)

@@ -34,10 +34,15 @@ def seed_genders(ents: list[FoundEntity], sentences: list[Sentence]) -> dict[int
 def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speakers: set[int], ents: list[FoundEntity]) -> None:
     """Two passes: learn genders where only one person fits, then resolve to the most recent fit."""
     animate = {i for i, e in enumerate(ents) if e.kind in ("person", "pet", "self")} - speakers
+    # Each sentence's third-person pronouns, found once for the three passes.
+    pronouns = [
+        [tok for tok in s.span if tok.lower_ in THIRD and tok.tag_ in ("PRP", "PRP$")] if s.span is not None else []
+        for s in sentences
+    ]
     for learning in (True, True, False):
         recent: list[tuple[int, int]] = []  # (entity, turn position), most recent last
         previous_subject: int | None = None  # who the sentence before was about, as its subject
-        for s in sentences:
+        for s, found in zip(sentences, pronouns):
             if s.span is None:
                 previous_subject = None
                 continue
@@ -45,9 +50,7 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                 (m.start, m.entity, None) for m in s.mentions if m.how == "name" and not m.vocative
             ]
             lead = s.span.start_char + (len(s.span.text) - len(s.span.text.lstrip()))
-            for tok in s.span:
-                if tok.lower_ in THIRD and tok.tag_ in ("PRP", "PRP$"):
-                    events.append((tok.idx - lead, None, tok))
+            events += [(tok.idx - lead, None, tok) for tok in found]
             for offset, entity, pronoun in sorted(events, key=lambda e: e[0]):
                 if entity is not None:
                     recent.append((entity, s.turn_pos))
