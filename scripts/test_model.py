@@ -113,6 +113,9 @@ def main() -> int:
     finally:
         if proxy is not None:
             proxy.close()
+            if not ok and not proxy.summarized:
+                print("-- stopped early; the calls so far:")
+                summarize_calls(proxy.calls)
         if server is not None:
             stop_server(server)
         if args.keep:
@@ -307,6 +310,7 @@ class Proxy:
     upstream: int
     calls: list[Call] = field(default_factory=list)
     phase: str = "ingest"
+    summarized: bool = False
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -496,6 +500,7 @@ def run_checks(home: Path, proxy: Proxy, args: argparse.Namespace) -> bool:
                 flush=True,
             )
     summarize(ingest_calls, proxy.calls, ingest_seconds, scores, len(questions))
+    proxy.summarized = True
     ok = ingest.returncode == 0 and imported == ENTRIES and written == imported and not failures
     print(
         f"-- ingest {'complete' if ok else 'INCOMPLETE'}: exit {ingest.returncode}, {written}/{imported} sessions written, "
@@ -514,8 +519,18 @@ def _json(text: str) -> dict[str, Any]:
 
 def summarize(ingest_calls: list[Call], calls: list[Call], ingest_seconds: float, scores: dict[str, int], asked: int) -> None:
     print("-- summary")
+    summarize_calls(calls)
+    if ingest_calls:
+        print(f"   ingest wall time {ingest_seconds:.0f} s, {ingest_seconds / len(ingest_calls):.1f} s per call")
+    print(f"   answers right: openai {scores['openai']}/{asked}, offline {scores['offline']}/{asked}")
+
+
+def summarize_calls(calls: list[Call]) -> None:
     for phase in ("ingest", "ask"):
-        mine = [c for c in calls if c.phase == phase]
+        mine = [c for c in calls if c.phase == phase and c.status]
+        unfinished = sum(c.phase == phase and not c.status for c in calls)
+        if unfinished:
+            print(f"   {phase}: {unfinished} call(s) still in the server when the run stopped")
         if not mine:
             continue
         bad_http = [c for c in mine if c.status != 200]
@@ -542,9 +557,6 @@ def summarize(ingest_calls: list[Call], calls: list[Call], ingest_seconds: float
                 f"     bad reply, call {call.number} ({call.kind}, finish={call.finish}): {call.reply_problem}; "
                 f"reply starts {call.content[:160]!r}"
             )
-    if ingest_calls:
-        print(f"   ingest wall time {ingest_seconds:.0f} s, {ingest_seconds / len(ingest_calls):.1f} s per call")
-    print(f"   answers right: openai {scores['openai']}/{asked}, offline {scores['offline']}/{asked}")
 
 
 # -- 5. tokens/s with and without a grammar -------------------------------------------------------------
@@ -552,7 +564,9 @@ def summarize(ingest_calls: list[Call], calls: list[Call], ingest_seconds: float
 
 def measure_rate(port: int, calls: list[Call], max_tokens: int) -> None:
     """One recorded call (the longest-prompt coextract, else any) replayed: warm the
-    prompt cache, then the same messages with no format, json_object and json_schema."""
+    prompt cache, then the same messages with no format, json_object, json_object with the
+    reply schema (llama-cpp-python's form) and json_schema (OpenAI's form, which
+    llama-cpp-python 0.3.36 refuses with HTTP 500: "Input should be 'text' or 'json_object'")."""
     from memhop.core.engines.openai.prompts import load_prompt
 
     known = [c for c in calls if c.kind != "?" and c.status == 200]
@@ -564,6 +578,7 @@ def measure_rate(port: int, calls: list[Call], max_tokens: int) -> None:
     formats: dict[str, dict[str, Any] | None] = {
         "none": None,
         "json_object": {"type": "json_object"},
+        "json_object+schema": {"type": "json_object", "schema": schema},
         "json_schema": {"type": "json_schema", "json_schema": {"name": base.kind, "strict": True, "schema": schema}},
     }
     print(
@@ -584,17 +599,17 @@ def measure_rate(port: int, calls: list[Call], max_tokens: int) -> None:
         try:
             status, body = _http(port, "POST", "/v1/chat/completions", json.dumps(request).encode(), 1800)
         except OSError as exc:
-            print(f"   {label:12s} failed: {exc}")
+            print(f"   {label:18s} failed: {exc}")
             continue
         seconds = time.monotonic() - started
         data = _json(body.decode(errors="replace"))
         if status != 200:
-            print(f"   {label:12s} http {status}: {body[:400].decode(errors='replace')}")
+            print(f"   {label:18s} http {status}: {body[:400].decode(errors='replace')}")
             continue
         tokens = int((data.get("usage") or {}).get("completion_tokens") or 0)
         content = ((data.get("choices") or [{}])[0].get("message") or {}).get("content") or ""
         print(
-            f"   {label:12s} {seconds:6.1f} s  {tokens:4d} tokens  {tokens / seconds:5.1f} tok/s  reply starts {content[:70]!r}",
+            f"   {label:18s} {seconds:6.1f} s  {tokens:4d} tokens  {tokens / seconds:5.1f} tok/s  reply starts {content[:70]!r}",
             flush=True,
         )
 
