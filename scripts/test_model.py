@@ -452,7 +452,8 @@ def first_entries(target: Path) -> None:
 
 def memhop(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MEMHOP_HOME": str(home), "MEMHOP_CACHE_DIR": str(model_cache() / "memhop-cache")}
-    return subprocess.run([sys.executable, "-m", "memhop", *args], capture_output=True, text=True, env=env)
+    # cwd: `python -m` puts the working directory first on sys.path, before PYTHONPATH
+    return subprocess.run([sys.executable, "-m", "memhop", *args], capture_output=True, text=True, env=env, cwd=home)
 
 
 def run_checks(home: Path, proxy: Proxy, args: argparse.Namespace) -> bool:
