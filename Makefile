@@ -32,7 +32,7 @@ test-fast: $(STAMP)
 
 # The openai engine against a real model (not part of `make test`): Qwen2.5-Coder 1.5B on
 # llama.cpp's OpenAI-compatible server on 127.0.0.1 writes the diary's first four entries and
-# answers the demo's questions. ≈ 15 min on 2 cores, plus a one-off ≈ 7 min build of
+# answers the demo's questions. 10-30 s a call on 2 idle cores, plus a one-off 7-26 min build of
 # llama-cpp-python into .venv-model (its wheel and the model are cached). scripts/test_model.py.
 test-model: $(STAMP)
 	$(PY) scripts/test_model.py
