@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 MEMHOP := $(VENV)/bin/memhop
 STAMP := $(VENV)/.memhop-installed
 
-.PHONY: install lint test test-fast demo clean
+.PHONY: install lint test test-fast test-model demo clean
 
 install: $(STAMP)
 
@@ -30,6 +30,13 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
+# The openai engine against a real model (not part of `make test`): Qwen2.5-Coder 1.5B on
+# llama.cpp's OpenAI-compatible server on 127.0.0.1 writes the diary's first four entries and
+# answers the demo's questions. 10-30 s a call on 2 idle cores, plus a one-off 7-26 min build of
+# llama-cpp-python into .venv-model (its wheel and the model are cached). scripts/test_model.py.
+test-model: $(STAMP)
+	$(PY) scripts/test_model.py
+
 # One shell for the whole demo, so every step uses the same temporary store.
 demo: $(STAMP)
 	@set -e; home=$$(mktemp -d -t memhop-demo-XXXXXX); export MEMHOP_HOME=$$home; \
@@ -48,4 +55,4 @@ demo: $(STAMP)
 	run stats
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .venv-model .pytest_cache
