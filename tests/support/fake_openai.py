@@ -82,8 +82,9 @@ class FakeOpenAI:
     limit), like a model server with that many parallel slots; a request waiting for a
     slot is not yet answered.
 
-    `refuse`: response_format types answered with HTTP 400, as a server that does not
-    support them does (recorded, but no scripted reply is used up). `props` / `models`:
+    `refuse`: response_format types answered with HTTP `refuse_status` (400, or 500 as
+    llama-cpp-python's server answers a type its request model does not know), as a
+    server that does not support them does (recorded, but no scripted reply is used up). `props` / `models`:
     the JSON of GET /props (llama.cpp) and GET /v1/models; None answers 404."""
 
     def __init__(
@@ -93,12 +94,13 @@ class FakeOpenAI:
         slots: int | None = None,
         *,
         refuse: tuple[str, ...] = (),
+        refuse_status: int = 400,
         props: dict[str, Any] | None = None,
         models: dict[str, Any] | None = None,
     ) -> None:
         self.responder = responder
         self.latency = latency
-        self.refuse = refuse
+        self.refuse, self.refuse_status = refuse, refuse_status
         self.props, self.models = props, models
         self.gets: list[str] = []  # paths of GET requests
         self._slots = threading.BoundedSemaphore(slots) if slots else None
@@ -143,6 +145,10 @@ class FakeOpenAI:
             self.requests.append(body)
             wanted = (body.get("response_format") or {}).get("type")
             if wanted in self.refuse:
+                if self.refuse_status == 500:  # llama-cpp-python's pydantic error, as it words it
+                    return Reply(status=500, error=f"1 validation error: {{'type': 'literal_error', 'loc': ('body', "
+                                 f"'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
+                                 f"'input': '{wanted}'}}")
                 return Reply(status=400, error=f"response_format type '{wanted}' is not supported")
             if self._queue:
                 return self._queue.popleft()

@@ -419,14 +419,14 @@ class OpenAIEngine:
             raise _RetryableError("cannot connect") from None
         except openai.APIStatusError as exc:
             status = exc.status_code
+            said = _server_message(exc.body)
+            if refuses_format(status, said) and "response_format" in request:
+                raise _FormatRefused(f"{request['response_format']['type']} refused{said}") from None
             if status in RETRYABLE_STATUS or status >= 500:
                 kind = "rate limited" if status == 429 else "server error" if status >= 500 else "busy"
                 raise _RetryableError(
                     f"HTTP {status} ({kind})", _retry_after(exc.response.headers), rate_limited=status == 429
                 ) from None
-            said = _server_message(exc.body)
-            if refuses_format(status, said) and "response_format" in request:
-                raise _FormatRefused(f"{request['response_format']['type']} refused{said}") from None
             where = f"{self._where} (model {self._model})"
             message = f"openai engine: HTTP {status} from {where}{said}"
             raise EngineError(self._scrub(message)) from None

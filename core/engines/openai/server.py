@@ -39,7 +39,12 @@ def server_key(public_url: str, model: str) -> str:
 
 
 def refuses_format(status: int, message: str) -> bool:
-    """An HTTP error that says the server does not take the requested reply format."""
+    """An HTTP error that says the server does not take the requested reply format.
+
+    llama-cpp-python's server answers an unknown response_format type with a 500 (its
+    request validation error, naming the field); any other 500 is a server failure."""
+    if status == 500:
+        return "response_format" in message
     return status in (400, 422) and _REFUSAL.search(message) is not None
 
 

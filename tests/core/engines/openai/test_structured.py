@@ -22,7 +22,7 @@ from memhop.core.model import ExistingResidual, FoundEntity, KnownEntity, Sessio
 from memhop.core.store.db import open_store
 from memhop.core.store.replies import ReplyCache
 
-from support.fake_openai import FakeOpenAI, Reply, block_lines, good, truncated
+from support.fake_openai import FakeOpenAI, Reply, block_lines, good, server_error, truncated
 
 SECRET = "sk-test-SECRET"
 MAY_8 = datetime(2023, 5, 8, 14, 0)
@@ -113,6 +113,25 @@ def test_a_server_refusing_json_schema_gets_json_object_and_it_is_remembered(tmp
     kept = (tmp_path / FILENAME).read_text()
     assert list(json.loads(kept).values()) == ["json_object"]
     assert SECRET not in kept and "127.0.0.1" not in kept and engine._model not in kept
+
+
+def test_a_server_answering_json_schema_with_a_500_naming_response_format_gets_json_object(tmp_path: Path) -> None:
+    """llama-cpp-python's server answers an unknown response_format type with HTTP 500 (its
+    request validation error); that is a refusal of the format, not a server failure."""
+    with FakeOpenAI(refuse=("json_schema",), refuse_status=500) as server:
+        server.script(good(IDENTIFIED), good(IDENTIFIED))
+        engine = make_engine(server, tmp_path)
+        assert [e.name for e in engine.identify(SESSION, [])] == ["Alice", "Bob"]
+        engine.identify(SESSION, [])
+        assert formats(server) == ["json_schema", "json_object", "json_object"]
+
+
+def test_a_plain_server_error_is_not_taken_for_a_format_refusal(tmp_path: Path) -> None:
+    with FakeOpenAI() as server:
+        server.script(*[server_error(500, "CUDA out of memory while sampling") for _ in range(4)])
+        with pytest.raises(EngineError):
+            make_engine(server, tmp_path, max_retries=0).identify(SESSION, [])
+        assert formats(server) == ["json_schema"]
 
 
 def test_a_server_refusing_both_json_modes_gets_plain_text(tmp_path: Path) -> None:
