@@ -17,6 +17,7 @@ from memhop.core.engines.openai.clean import strip_tags, third_person, ungrounde
 from memhop.core.engines.openai.prompts import Prompt, ReplyError
 from memhop.core.language.names import find_names, match_registry, mentions, name_key
 from memhop.core.model import (
+    CATEGORIES,
     Extraction,
     FoundEntity,
     KnownEntity,
@@ -112,6 +113,29 @@ def _json_within(text: str) -> Any:
     raise ReplyError("not valid JSON")
 
 
+# Words small models put where a category goes, read as the category they describe. A
+# fact's category only labels it, so a near miss is not worth failing a whole reply
+# (a model at temperature 0 repeats it through every repair turn).
+_CATEGORY_WORDS = {
+    "name": ("location", "place", "organisation", "organization", "title", "person", "pet", "entity"),
+    "date": ("time", "when", "day", "event_date"),
+    "number": ("quantity", "amount", "count", "measurement", "age_number"),
+    "cross_entity": ("relationship", "relation", "family", "social", "link"),
+    "state_change": ("change", "event", "update", "transition"),
+    "list": ("items", "enumeration"),
+}
+_CATEGORY_OF = {word: category for category, words in _CATEGORY_WORDS.items() for word in words}
+
+
+def category_of(word: str) -> str:
+    """One of CATEGORIES for what the model wrote: itself, its nearest, else "identity" (the
+    category of descriptive facts: job, age, role, traits)."""
+    key = word.strip().lower().replace(" ", "_").replace("-", "_")
+    if key in CATEGORIES:
+        return key
+    return _CATEGORY_OF.get(key, "identity")
+
+
 def parse_extraction(
     reply: Mapping[str, Any],
     shown: Mapping[int, TurnView],
@@ -141,7 +165,7 @@ def parse_extraction(
         drafts.append(
             ResidualDraft(
                 text=text,
-                category=item["category"],
+                category=category_of(str(item["category"])),
                 source_turns=sources,
                 date=day,
                 slot=(item.get("slot") or "").strip().lower() or None,

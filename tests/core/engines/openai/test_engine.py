@@ -169,7 +169,7 @@ BAD_FIRST_REPLIES = {
     "500": server_error(500),
     "503": server_error(503),
     "429": rate_limited(0),
-    "bad-category": good({**EXTRACTION, "residuals": [{**EXTRACTION["residuals"][0], "category": "gossip"}]}),
+    "bad-source-turns": good({**EXTRACTION, "residuals": [{**EXTRACTION["residuals"][0], "source_turns": "10"}]}),
     "missing-profile": good({"residuals": []}),
     "bad-date": good({**EXTRACTION, "residuals": [{**EXTRACTION["residuals"][0], "date": "May 7"}]}),
     "200-html-page": raw_body("<html><body>502 Bad Gateway</body></html>", "text/html"),
@@ -211,9 +211,9 @@ def test_a_server_that_never_sends_json_is_one_clear_error(fake: FakeOpenAI) -> 
 
 
 def test_schema_errors_say_where(fake: FakeOpenAI) -> None:
-    bad = {**EXTRACTION, "residuals": [{"text": "x", "category": "gossip", "source_turns": [10]}]}
+    bad = {**EXTRACTION, "residuals": [{"text": "x", "category": "date", "source_turns": [10], "date": 7}]}
     fake.script(*[good(bad)] * 2)
-    with pytest.raises(EngineError, match=r"reply\.residuals\[0\]\.category: 'gossip' is not one of date"):
+    with pytest.raises(EngineError, match=r"reply\.residuals\[0\]\.date: expected string or null"):
         make_engine(fake, max_retries=1).coextract(BOB, None, (), SESSION)
 
 

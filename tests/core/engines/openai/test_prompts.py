@@ -56,7 +56,7 @@ def test_shipped_prompt_is_valid_and_keeps_data_in_tagged_blocks(name: str) -> N
 def test_reply_enums_match_the_engine_contract() -> None:
     coextract = load_prompt("coextract")
     item = coextract.reply_schema["properties"]["residuals"]["items"]
-    assert tuple(item["properties"]["category"]["enum"]) == CATEGORIES
+    assert all(category in item["properties"]["category"]["description"] for category in CATEGORIES)
     assert all(category in coextract.system for category in CATEGORIES)
     identify = load_prompt("identify").reply_schema["properties"]["entities"]["items"]
     assert tuple(identify["properties"]["kind"]["enum"]) == ENTITY_KINDS
@@ -126,8 +126,6 @@ def test_an_unknown_prompt_name_is_an_error() -> None:
          r"reply.residuals\[0\]: missing field 'category'"),
         ({"profile": "p", "residuals": [{"text": "t", "category": "date", "source_turns": [True]}]},
          r"reply.residuals\[0\].source_turns\[0\]: expected integer or string, got boolean"),
-        ({"profile": "p", "residuals": [{"text": "t", "category": "mood", "source_turns": []}]},
-         "'mood' is not one of date, number, name"),
         ({"profile": "p", "residuals": [], "supersedes": "3"}, "reply.supersedes: expected array, got"),
     ],
 )

@@ -322,3 +322,17 @@ def test_data_in_a_prompt_never_has_the_replys_shape_without_its_required_fields
 ])
 def test_first_person_is_rewritten_in_the_third_person(written: str, stored: str) -> None:
     assert third_person(written, "Maya") == stored
+
+
+def test_a_category_outside_the_seven_is_read_as_its_nearest_not_a_failed_reply(fake: FakeOpenAI) -> None:
+    """A small model at temperature 0 wrote 'location' through every repair turn: the fact is
+    kept, labelled with the category the word describes, and no call is repeated."""
+    fact = {"source_turns": [10], "date": None, "slot": None}
+    fake.script(good({**GOOD_EXTRACTION, "residuals": [
+        {**fact, "text": "Bob went to the concert.", "category": "location"},
+        {**fact, "text": "Bob went to the concert with Alice.", "category": "Relationship"},
+        {**fact, "text": "Bob is a pianist.", "category": "hobby"},
+        {**fact, "text": "Bob went to the concert on 7 May.", "category": "date"}]}))
+    out = make_engine(fake).coextract(BOB, None, (), SESSION)
+    assert [r.category for r in out.residuals] == ["name", "cross_entity", "identity", "date"]
+    assert fake.calls == 1
