@@ -3,11 +3,12 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
 import pytest
-from support.paths import UNBORN_STORE
 
 from memhop.core.errors import StoreError
 from memhop.core.store import open_store
@@ -104,15 +105,47 @@ def test_read_only_opens_never_change_the_mode(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
+def _killed_while_created(path: Path, first_table: str) -> bytes:
+    """A store killed before its first tables reached the file: the file holds no table,
+    its WAL holds them, and one record of that WAL is damaged, as a kill -9 in the middle
+    of writing it left it (DuckDB cannot replay it). The WAL's bytes."""
+    killed = subprocess.run([sys.executable, "-c", (
+        "import duckdb, os, sys\n"
+        "con = duckdb.connect(sys.argv[1])\n"
+        "con.execute(\"SET checkpoint_threshold = '1GB'\")\n"  # the tables stay in the WAL
+        f"con.execute({first_table!r})\n"
+        "os._exit(0)\n"  # no checkpoint at close: as killed
+    ), str(path)], check=False)
+    assert killed.returncode == 0
+    wal = path.with_name(path.name + ".wal")
+    damaged = bytearray(wal.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF
+    wal.write_bytes(damaged)
+    return bytes(damaged)
+
+
 def test_a_store_killed_while_being_created_opens_again_with_its_wal_kept_aside(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    for part in UNBORN_STORE.iterdir():
-        shutil.copy(part, tmp_path / part.name)
     path = tmp_path / "memhop.duckdb"
+    wal = _killed_while_created(path, "CREATE TABLE migrations (version INTEGER, name TEXT)")
+    with pytest.raises(duckdb.Error, match="WAL"):
+        duckdb.connect(str(path)).close()  # what DuckDB alone makes of it
     with open_store(path) as store:
         assert store.counts()["turns"] == 0
         assert store.schema_version() == MIGRATIONS[-1][0]
     kept = tmp_path / "memhop.duckdb.wal.unreplayable"
-    assert kept.read_bytes() == (UNBORN_STORE / "memhop.duckdb.wal").read_bytes()  # moved aside, not deleted
+    assert kept.read_bytes() == wal  # moved aside, not deleted
     assert "cut off while being created" in caplog.text
+
+
+def test_a_store_with_tables_and_an_unreplayable_wal_stays_refused_with_its_wal(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE notes (text TEXT)")
+        con.execute("INSERT INTO notes VALUES ('kept')")  # checkpointed into the file at close
+    wal = _killed_while_created(path, "CREATE TABLE more (x INTEGER)")
+    with pytest.raises(StoreError):
+        open_store(path).close()
+    assert path.with_name(path.name + ".wal").read_bytes() == wal  # nothing moved aside
+    assert not (tmp_path / "memhop.duckdb.wal.unreplayable").exists()
