@@ -171,7 +171,7 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored]) -> tuple[str
 
 
 def _echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
-    """"Where did Ines work before Halden?" is not answered by "Halden Labs": a name the
+    """"Where did Ines work before Brackwood?" is not answered by "Brackwood Labs": a name the
     question itself gives is not its answer; nor, for where/who, an entity the question's
     chain walked through ("where did my colleague's band play?" is not "Tom")."""
     if short.lower() in question.text.lower():
@@ -224,8 +224,8 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
 
 
 def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
-    """"Rafa's sister-in-law" when the text never says it: Rafa's partner's sister (or the
-    one person whose sister or brother that partner is), else Rafa's brother's partner; a
+    """"Teo's sister-in-law" when the text never says it: Teo's partner's sister (or the
+    one person whose sister or brother that partner is), else Teo's brother's partner; a
     son-in-law is only a daughter's partner."""
     head = relation.split()[-1].lower()
     if not head.endswith(_IN_LAW):

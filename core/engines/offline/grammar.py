@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 _COMPLEMENTS = ("oprd", "dobj", "attr", "xcomp", "acomp", "dative")
 _CUT = frozenset({"relcl", "advcl", "punct", "cc", "prep", "appos", "acl", "advmod", "npadvmod"})  # not part of the thing
 _POSSESSIVES = frozenset({"his", "her", "their", "my", "our", "your", "its"})
-# Nouns that hold or portion out what is asked about: "a tray of puff-puff" is puff-puff.
+# Nouns that hold or portion out what is asked about: "a tray of flapjack" is flapjack.
 _CONTAINERS = frozenset(
     "tray tub box bag bottle jar pot plate bowl cup glass mug tin packet pack carton basket crate batch "
     "slice piece loaf portion serving handful bunch bucket dish flask".split()

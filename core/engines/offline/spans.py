@@ -225,7 +225,7 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
 
 
 def _before_a_date(place: str, at: int, dates: list[tuple[int, int]]) -> str:
-    """"the Lantern Rooms on Saturday": the place ends where a date begins."""
+    """"the Copper Hall on Saturday": the place ends where a date begins."""
     cut = min((start - at for start, _ in dates if at < start < at + len(place)), default=len(place))
     return re.sub(r"\s+(?:on|in|at|of)$", "", place[:cut].rstrip()).rstrip(".,'’")
 

@@ -201,8 +201,8 @@ def test_what_it_stands_for_and_never_the_question_repeated() -> None:
 def test_a_where_answer_is_never_a_person_the_question_walked_through() -> None:
     entry = turn(1, "Tomas in a band is a different man from Tomas at a desk.", "2024-06-29")
     assert ask("Where did my brother's band play in June 2024?", evidence=(entry,)) == DONT_KNOW
-    gig = turn(2, "Tomas's band played at the Lantern Rooms on Saturday.", "2024-06-29")
-    assert ask("Where did my brother's band play in June 2024?", evidence=(entry, gig)) == "Lantern Rooms"
+    gig = turn(2, "Tomas's band played at the Copper Hall on Saturday.", "2024-06-29")
+    assert ask("Where did my brother's band play in June 2024?", evidence=(entry, gig)) == "Copper Hall"
 
 
 def test_which_city_needs_a_place_not_a_clause() -> None:
