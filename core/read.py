@@ -26,6 +26,7 @@ from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 from memhop.core.retrievers.base import Person, Query
+from memhop.core.route import classify
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
@@ -134,12 +135,13 @@ def read(
     snap = snapshot(store)
     timings = {"load": _ms(clock)}
     named = _named(question, snap)
-    query_text = _strip_names(question, named) or question
+    route = classify(question)
+    query_text = route.unframed(_strip_names(question, named)) or question
     clock = time.perf_counter()
     vectors = embedder.embed([question] if query_text == question else [question, query_text])
     full, stripped = vectors[0], vectors[-1]
     timings["embed"] = _ms(clock)
-    trace = Trace(question=question, query=query_text, settings=asdict(options), timings_ms=timings)
+    trace = Trace(question=question, query=query_text, settings=asdict(options), timings_ms=timings, route=route)
 
     clock = time.perf_counter()
     profiles = snap.profiles

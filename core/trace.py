@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from memhop.core.model import for_users
+from memhop.core.route import Route
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class Trace:
     hops: list[Hop] = field(default_factory=list)
     stopped: str = ""  # why expansion stopped
     facts: list[EntityFacts] = field(default_factory=list)
+    route: Route | None = None  # the question's kind and why (core/route.py)
     retriever: str = ""  # which retriever ranked the evidence (core/retrievers)
     retrieval: list[str] = field(default_factory=list)  # what each of its stages contributed
     evidence: list[EvidencePick] = field(default_factory=list)

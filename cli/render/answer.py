@@ -59,6 +59,8 @@ def render_trace(result: Answer, console: Console = out) -> None:
     """The read path as a tree: stage 1 scores, each hop, facts chosen and cut, evidence."""
     trace = result.context.trace
     tree = Tree(_text(("Trace: ", STAGE_STYLE), trace.question))
+    if trace.route is not None:
+        tree.add(_text(("Question type: ", "dim"), trace.route.kind, (f" ({trace.route.why})", "dim")))
     if trace.query != trace.question:
         tree.add(_text(("Facts and turns ranked by: ", "dim"), trace.query))
     _stage1(tree, trace)

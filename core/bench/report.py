@@ -13,6 +13,7 @@ from memhop.core.bench.metrics import METRICS, mean, percentile
 from memhop.core.bench.natural import NaturalResult, Tally
 from memhop.core.bench.plots import draw_all
 from memhop.core.bench.result import BenchResult, systems_in
+from memhop.core.bench.routing import router_table
 from memhop.core.bench.sources import default_dev_dir
 
 LOCOMO_HEADLINE = ("multi-hop", "temporal", "open-domain", "single-hop")
@@ -296,6 +297,7 @@ def render(result: BenchResult, plots: Sequence[str]) -> str:
         "### Which hop broke (K ≥ 2)\n\n" + broken_hops(result),
         "## LoCoMo by category",
         *(f"### {m}\n\n" + by_group(result, "locomo", m) for m in ("R@10", "R@25", "EM", "F1", "refused", "wrong")),
+        "### Question types (core/route.py) against the categories\n\n" + router_table(result),
         "## Write path (full memory)\n\n" + ingest_table(result),
         "## Speed at scale\n\n" + (scale_table(result) if result.scale else "not available: "
                                    + result.unavailable.get("scale", "not run")),

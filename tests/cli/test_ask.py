@@ -210,3 +210,21 @@ def test_an_unknown_retriever_is_a_one_line_usage_error(invoke) -> None:
     result = invoke(ROOMMATE, "--retriever", "hero")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "unknown retriever 'hero'" in result.stderr
+
+
+@pytest.mark.parametrize(("question", "kind", "because"), [
+    ("Which instruments has Maya played?", "aggregation", "plural object"),
+    ("When did Bob start his new job?", "temporal", "when"),
+    ("Would Bob likely enjoy a piano recital?", "inference", "would"),
+    (ROOMMATE, "single fact", "no rule"),
+])
+def test_the_trace_gives_the_question_type_and_why(invoke, question: str, kind: str, because: str) -> None:
+    route = json.loads(invoke(question, "--json").stdout)["trace"]["route"]
+    assert route["kind"] == kind and because in route["why"]
+    text = invoke(question, "--trace").stdout
+    assert f"Question type: {kind} (" in text
+
+
+def test_an_inference_question_is_ranked_by_its_words_without_the_guess(invoke) -> None:
+    data = json.loads(invoke("Would Bob likely enjoy a piano recital?", "--json").stdout)
+    assert data["trace"]["query"] == "enjoy a piano recital?"
