@@ -40,6 +40,7 @@ ANN_FACTOR = 4  # times the rows wanted...
 ANN_MIN_CANDIDATES = 400  # ...and at least this many...
 ANN_MAX_CANDIDATES = 5_000  # ...and at most this many
 EXACT_ROWS = 20_000  # a bonus set or a time window this small is scored row by row, exactly
+FETCHED_KEPT = 20_000  # turn rows a large store's snapshot keeps once fetched (then it starts afresh)
 _CACHE_SIZE = 4  # store files kept warm per process
 _CACHE: dict[str, tuple[tuple[Any, ...], Snapshot]] = {}
 _WHOLE: ContextVar[bool] = ContextVar("memhop_whole_snapshot", default=False)
@@ -144,6 +145,18 @@ def _residuals(table: pa.Table, superseded: dict[int, int]) -> ResidualIndex:
     )
 
 
+@dataclass
+class FetchedRows:
+    """Turn rows and session names a large store's snapshot has fetched, kept with it (the
+    snapshot is dropped when the store changes, so they cannot go stale): one question reads
+    its best candidates' texts for BM25 and then the evidence among them, and the next
+    question in the same process often reads the same turns."""
+
+    turns: dict[int, tuple[int, datetime | None, str | None, str]] = field(default_factory=dict)
+    # ^ turn id -> (session id, ts, external id, text)
+    sessions: dict[int, str] = field(default_factory=dict)  # session id -> its external id
+
+
 @dataclass(frozen=True)
 class TurnIndex:
     """Every raw turn, in chronological order within each session (neighbours are adjacent
@@ -165,6 +178,7 @@ class TurnIndex:
     dense_matrix: np.ndarray | None  # (n, DIM) float32, unit rows; None: `vectors`
     vectors: TurnVectors | None = None  # derived float16 rows + ANN index, in id order
     con: duckdb.DuckDBPyConnection | None = None  # where fetched rows come from (bound per call)
+    fetched: FetchedRows = field(default_factory=FetchedRows)  # rows fetched so far (large store)
 
     @property
     def approximate(self) -> bool:
@@ -218,7 +232,7 @@ class TurnIndex:
         count = int(min(max(ANN_FACTOR * wanted, ANN_MIN_CANDIDATES, wanted / share * 1.5), ANN_MAX_CANDIDATES, n))
         near = self.id_order[self.vectors.nearest(query, count)]
         parts += [near, near - 1, near + 1]
-        rows = np.unique(np.concatenate(parts))
+        rows = _distinct(np.concatenate(parts))
         rows = rows[(rows >= 0) & (rows < n)]
         return rows if allowed is None else rows[allowed[rows]]
 
@@ -250,25 +264,44 @@ class TurnIndex:
         if self.con is None:
             raise RuntimeError("a large store's turn index is used without a store connection")
         wanted = [int(self.ids[r]) for r in rows]
-        # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
-        # `import pandas` per element, and a join or list_contains() scans where IN prunes.
-        fetched = self.con.execute(
-            f"SELECT id, session_id, ts, external_id, text FROM turns WHERE id IN ({_ints(set(wanted))})"
-        ).fetchall()
-        sessions = dict(self.con.execute(
-            f"SELECT id, external_id FROM sessions WHERE id IN ({_ints({int(f[1]) for f in fetched})})"
-        ).fetchall())
-        found = {int(tid): (sessions[sid], ts, ext, text) for tid, sid, ts, ext, text in fetched}
+        kept = self.fetched
+        if len(kept.turns) > FETCHED_KEPT:
+            kept.turns.clear()
+        found = {t: kept.turns[t] for t in set(wanted) if t in kept.turns}
+        if len(found) < len(set(wanted)):
+            # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
+            # `import pandas` per element, and a join or list_contains() scans where IN prunes.
+            fresh = {int(tid): (int(sid), ts, ext, text) for tid, sid, ts, ext, text in self.con.execute(
+                "SELECT id, session_id, ts, external_id, text FROM turns "
+                f"WHERE id IN ({_ints(sorted(set(wanted) - found.keys()))})"
+            ).fetchall()}
+            kept.turns.update(fresh)
+            found |= fresh
+        names = {s: kept.sessions[s] for s in {f[0] for f in found.values()} if s in kept.sessions}
+        unnamed = {f[0] for f in found.values()} - names.keys()
+        if unnamed:
+            fresh_names = dict(self.con.execute(
+                f"SELECT id, external_id FROM sessions WHERE id IN ({_ints(sorted(unnamed))})"
+            ).fetchall())
+            kept.sessions.update(fresh_names)
+            names |= fresh_names
         out = []
         for r, tid in zip(rows, wanted):
-            session, ts, ext, text = found[tid]
-            out.append(TurnRecord(tid, session, self.speakers[self.speaker_codes[r]], ts, ext, text))
+            sid, ts, ext, text = found[tid]
+            out.append(TurnRecord(tid, names[sid], self.speakers[self.speaker_codes[r]], ts, ext, text))
         return out
 
 
 def _ints(values: Iterable[int]) -> str:
     """An SQL list of integers (int() keeps it safe), for `IN (...)`."""
     return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values, as np.unique gives them: np.unique itself imports numpy.ma on
+    first use (~7 ms CPU of a cold ask) to rule out masked arrays."""
+    ordered = np.sort(values)
+    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
 
 
 def _ascending(keys: list[np.ndarray]) -> bool:

@@ -199,3 +199,23 @@ def test_a_served_store_keeps_its_snapshot_whole(two: tuple[Path, Path], small_t
     service = MemoryService(db=approx, engine="offline", read_only=True)
     with service._memory(write=False) as mem:
         assert not snapshot(mem.store).turns.approximate
+
+
+def test_a_large_store_reads_whole_turn_rows_again_in_one_process_and_none_after_a_forget(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows fetched for one question are kept for the next (BM25 reads the candidates' texts,
+    then the evidence is read among them), as they are in the store, and never outlive it."""
+    exact, approx = two
+    with open_store(exact, read_only=True) as store:
+        expected = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    with open_store(approx) as store:
+        first = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+        again = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+        assert first == again == expected
+        assert any("Bob" in t.text for t in first)
+        forget(store, EMBED, name="Bob Kowalski", drop_turns=True)
+        after = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+    assert after and not any("Bob" in t.text for t in after)
+    assert not {t.id for t in first if "Bob" in t.text} & {t.id for t in after}
