@@ -240,7 +240,7 @@ def _stage1(
     boosts = np.zeros(len(cosines), dtype=np.float32)
     boosts[list(anchors)] = options.name_boost
     scores = cosines + boosts
-    order = sorted(range(len(scores)), key=lambda r: (-float(scores[r]), r))
+    order: list[int] = np.argsort(-scores, kind="stable").tolist()  # best first, ties by row
     selection = order[: max(options.top, 0)]
     for rank, row in enumerate(order[: len(selection) + STAGE1_SHOWN_EXTRA]):
         named_as = anchors.get(row)

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 import duckdb
@@ -40,6 +41,9 @@ ANN_FACTOR = 4  # times the rows wanted...
 ANN_MIN_CANDIDATES = 400  # ...and at least this many...
 ANN_MAX_CANDIDATES = 5_000  # ...and at most this many
 EXACT_ROWS = 20_000  # a bonus set or a time window this small is scored row by row, exactly
+DENSE_LOOKUP = 4_096  # ids looked up at once from which an id -> row table pays for itself
+FETCHED_KEPT = 20_000  # turn rows a large store's snapshot keeps once fetched (then it starts afresh)
+SPANS_KEPT = 2_000  # entities whose facts a large store's snapshot keeps once read (likewise)
 _CACHE_SIZE = 4  # store files kept warm per process
 _CACHE: dict[str, tuple[tuple[Any, ...], Snapshot]] = {}
 _WHOLE: ContextVar[bool] = ContextVar("memhop_whole_snapshot", default=False)
@@ -95,6 +99,7 @@ class LazyResiduals:
     entity_ids: np.ndarray
     superseded: dict[int, int]
     con: duckdb.DuckDBPyConnection
+    kept: dict[int, ResidualIndex] = field(default_factory=dict)  # spans read so far, by entity
 
     @staticmethod
     def load(con: duckdb.DuckDBPyConnection) -> LazyResiduals:
@@ -112,7 +117,20 @@ class LazyResiduals:
 
     def spans(self, entity_ids: Sequence[int]) -> dict[int, ResidualIndex]:
         """The live residuals of each of these entities, read in one query by id (ids are
-        written in order, so DuckDB skips the blocks holding none of them)."""
+        written in order, so DuckDB skips the blocks holding none of them). Spans read once
+        are kept with the snapshot (dropped with it when the store changes): reading an
+        entity's fact vectors costs ~10 ms CPU at 1M turns, and the next question in the
+        same process is often about the same people."""
+        if len(self.kept) > SPANS_KEPT:
+            self.kept.clear()
+        known = {e: self.kept[e] for e in entity_ids if e in self.kept}
+        fresh = self._read([e for e in dict.fromkeys(entity_ids) if e not in known])
+        self.kept.update(fresh)
+        return {e: known[e] if e in known else fresh[e] for e in entity_ids}
+
+    def _read(self, entity_ids: Sequence[int]) -> dict[int, ResidualIndex]:
+        if not entity_ids:
+            return {}
         ranges = {e: tuple(int(i) for i in np.searchsorted(self.entity_ids, [e, e + 1])) for e in entity_ids}
         wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
         table = self.con.execute(
@@ -144,6 +162,18 @@ def _residuals(table: pa.Table, superseded: dict[int, int]) -> ResidualIndex:
     )
 
 
+@dataclass
+class FetchedRows:
+    """Turn rows and session names a large store's snapshot has fetched, kept with it (the
+    snapshot is dropped when the store changes, so they cannot go stale): one question reads
+    its best candidates' texts for BM25 and then the evidence among them, and the next
+    question in the same process often reads the same turns."""
+
+    turns: dict[int, tuple[int, datetime | None, str | None, str]] = field(default_factory=dict)
+    # ^ turn id -> (session id, ts, external id, text)
+    sessions: dict[int, str] = field(default_factory=dict)  # session id -> its external id
+
+
 @dataclass(frozen=True)
 class TurnIndex:
     """Every raw turn, in chronological order within each session (neighbours are adjacent
@@ -165,6 +195,7 @@ class TurnIndex:
     dense_matrix: np.ndarray | None  # (n, DIM) float32, unit rows; None: `vectors`
     vectors: TurnVectors | None = None  # derived float16 rows + ANN index, in id order
     con: duckdb.DuckDBPyConnection | None = None  # where fetched rows come from (bound per call)
+    fetched: FetchedRows = field(default_factory=FetchedRows)  # rows fetched so far (large store)
 
     @property
     def approximate(self) -> bool:
@@ -218,13 +249,18 @@ class TurnIndex:
         count = int(min(max(ANN_FACTOR * wanted, ANN_MIN_CANDIDATES, wanted / share * 1.5), ANN_MAX_CANDIDATES, n))
         near = self.id_order[self.vectors.nearest(query, count)]
         parts += [near, near - 1, near + 1]
-        rows = np.unique(np.concatenate(parts))
+        rows = _distinct(np.concatenate(parts))
         rows = rows[(rows >= 0) & (rows < n)]
         return rows if allowed is None else rows[allowed[rows]]
 
+    @cached_property
+    def sorted_ids(self) -> np.ndarray:
+        """Every turn id, ascending (ids[id_order]): made once, not on every lookup."""
+        return self.ids[self.id_order]
+
     def rows_of(self, turn_ids: Sequence[int]) -> np.ndarray:
         """Row of each turn id; ids that are gone are dropped."""
-        rows, found = _lookup(self.ids, self.id_order, turn_ids)
+        rows, found = _lookup(self.ids, self.id_order, turn_ids, self.sorted_ids)
         return rows[found]
 
     def texts(self, rows: Sequence[int]) -> list[str]:
@@ -250,25 +286,44 @@ class TurnIndex:
         if self.con is None:
             raise RuntimeError("a large store's turn index is used without a store connection")
         wanted = [int(self.ids[r]) for r in rows]
-        # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
-        # `import pandas` per element, and a join or list_contains() scans where IN prunes.
-        fetched = self.con.execute(
-            f"SELECT id, session_id, ts, external_id, text FROM turns WHERE id IN ({_ints(set(wanted))})"
-        ).fetchall()
-        sessions = dict(self.con.execute(
-            f"SELECT id, external_id FROM sessions WHERE id IN ({_ints({int(f[1]) for f in fetched})})"
-        ).fetchall())
-        found = {int(tid): (sessions[sid], ts, ext, text) for tid, sid, ts, ext, text in fetched}
+        kept = self.fetched
+        if len(kept.turns) > FETCHED_KEPT:
+            kept.turns.clear()
+        found = {t: kept.turns[t] for t in set(wanted) if t in kept.turns}
+        if len(found) < len(set(wanted)):
+            # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
+            # `import pandas` per element, and a join or list_contains() scans where IN prunes.
+            fresh = {int(tid): (int(sid), ts, ext, text) for tid, sid, ts, ext, text in self.con.execute(
+                "SELECT id, session_id, ts, external_id, text FROM turns "
+                f"WHERE id IN ({_ints(sorted(set(wanted) - found.keys()))})"
+            ).fetchall()}
+            kept.turns.update(fresh)
+            found |= fresh
+        names = {s: kept.sessions[s] for s in {f[0] for f in found.values()} if s in kept.sessions}
+        unnamed = {f[0] for f in found.values()} - names.keys()
+        if unnamed:
+            fresh_names = dict(self.con.execute(
+                f"SELECT id, external_id FROM sessions WHERE id IN ({_ints(sorted(unnamed))})"
+            ).fetchall())
+            kept.sessions.update(fresh_names)
+            names |= fresh_names
         out = []
         for r, tid in zip(rows, wanted):
-            session, ts, ext, text = found[tid]
-            out.append(TurnRecord(tid, session, self.speakers[self.speaker_codes[r]], ts, ext, text))
+            sid, ts, ext, text = found[tid]
+            out.append(TurnRecord(tid, names[sid], self.speakers[self.speaker_codes[r]], ts, ext, text))
         return out
 
 
 def _ints(values: Iterable[int]) -> str:
     """An SQL list of integers (int() keeps it safe), for `IN (...)`."""
     return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values, as np.unique gives them: np.unique itself imports numpy.ma on
+    first use (~7 ms CPU of a cold ask) to rule out masked arrays."""
+    ordered = np.sort(values)
+    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
 
 
 def _ascending(keys: list[np.ndarray]) -> bool:
@@ -284,11 +339,24 @@ def _ascending(keys: list[np.ndarray]) -> bool:
     return bool(np.all(later | same))
 
 
-def _lookup(ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _lookup(
+    ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray, ordered: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Row of each wanted id, and whether it is there (`ordered`: ids[order], if made already).
+    Many ids (a snapshot's mentions) are looked up in a table indexed by id when the ids are
+    dense enough for it: a binary search per id cost ~290 ms CPU for 680k mentions in 1M
+    turns, the table ~20."""
     wanted = np.asarray(wanted_ids, dtype=np.int64)
     if not len(ids) or not len(wanted):
         return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
-    ordered = ids[order]
+    top = int(ids[order[-1]])
+    if len(wanted) >= DENSE_LOOKUP and int(ids[order[0]]) >= 0 and top <= 4 * len(ids):
+        table = np.full(top + 1, -1, dtype=np.int64)
+        table[ids] = np.arange(len(ids))
+        inside = (wanted >= 0) & (wanted <= top)
+        rows = np.where(inside, table[np.where(inside, wanted, 0)], -1)
+        return np.maximum(rows, 0), rows >= 0
+    ordered = ids[order] if ordered is None else ordered
     at = np.clip(np.searchsorted(ordered, wanted), 0, len(ordered) - 1)
     return order[at], ordered[at] == wanted
 
@@ -428,11 +496,10 @@ def _load_turns(store: Store, whole: bool = False) -> TurnIndex:
     pairs = store.con.execute("SELECT entity_id, turn_id FROM mentions").arrow().read_all()
     entities = pairs.column("entity_id").to_numpy().astype(np.int64)
     rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy())
-    named, named_rows = entities[found], rows[found]
-    by = np.lexsort((named_rows, named))  # by entity, then row: one sort, not one per entity
-    named, named_rows = named[by], named_rows[by]
-    fresh = np.r_[True, (named[1:] != named[:-1]) | (named_rows[1:] != named_rows[:-1])] if len(named) else np.zeros(0, bool)
-    named, named_rows = named[fresh], named_rows[fresh]
+    # By entity, then row: one sort of (entity << 32 | row) keys, distinct keys kept (a lexsort
+    # of the two columns cost ~130 ms CPU at 1M turns, this ~40).
+    pair_keys = _distinct((entities[found] << 32) | rows[found])
+    named, named_rows = pair_keys >> 32, pair_keys & 0xFFFFFFFF
     starts = np.flatnonzero(np.r_[True, named[1:] != named[:-1]]) if len(named) else np.zeros(0, np.int64)
     mentions = {int(named[s]): g for s, g in zip(starts, np.split(named_rows, starts[1:]))}
     return TurnIndex(

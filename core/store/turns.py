@@ -41,9 +41,19 @@ def turns_by_id(store: Store, turn_ids: Sequence[int]) -> dict[int, StoredTurn]:
     if not turn_ids:
         return {}
     # IN over a literal list, not list_contains(): DuckDB prunes by the id column's zone maps
-    # for IN (8 ms instead of 40 at 100k turns)
-    found = store.con.execute(_SELECT + f"WHERE t.id IN ({id_list(set(turn_ids))[1:-1]})").fetchall()
-    return {t.id: t for t in map(_turn, found)}
+    # for IN (8 ms instead of 40 at 100k turns). The turns first, then their sessions' files:
+    # joined in one query DuckDB hashes every session (26 ms CPU at 1M turns, 4 like this).
+    found = store.con.execute(
+        "SELECT id, session_id, position, speaker, ts, text, external_id FROM turns "
+        f"WHERE id IN ({id_list(set(turn_ids))[1:-1]})"
+    ).fetchall()
+    if not found:
+        return {}
+    paths = dict(store.con.execute(
+        "SELECT s.id, src.path FROM sessions s JOIN sources src ON src.id = s.source_id "
+        f"WHERE s.id IN ({id_list({int(row[1]) for row in found})[1:-1]})"
+    ).fetchall())
+    return {t.id: t for t in (_turn((*row, paths[row[1]])) for row in found if row[1] in paths)}
 
 
 def turn_with_neighbours(store: Store, turn_id: int, before: int, after: int) -> list[StoredTurn]:

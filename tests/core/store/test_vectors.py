@@ -199,3 +199,41 @@ def test_a_served_store_keeps_its_snapshot_whole(two: tuple[Path, Path], small_t
     service = MemoryService(db=approx, engine="offline", read_only=True)
     with service._memory(write=False) as mem:
         assert not snapshot(mem.store).turns.approximate
+
+
+def test_a_large_store_reads_whole_turn_rows_again_in_one_process_and_none_after_a_forget(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows fetched for one question are kept for the next (BM25 reads the candidates' texts,
+    then the evidence is read among them), as they are in the store, and never outlive it."""
+    exact, approx = two
+    with open_store(exact, read_only=True) as store:
+        expected = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    with open_store(approx) as store:
+        first = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+        again = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+        assert first == again == expected
+        assert any("Bob" in t.text for t in first)
+        forget(store, EMBED, name="Bob Kowalski", drop_turns=True)
+        after = [e.turn for e in read(store, QUESTIONS[0], EMBED, replace(ReadSettings(), evidence=25)).evidence]
+    assert after and not any("Bob" in t.text for t in after)
+    assert not {t.id for t in first if "Bob" in t.text} & {t.id for t in after}
+
+
+def test_a_large_store_reads_an_entitys_edited_fact_in_the_same_process(
+    two: tuple[Path, Path], small_threshold: None
+) -> None:
+    """The facts a lazy snapshot has read are kept for the next question, never past a change."""
+    from memhop.core.edit import edit_fact
+
+    _, approx = two
+    question = "What instrument does Bob play?"
+    with open_store(approx) as store:
+        before = read(store, question, EMBED, ReadSettings())
+        bob = next(s for s in before.selected if s.name == "Bob Kowalski" and s.sources)
+        edit_fact(store, bob.sources[0].residual_id, "Bob Kowalski plays the theremin in a cellar band.", EMBED)
+        after = read(store, question, EMBED, ReadSettings())
+    facts = next(s.facts for s in after.selected if s.name == "Bob Kowalski")
+    assert "Bob Kowalski plays the theremin in a cellar band." in facts
+    assert bob.facts[0] not in facts
