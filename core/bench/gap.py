@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from memhop.core.bench.metrics import mean, recall_at
+from memhop.core.bench.sources import LOCOMO_CATEGORIES
 from memhop.core.evidence import WEIGHTS, Weights
 from memhop.core.retrievers.base import Query
 
@@ -28,6 +29,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "session": (0.0, 0.1, 0.2, 0.3),
 }
 BUDGET = 25
+SCORED = tuple(LOCOMO_CATEGORIES[c] for c in (1, 2, 3, 4))  # the headline categories, as the report counts them
 
 
 @dataclass(frozen=True)
