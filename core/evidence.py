@@ -87,7 +87,8 @@ def _neighbours(turns: TurnIndex, row: int) -> list[int]:
 
 
 def fact_picks(
-    turns: TurnIndex, sources: Sequence[FactSource], cap: int, allowed: np.ndarray | None
+    turns: TurnIndex, sources: Sequence[FactSource], cap: int, allowed: np.ndarray | None,
+    share: float = NEIGHBOUR_SHARE,
 ) -> dict[int, EvidencePick]:
     """Up to `cap` turns, in pick order: the sources of the facts, best fact first, then
     the turns they answer or that answer them (`_neighbours`)."""
@@ -110,7 +111,7 @@ def fact_picks(
                 return picks
             if other not in picks and (allowed is None or allowed[other]):
                 picks[other] = EvidencePick(
-                    int(turns.ids[other]), None, "neighbour", _external(turns, row), round(NEIGHBOUR_SHARE * score, 4)
+                    int(turns.ids[other]), None, "neighbour", _external(turns, row), round(share * score, 4)
                 )
     return picks
 

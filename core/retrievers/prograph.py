@@ -26,7 +26,7 @@ class ProGraphRetriever:
             return ranking
         share = self.weights.fact_share
         cap = -(-budget // share)
-        facts = list(fact_picks(turns, query.sources, cap, query.allowed).items())
+        facts = list(fact_picks(turns, query.sources, cap, query.allowed, self.weights.neighbour_share).items())
         fill = [
             pick(query, row, "dense", score) if origin == row
             else pick(query, row, "neighbour", score, external(query, origin))
