@@ -2,14 +2,19 @@
 
 ProGraph's profiles and facts paraphrase; the turns are what was actually said. Within a
 budget of K turns: (1) the turns the chosen verified facts came from (facts that clear the
-relevance gate, best first), (2) their chronological neighbours, then (3) backfill over
-every turn — cosine of the question without its names (names dominate a small embedding
-and every turn of a speaker lacks them), a bonus for turns by or about the entities the
-question names, BM25 over the best candidates for the rare words embeddings blur, and
-one-hop chronological recovery (a turn inherits part of its neighbour's score: answers
-follow questions). Layers 1–2 take at most a quarter of the budget: on LoCoMo a larger
-share cost recall (the facts point at the right turns, but backfill finds more of the
-others). The `prograph` retriever (core/retrievers/prograph.py) puts these together.
+relevance gate, best first), (2) their replies and the turns they reply to, then (3)
+backfill over every turn — cosine of the question without its names (names dominate a
+small embedding and every turn of a speaker lacks them), a bonus for turns by or about the
+entities the question names, BM25 over the best candidates for the rare words embeddings
+blur, a share of the score of the session the turn was said in (its best few turns: the
+evidence of one question clusters in the sessions about it), and one-hop recovery across
+speakers (a turn inherits part of the score of the turn it answers or that answers it;
+a writer's next sentence in a diary is not a reply and lends nothing). Layers 1–2 take at
+most a quarter of the budget: on LoCoMo a larger share cost recall (the facts point at
+the right turns, but backfill finds more of the others). The `prograph` retriever
+(core/retrievers/prograph.py) puts these together. Every tunable number is a field of
+`Weights`; `memhop bench` grids each one on one LoCoMo conversation and tests it on the
+other (core/bench/gap.py), and the defaults are the values that hold on both.
 """
 
 from __future__ import annotations
@@ -25,11 +30,27 @@ from memhop.core.store.recall import TurnIndex, TurnRecord
 from memhop.core.trace import EvidencePick
 
 ENTITY_BONUS = 0.1  # a turn spoken by, or naming, an entity the question starts from
-PERIOD_BONUS = ENTITY_BONUS  # a turn said in the period the question names ("in May 2024"): as telling
 LEXICAL_WEIGHT = 0.2  # BM25, scaled to [0, 1] within the pool
 LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
 NEIGHBOUR_SHARE = 0.7  # what a turn inherits of its neighbour's score
 FACT_SHARE = 4  # fact sources and their neighbours take at most 1/4 of the budget (rounded up)
+SESSION_WEIGHT = 0.2  # a turn gains this share of its session's score
+SESSION_BEST = 3  # a session's score: the mean of its best few turns among the BM25 pool
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The default retriever's tunable numbers, so the benchmark can re-rank one question
+    many ways (its 26-vs-30 gap report); `WEIGHTS` are the shipped ones."""
+
+    entity_bonus: float = ENTITY_BONUS
+    lexical: float = LEXICAL_WEIGHT
+    neighbour_share: float = NEIGHBOUR_SHARE
+    fact_share: int = FACT_SHARE
+    session: float = SESSION_WEIGHT
+
+
+WEIGHTS = Weights()
 
 
 @dataclass(frozen=True)
@@ -55,18 +76,22 @@ def _external(turns: TurnIndex, row: int) -> str:
 
 
 def _neighbours(turns: TurnIndex, row: int) -> list[int]:
+    """The turn before and after, in the same session, said by someone else: the turn this
+    one answers and its answer. A writer's own next sentence (a diary) is not a reply."""
     out = []
     for other in (row - 1, row + 1):
-        if 0 <= other < len(turns.ids) and turns.sessions[other] == turns.sessions[row]:
+        if (0 <= other < len(turns.ids) and turns.sessions[other] == turns.sessions[row]
+                and turns.speaker_codes[other] != turns.speaker_codes[row]):
             out.append(other)
     return out
 
 
 def fact_picks(
-    turns: TurnIndex, sources: Sequence[FactSource], cap: int, allowed: np.ndarray | None
+    turns: TurnIndex, sources: Sequence[FactSource], cap: int, allowed: np.ndarray | None,
+    share: float = NEIGHBOUR_SHARE,
 ) -> dict[int, EvidencePick]:
     """Up to `cap` turns, in pick order: the sources of the facts, best fact first, then
-    their neighbours in the same session."""
+    the turns they answer or that answer them (`_neighbours`)."""
     picks: dict[int, EvidencePick] = {}
     ordered = sorted(sources, key=lambda s: -s.score)
     seeds: list[tuple[int, float]] = []
@@ -86,7 +111,7 @@ def fact_picks(
                 return picks
             if other not in picks and (allowed is None or allowed[other]):
                 picks[other] = EvidencePick(
-                    int(turns.ids[other]), None, "neighbour", _external(turns, row), round(NEIGHBOUR_SHARE * score, 4)
+                    int(turns.ids[other]), None, "neighbour", _external(turns, row), round(share * score, 4)
                 )
     return picks
 
@@ -100,37 +125,63 @@ def hybrid_scores(
     allowed: np.ndarray | None = None,
     in_period: np.ndarray | None = None,
     sparse: bool = False,
+    weights: Weights = WEIGHTS,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every row's score — its `cosines` (a fresh array, changed in place), +ENTITY_BONUS for `focus_rows`, +PERIOD_BONUS for rows
-    `in_period` (a mask), +BM25 (scaled to LEXICAL_WEIGHT) over the best LEXICAL_POOL rows —
+    """Every row's score — its `cosines` (a fresh array, changed in place), +entity bonus for `focus_rows`, as much for rows
+    `in_period` (a mask), +BM25 (scaled to the lexical weight) over the best LEXICAL_POOL rows —
     and the best `wanted` rows, unordered. Rows not `allowed` score -inf and are never among
     the best."""
     base = cosines
+    bonus = weights.entity_bonus
     if focus_rows is not None and len(focus_rows):
         if len(focus_rows) > len(base) // 8:  # a mask is cheaper than a million-row fancy index
             focus = np.zeros(len(base), dtype=bool)
             focus[focus_rows] = True
-            base[focus] += ENTITY_BONUS
+            base[focus] += bonus
         else:
-            base[focus_rows] += ENTITY_BONUS
+            base[focus_rows] += bonus
     if in_period is not None:
-        base[in_period] += PERIOD_BONUS
+        base[in_period] += bonus  # a turn said in the period the question names: as telling
     if allowed is not None:
         base[~allowed] = -np.inf
-    wanted = min(len(base), max(wanted, 1))
-    if sparse:  # only the scored rows can be seeds: partition those, not every row
-        scored = np.flatnonzero(np.isfinite(base))
-        seeds = scored[np.argpartition(-base[scored], wanted - 1)[:wanted]] if len(scored) > wanted else scored
-    else:
-        seeds = np.argpartition(-base, wanted - 1)[:wanted]
-        seeds = seeds[np.isfinite(base[seeds])]
+    seeds = _best(base, wanted, sparse)
     pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
     query_terms = lexical.terms(query_text)
     if query_terms and len(pool):
         lex = np.asarray(lexical.bm25(query_terms, [lexical.terms(text) for text in texts(pool.tolist())]))
         if lex.max(initial=0.0) > 0:
-            base[pool] += LEXICAL_WEIGHT * lex / lex.max()
+            base[pool] += weights.lexical * lex / lex.max()
     return base, seeds
+
+
+def _best(base: np.ndarray, wanted: int, sparse: bool) -> np.ndarray:
+    """The best `wanted` finite rows of `base`, unordered."""
+    wanted = min(len(base), max(wanted, 1))
+    if sparse:  # only the scored rows can be seeds: partition those, not every row
+        scored = np.flatnonzero(np.isfinite(base))
+        return scored[np.argpartition(-base[scored], wanted - 1)[:wanted]] if len(scored) > wanted else scored
+    seeds = np.argpartition(-base, wanted - 1)[:wanted]
+    return seeds[np.isfinite(base[seeds])]
+
+
+def session_prior(base: np.ndarray, sessions: np.ndarray, pool: np.ndarray, weight: float, sparse: bool) -> None:
+    """Each scored row gains `weight` × its session's score (in place): the mean of that
+    session's SESSION_BEST best rows among `pool`, the best rows overall. A session holding
+    several good turns is about the question, and the evidence of one question clusters in
+    the sessions about it (passage retrieval scoring a passage with its document)."""
+    if weight <= 0 or not len(pool):
+        return
+    best: dict[int, list[float]] = {}
+    for row in pool[np.argsort(-base[pool], kind="stable")].tolist():
+        best.setdefault(int(sessions[row]), []).append(float(base[row]))
+    keys = np.fromiter(best, dtype=sessions.dtype, count=len(best))
+    values = np.asarray([sum(v[:SESSION_BEST]) / len(v[:SESSION_BEST]) for v in best.values()])
+    rows = np.flatnonzero(np.isfinite(base)) if sparse else np.arange(len(base))
+    order = np.argsort(keys)
+    at = np.clip(np.searchsorted(keys[order], sessions[rows]), 0, len(keys) - 1)
+    hit = keys[order][at] == sessions[rows]
+    rows, at = rows[hit], at[hit]
+    base[rows] += weight * values[order][at]
 
 
 def backfill(
@@ -143,13 +194,15 @@ def backfill(
     allowed: np.ndarray | None = None,
     lend: bool = True,
     in_period: np.ndarray | None = None,
+    weights: Weights = WEIGHTS,
 ) -> list[tuple[int, float, int]]:
     """The best `room` turns not yet taken, best first: (row, score, row its score came from).
 
     Only the top turns by their own score can lend a neighbour a score (a lent score is a
     fraction of the lender's), so ranking those and their neighbours ranks every turn; one
     matrix product is the only pass over all of them. `lend=False` ranks turns by their
-    own words only (a search result must match by itself).
+    own words only, without a neighbour's or their session's score (a search result must
+    match by itself).
     """
     if room <= 0 or not len(turns.ids):
         return []
@@ -157,15 +210,19 @@ def backfill(
     extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
     cosines = turns.cosines(query, wanted, extra, allowed)
     base, seeds = hybrid_scores(
-        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, sparse=turns.approximate
+        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights
     )
+    if lend and weights.session > 0:
+        pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
+        session_prior(base, turns.sessions, pool, weights.session, turns.approximate)
+        seeds = _best(base, wanted, turns.approximate)
     best: dict[int, tuple[float, int]] = {}
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))
         for other in _neighbours(turns, seed) if lend else ():
             if allowed is not None and not allowed[other]:
                 continue
-            lent = (NEIGHBOUR_SHARE * float(base[seed]), seed)
+            lent = (weights.neighbour_share * float(base[seed]), seed)
             best[other] = max(best.get(other, (float(base[other]), other)), lent)
     ranked = sorted((r for r in best if r not in taken), key=lambda r: (-best[r][0], r))[:room]
     return [(r, best[r][0], best[r][1]) for r in ranked]

@@ -130,6 +130,27 @@ def read(
 ) -> Context:
     """Stages 1–3 and the raw evidence for one question, with the trace of every decision;
     with a `window`, only facts and turns from that time (a fact by its source turns)."""
+    query, chosen, trace = _prepare(store, question, embedder, options, window)
+    clock = time.perf_counter()
+    ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
+    evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
+    trace.evidence = [e.pick for e in evidence]
+    trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
+    trace.timings_ms["evidence"] += _ms(clock)
+    return Context(query.question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
+
+
+def evidence_query(
+    store: Store, question: str, embedder: Embedder, options: ReadSettings, window: Window | None = None
+) -> Query:
+    """What a retriever is given for this question (stages 1–3 run): the benchmark ranks
+    the same query many ways without embedding it again."""
+    return _prepare(store, question, embedder, options, window)[0]
+
+
+def _prepare(
+    store: Store, question: str, embedder: Embedder, options: ReadSettings, window: Window | None
+) -> tuple[Query, list[Selected], Trace]:
     question = " ".join(question.split())
     clock = time.perf_counter()
     snap = snapshot(store)
@@ -178,12 +199,8 @@ def read(
     people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
     focus = rows_about(snap.turns, [(p.name, p.aliases) for p in people], [profiles.entity_ids[r] for r in anchors])
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap))
-    ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
-    evidence = evidence_of(snap.turns, ranking.rows, [t.pick for t in ranking.turns])
-    trace.evidence = [e.pick for e in evidence]
-    trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
     timings["evidence"] = _ms(clock)
-    return Context(question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
+    return query, chosen, trace
 
 
 def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from memhop.core.bench.baselines import DenseChunks, EntityGraph, FullContext, load_corpus
+from memhop.core.bench.gap import SCORED, GapRecord, rank_grid
 from memhop.core.bench.metrics import Record, recall_at
 from memhop.core.bench.sources import BenchSource, Spec
 from memhop.core.bench.systems import MEMHOP_VARIANTS, MemhopSystem, TurnSystem
@@ -31,6 +32,7 @@ class AskOutcome:
     unavailable: dict[str, str] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)  # the source's turns, for the scale stage
     vectors: np.ndarray | None = None
+    gap: list[GapRecord] = field(default_factory=list)  # LoCoMo: the default's weights re-ranked (core/bench/gap.py)
 
 
 class Answers:
@@ -98,7 +100,20 @@ def _ask(source: BenchSource, stores: dict[str, Store], settings: Settings, embe
                 recall_at(got.at10, q.evidence, len(got.at10)), recall_at(got.at25, q.evidence, len(got.at25)),
                 reached, broke, got.context_tokens, got.seconds, len(got.selected), by_turns,
             ))
+    if wrote and source.dataset == "locomo":
+        outcome.gap = _gap(source, stores["full"], settings, embedder)
     return outcome
+
+
+def _gap(source: BenchSource, store: Store, settings: Settings, embedder: Embedder) -> list[GapRecord]:
+    """The LoCoMo questions (categories 1–4) re-ranked at every grid point of the default's weights."""
+    from memhop.core.read import evidence_query
+    from memhop.core.store.recall import snapshot
+
+    turns = snapshot(store).turns
+    asked = [(q.qid, evidence_query(store, q.text, embedder, settings.read), q.evidence)
+             for q in source.questions if q.group in SCORED and q.evidence]
+    return rank_grid(source.name, asked, lambda rows: [r.external_id for r in turns.records(rows)])
 
 
 def reach(q: Spec, selected: Sequence[str], turns: Sequence[str | None], known: list[tuple[str, tuple[str, ...]]],

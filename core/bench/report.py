@@ -68,6 +68,7 @@ def summary(result: BenchResult) -> dict[str, object]:
         "engine": result.engine,
         "machine": result.machine,
         "retrievers": _retriever_summary(result),
+        "weights": _weights_summary(result),
         "headline": {
             d: {s: system_stats(result, d, s) for s in systems_in(result)} for d in ("memhop", "locomo")
         },
@@ -84,6 +85,12 @@ def _retriever_summary(result: BenchResult) -> dict[str, object]:
 
     default, why = choice.choose(result)
     return {"default": default, "why": why}
+
+
+def _weights_summary(result: BenchResult) -> dict[str, object]:
+    from memhop.core.bench import gap
+
+    return {c.weight: {"shipped": c.shipped, "chosen": c.chosen, "holds": c.holds()} for c in gap.choices(result.gap)}
 
 
 def _of(part: int, whole: int) -> str:
@@ -271,6 +278,13 @@ def retriever_section(result: BenchResult) -> str:
             f"retriever, unlike memhop's entity-based reach above).\n\n**Default: `{default}`.** {why}")
 
 
+def gap_section(result: BenchResult) -> str:
+    """Each tunable weight of `prograph` chosen on one LoCoMo conversation, tested on the others."""
+    from memhop.core.bench import gap
+
+    return gap.section(result.gap)
+
+
 def render(result: BenchResult, plots: Sequence[str]) -> str:
     cfg = result.config
     n_memhop = len({r.qid for r in result.records if r.dataset == "memhop"})
@@ -290,6 +304,7 @@ def render(result: BenchResult, plots: Sequence[str]) -> str:
         ),
         "## Findings\n\n" + findings(result),
         "## Evidence retrievers side by side\n\n" + retriever_section(result),
+        "## The default's weights, trained on one conversation and tested on another\n\n" + gap_section(result),
         "## MemHop-style, all K\n\n" + headline(result, "memhop"),
         "## LoCoMo, categories 1–4\n\n" + headline(result, "locomo"),
         "## Natural text (dev set)\n\n" + natural_section(result),

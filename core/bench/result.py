@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memhop.core.bench.gap import GapRecord
 from memhop.core.bench.metrics import Record
 from memhop.core.bench.systems import SYSTEMS
 
@@ -78,6 +79,7 @@ class BenchResult:
     ingest: list[IngestStat] = field(default_factory=list)
     scale: list[ScalePoint] = field(default_factory=list)
     natural: NaturalResult | None = None
+    gap: list[GapRecord] = field(default_factory=list)  # the default's weights, per LoCoMo conversation
     unavailable: dict[str, str] = field(default_factory=dict)  # system -> why
     seconds: float = 0.0
     machine: str = ""  # cores and load: timings mean little on a busy machine

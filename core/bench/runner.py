@@ -63,6 +63,7 @@ def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder | None
         for job in asks:
             outcomes.append(job.result())
             result.records += outcomes[-1].records
+            result.gap += outcomes[-1].gap
             result.unavailable |= outcomes[-1].unavailable
             progress.advance(1)
         base = _path(work, sources[0], "full") if sources else None

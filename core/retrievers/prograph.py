@@ -9,32 +9,37 @@ before the ranking, only their order within the budget differs.
 
 from __future__ import annotations
 
-from memhop.core.evidence import FACT_SHARE, backfill, fact_picks
+from memhop.core.evidence import WEIGHTS, Weights, backfill, fact_picks
 from memhop.core.retrievers.base import Query, Ranked, Ranking, external, pick
 
 
 class ProGraphRetriever:
     name = "prograph"
 
+    def __init__(self, weights: Weights = WEIGHTS) -> None:
+        self.weights = weights  # the shipped ones; the benchmark's gap report tries others
+
     def retrieve(self, query: Query, budget: int) -> Ranking:
         turns = query.snap.turns
         ranking = Ranking(self.name)
         if budget <= 0 or not len(turns.ids):
             return ranking
-        cap = -(-budget // FACT_SHARE)
-        facts = list(fact_picks(turns, query.sources, cap, query.allowed).items())
+        share = self.weights.fact_share
+        cap = -(-budget // share)
+        facts = list(fact_picks(turns, query.sources, cap, query.allowed, self.weights.neighbour_share).items())
         fill = [
             pick(query, row, "dense", score) if origin == row
             else pick(query, row, "neighbour", score, external(query, origin))
             for row, score, origin in backfill(
-                turns, query.vector, query.text, query.focus, budget, set(), query.allowed, in_period=query.in_period
+                turns, query.vector, query.text, query.focus, budget, set(), query.allowed,
+                in_period=query.in_period, weights=self.weights,
             )
         ]
         at: dict[int, int] = {}  # row -> its place in the ranking
         used_facts = next_fill = 0
         while len(ranking.turns) < budget:
             place = len(ranking.turns) + 1
-            if used_facts < min(len(facts), -(-place // FACT_SHARE)):  # a fact turn's place
+            if used_facts < min(len(facts), -(-place // share)):  # a fact turn's place
                 row, fact = facts[used_facts]
                 used_facts += 1
                 if row in at:  # already ranked by backfill: it keeps its place, as a fact turn
@@ -57,7 +62,13 @@ class ProGraphRetriever:
             else:
                 break  # every turn there is
         ranking.stages = [
-            f"fact sources and neighbours: {used_facts} (a quarter of the budget at most, every fourth place)",
-            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus, scores lent to neighbours)",
+            f"fact sources and neighbours: {used_facts} (1/{share} of the budget at most, {_every(share)})",
+            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus, session score, "
+            "scores lent across speakers)",
         ]
         return ranking
+
+
+def _every(n: int) -> str:
+    """ "every fourth place" for 4."""
+    return "every place" if n <= 1 else f"every {({2: 'second', 3: 'third', 4: 'fourth'}.get(n, f'{n}th'))} place"

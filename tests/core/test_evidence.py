@@ -1,25 +1,26 @@
 """The raw-turn layer (the default `prograph` retriever): the turns the verified facts came
-from and their neighbours in the same session, then backfill over every turn, within the
-budget; the fact turns lead and take a quarter of it."""
+from and the turns they answer or that answer them, then backfill over every turn, within
+the budget; the fact turns lead and take a quarter of it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.model import ResidualDraft
-from memhop.core.evidence import NEIGHBOUR_SHARE, backfill
+from memhop.core.evidence import NEIGHBOUR_SHARE, SESSION_BEST, WEIGHTS, backfill
 from memhop.core.ingest import ingest
+from memhop.core.model import ResidualDraft
 from memhop.core.read import Context, read
-from memhop.core.store import Store, open_store
-from memhop.core.store import memory
-from memhop.core.store.recall import snapshot
+from memhop.core.store import Store, memory, open_store
+from memhop.core.store.recall import TurnIndex
 
 DIARY = """# 2024-01-05
 
@@ -29,18 +30,17 @@ The ferry to Dublin leaves from Holyhead at nine.
 
 Bought oat milk on the way home.
 
-# 2024-01-06
-
-Went to the climbing wall with Sam after work.
-
-Sam finally sent the orange route, first try.
-
 # 2024-01-07
 
 Quiet day. Read a novel about lighthouses.
 
 Cooked a big pot of chilli for the week.
 """
+CHAT = [  # Jo and Sam, the evening after the climbing wall
+    ("Jo", "How did it go at the climbing wall after work?"),
+    ("Sam", "I finally sent the orange route, first try."),
+    ("Sam", "My forearms are done for the week."),
+]
 FACT = "Sam climbed the orange route at the climbing wall."
 
 
@@ -48,11 +48,14 @@ FACT = "Sam climbed the orange route at the climbing wall."
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("evidence")
     (root / "diary.md").write_text(DIARY, encoding="utf-8")
+    lines = [json.dumps({"speaker": who, "text": text, "timestamp": f"2024-01-06T19:0{i}:00"})
+             for i, (who, text) in enumerate(CHAT)]
+    (root / "chat.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     path = root / "memhop.duckdb"
     embedder = get_embedder("minilm")
     with open_store(path) as store:
-        ingest(store, [str(root / "diary.md")], embedder, self_name="Jo")
-        source = store.scalar("SELECT id FROM turns WHERE text LIKE 'Sam finally%'")
+        ingest(store, [str(root / "diary.md"), str(root / "chat.jsonl")], embedder, self_name="Jo")
+        source = store.scalar("SELECT id FROM turns WHERE text LIKE 'I finally sent%'")
         with store.transaction():
             sam = memory.add_entity(store, "Sam", "person")
             profile = "Sam is Jo's climbing partner."
@@ -71,20 +74,22 @@ def run(store: Store, question: str, **options: object) -> Context:
     return read(store, question, get_embedder("minilm"), replace(ReadSettings(), **options))
 
 
-def test_fact_sources_come_first_then_their_session_neighbours(store: Store) -> None:
+def test_fact_sources_come_first_then_the_turn_they_answer(store: Store) -> None:
+    """Sam's turn is a reply to Jo's question (a neighbour); Sam's own next turn is not."""
     context = run(store, "What did Sam climb?", evidence=6)
     picks = context.trace.evidence
     texts = [e.turn.text for e in context.evidence]
-    assert picks[0].reason == "fact source" and texts[0].startswith("Sam finally sent")
-    assert picks[1].reason == "neighbour" and texts[1].startswith("Went to the climbing wall")
+    assert picks[0].reason == "fact source" and texts[0].startswith("I finally sent")
+    assert picks[1].reason == "neighbour" and texts[1].startswith("How did it go at the climbing wall")
     assert picks[1].via == f"turn {picks[0].turn_id}"
+    assert not any(p.reason == "neighbour" and t.startswith("My forearms") for p, t in zip(picks, texts))
     assert len(texts) == 6 and len(set(texts)) == 6
 
 
 def test_the_budget_is_the_number_of_turns_given(store: Store) -> None:
     assert len(run(store, "What did Sam climb?", evidence=2).evidence) == 2
     assert run(store, "What did Sam climb?", evidence=0).evidence == ()
-    assert len(run(store, "What did Sam climb?", evidence=50).evidence) == 7  # every turn, once
+    assert len(run(store, "What did Sam climb?", evidence=50).evidence) == 8  # every turn, once
 
 
 def test_backfill_finds_the_turn_by_its_words(store: Store) -> None:
@@ -100,18 +105,60 @@ def test_evidence_rows_carry_their_provenance(store: Store) -> None:
     assert first.turn.external_id == first.pick.external_id
 
 
-def test_a_neighbour_inherits_part_of_its_seed_score(store: Store) -> None:
-    turns = snapshot(store).turns
-    query = get_embedder("minilm").embed(["ferry to Dublin from Holyhead"])[0]
-    ranked = backfill(turns, query, "ferry to Dublin from Holyhead", np.zeros(0, dtype=np.int64), 7, set())
-    (seed, top, origin), *rest = ranked
-    assert origin == seed and "Holyhead" in turns.texts([seed])[0]
-    scores = {row: (score, source) for row, score, source in rest}
-    for row in (seed - 1, seed + 1):
-        if turns.sessions[row] == turns.sessions[seed]:
-            assert scores[row][0] >= NEIGHBOUR_SHARE * top - 1e-6
-    assert all(source == row or turns.sessions[source] == turns.sessions[row] for row, (_, source) in scores.items())
-    assert [r for r, _, _ in backfill(turns, query, "ferry", np.zeros(0, dtype=np.int64), 7, {seed})].count(seed) == 0
+def index(rows: list[tuple[int, str, float]]) -> TurnIndex:
+    """An in-memory turn index of invented turns (session, speaker, cosine to the question
+    e1): each turn's vector has exactly that cosine, and no word the question has."""
+    n = len(rows)
+    vectors = np.asarray([[c, np.sqrt(1 - c * c), 0.0] for _, _, c in rows], dtype=np.float32)
+    speakers = sorted({who for _, who, _ in rows})
+    ids = np.arange(1, n + 1, dtype=np.int64)
+    return TurnIndex(
+        ids=ids, sessions=np.asarray([s for s, _, _ in rows], dtype=np.int64), positions=np.arange(n),
+        speaker_codes=np.asarray([speakers.index(who) for _, who, _ in rows], dtype=np.int32), speakers=speakers,
+        mentions={}, id_order=np.arange(n), id_rank=np.arange(n), timestamps=pa.array([None] * n, pa.timestamp("us")),
+        columns=pa.table({"text": [f"turn {i}" for i in range(n)], "external_id": [None] * n,
+                          "ts": pa.array([None] * n, pa.timestamp("us")), "session": [str(s) for s, _, _ in rows]}),
+        dense_matrix=vectors,
+    )
+
+
+QUESTION = np.asarray([1.0, 0.0, 0.0], dtype=np.float32)
+NOBODY = np.zeros(0, dtype=np.int64)
+
+
+def ranked(turns: TurnIndex, room: int) -> dict[int, tuple[float, int]]:
+    return {row: (score, origin) for row, score, origin in backfill(turns, QUESTION, "", NOBODY, room, set())}
+
+
+def test_a_reply_inherits_part_of_the_score_of_the_turn_it_answers() -> None:
+    turns = index([(1, "Ana", 0.9), (1, "Ben", 0.0), (1, "Ana", 0.0)])
+    got = ranked(turns, 3)
+    assert got[1][1] == 0 and got[1][0] >= NEIGHBOUR_SHARE * got[0][0] - 1e-6  # Ben answers Ana
+    assert got[2][1] == 2  # Ana's next turn answers Ben, not her own first one
+
+
+def test_a_writers_next_sentence_inherits_nothing() -> None:
+    """A diary: one writer, so no turn answers another; each ranks by its own score."""
+    turns = index([(1, "Ana", 0.9), (1, "Ana", 0.0), (1, "Ana", 0.3)])
+    got = ranked(turns, 3)
+    assert all(origin == row for row, (_, origin) in got.items())
+    assert list(got) == [0, 2, 1]
+
+
+def test_a_turn_in_a_session_about_the_question_outranks_an_equal_one_elsewhere() -> None:
+    """Row 2 scores a little below row 3 on its own; its session holds the two best turns."""
+    turns = index([(1, "Ana", 0.9), (1, "Ana", 0.85), (1, "Ana", 0.5), (2, "Ana", 0.52), (2, "Ana", 0.1)])
+    order = list(ranked(turns, 5))
+    assert order.index(2) < order.index(3)
+    plain = [r for r, _, _ in backfill(turns, QUESTION, "", NOBODY, 5, set(), weights=replace(WEIGHTS, session=0))]
+    assert plain.index(3) < plain.index(2)  # by their own scores alone, the other way round
+    assert SESSION_BEST >= 2  # a session's score is several turns', not one lucky turn's
+
+
+def test_search_ranks_turns_by_their_own_score_only() -> None:
+    turns = index([(1, "Ana", 0.9), (1, "Ana", 0.85), (1, "Ana", 0.5), (2, "Ben", 0.52), (2, "Ana", 0.1)])
+    rows = [r for r, _, _ in backfill(turns, QUESTION, "", NOBODY, 5, set(), lend=False)]
+    assert rows == [0, 1, 3, 2, 4]
 
 
 def test_a_period_the_question_names_lifts_the_turns_said_in_it(store: Store) -> None:
