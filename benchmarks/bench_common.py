@@ -21,10 +21,11 @@ def locomo_args(doc: str) -> argparse.Namespace:
 
 
 def warm_embedder() -> Embedder:
-    """Prints the machine's state first: wall clocks on a shared VM mean little without it."""
+    """Prints the machine's state first: wall clocks on a shared VM mean little without it.
+    MEMHOP_EMBEDDER picks the embedder, as it does for memhop (e.g. minilm-int8)."""
     from memhop.core.embed import get_embedder
 
     print(f"cpus={os.cpu_count()}  load average={', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    embedder = get_embedder("minilm")
+    embedder = get_embedder(os.environ.get("MEMHOP_EMBEDDER") or "minilm")
     embedder.embed(["warm up"])  # also builds the cached ONNX graph on a first run
     return embedder

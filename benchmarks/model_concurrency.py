@@ -59,7 +59,7 @@ def main() -> None:
     scenario = generate_scenario(0, sessions=args.sessions)
     with tempfile.TemporaryDirectory() as tmp, FakeOpenAI(rule_responder, args.latency, args.slots) as server:
         raw = Path(tmp) / "raw.duckdb"
-        with open_store(raw) as store:
+        with open_store(raw, embedder=embedder.name) as store:
             ingest_parsed(store, scenario.parsed, "scenario-0", embedder, self_name=scenario.diarist)
         print(f"scenario: {len(scenario.parsed.sessions)} sessions, {scenario.turns} turns; "
               f"server: {args.latency * 1000:.0f} ms a call, {args.slots} slots")
@@ -71,7 +71,7 @@ def main() -> None:
             server.reset()
             settings = OpenAISettings(base_url=server.base_url, model="bench-model", max_retries=0, concurrency=jobs)
             engine = OpenAIEngine(settings)
-            with open_store(copy) as store:
+            with open_store(copy, embedder=embedder.name) as store:
                 started = time.perf_counter()
                 report = write_pending(store, engine, embedder)
                 wall = time.perf_counter() - started
@@ -79,7 +79,7 @@ def main() -> None:
             engine.close()
             if baseline is None:
                 baseline, first_wall = result, wall
-                with open_store(copy) as store:
+                with open_store(copy, embedder=embedder.name) as store:
                     name, chain = store.con.execute(CHAIN_SQL).fetchone() or ("", 0)
                 floor = chain * args.latency
                 print(f"floor: {name} is in {chain} sessions and its profile must change in session order: "

@@ -35,7 +35,7 @@ def main() -> None:
     embedder = warm_embedder()
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.duckdb"
-        with open_store(raw) as store:
+        with open_store(raw, embedder=embedder.name) as store:
             ingest(store, [str(args.source)], embedder)
             counts = store.counts()
         turns, sessions = counts["turns"], counts["sessions"]
@@ -46,7 +46,7 @@ def main() -> None:
             copy = Path(tmp) / f"run{run}.duckdb"
             shutil.copyfile(raw, copy)
             engine = OfflineEngine()
-            with open_store(copy) as store:
+            with open_store(copy, embedder=embedder.name) as store:
                 started = time.perf_counter()
                 report = write_pending(store, engine, embedder)
                 walls.append(time.perf_counter() - started)

@@ -65,6 +65,23 @@ def test_the_reference_embedder_computes_the_same_vectors_so_it_may_share_the_st
         assert store.embedder() == EmbedderRecord(MODEL, DIM)
 
 
+@pytest.mark.parametrize("read_only", [False, True])
+def test_int8_and_float_minilm_stores_refuse_each_other(tmp_path: Path, read_only: bool) -> None:
+    """The int8 graph's vectors are near the float ones, not equal: a store of one is never
+    searched with the other's query vectors (nor given the other's turns)."""
+    int8, float32 = tmp_path / "int8.duckdb", tmp_path / "float.duckdb"
+    open_store(int8, embedder="minilm-int8").close()
+    open_store(float32, embedder="minilm").close()
+    with open_store(int8, read_only=True, embedder="minilm-int8") as store:
+        assert store.embedder() == EmbedderRecord(f"{MODEL}-int8", DIM) == EmbedderRecord.of("minilm-int8")
+    for path, setting, says in ((int8, "minilm", f"{MODEL}-int8"), (float32, "minilm-int8", MODEL)):
+        before = _files(path)
+        with pytest.raises(StoreError) as refused:
+            open_store(path, read_only=read_only, embedder=setting)
+        assert str(refused.value).startswith(f"{path} was written by embedder {says} (dim {DIM}); this memhop uses {setting}")
+        assert _files(path) == before
+
+
 def test_an_old_store_without_meta_is_migrated_and_keeps_working(tmp_path: Path) -> None:
     path = tmp_path / "memhop.duckdb"
     _old_store(path)
