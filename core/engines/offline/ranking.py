@@ -8,6 +8,7 @@ names, and how recent it is when the question asks for the current state.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ NEAR_WORDS = 4  # an actor named this close to the matched word is surely its ac
 AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
+_WHO_DID = re.compile(r"^\W*who\s+(?!(?:do|does|did|is|was|are|were)\b)[a-z]+", re.I)  # "Who found Gran ...?"
 VERB_WEIGHT = 2.0  # the question's own verb counts this many times its other words
 SIZE_WEIGHT = 0.5  # "top three": how many, more than what the sentence must say
 # Words that ask for the same thing in other words.
@@ -103,7 +105,12 @@ def ranked(
             hits = {**hits, "": typed[1]}
         if coverage < MIN_COVERAGE or not hits:
             continue
-        about = 1.0 if attached else max(_about(sentence, pos, entity, doer) for pos in hits.values())
+        if attached:
+            about = 1.0
+        elif _WHO_DID.match(question.text) and entity is not None:
+            about = max(_done_to(sentence, pos, entity) for pos in hits.values())
+        else:
+            about = max(_about(sentence, pos, entity, doer) for pos in hits.values())
         if about <= 0:
             continue
         hit = max(hits.values()) if identity else min(hits.values())
@@ -178,6 +185,15 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
     if doer is None and (sentence.owner == entity or mentions(sentence, entity)):
         return 0.7
     return 0.0
+
+
+def _done_to(sentence: Sentence, position: int, entity: str) -> float:
+    """"Who found Gran?" asks for the doer, so the word at `position` must be done by someone
+    other than `entity`, in a sentence that names `entity`."""
+    doer, _ = actor(sentence, position)
+    if doer is None or same_entity(doer, entity) or not mentions(sentence, entity):
+        return _about(sentence, position, entity) * 0.5
+    return 1.0
 
 
 def scope_of(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:

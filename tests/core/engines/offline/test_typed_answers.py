@@ -244,3 +244,13 @@ def test_the_question_verb_bring_counts_as_much_as_any_other_verb() -> None:
         "Noor loves a barbecue in the summer.",
     ))
     assert ask("What food did Ines bring to the summer barbecue?", slices=(NOOR, ines)) == "plums"
+
+
+def test_who_did_something_to_someone_is_the_doer_of_a_sentence_about_them() -> None:
+    """"Who found Gran?" is answered by whoever did the finding in a sentence that names Gran,
+    not refused because the sentence's subject is someone else."""
+    gran = EntitySlice("Gran", "Gran is Noor's gran.", ("Gran had a fall in her kitchen on 5 March 2024.",))
+    dai = EntitySlice("Dai Morgan", "Dai Morgan is Gran's neighbour.",
+                      ("Dai Morgan found Gran by the fridge, and her first words to him were a request for tea.",))
+    assert ask("Who found Gran after her fall in March 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
+    assert ask("Who found Gran after her fall?", slices=(NOOR, gran)) == DONT_KNOW
