@@ -94,7 +94,8 @@ def explain(request: AnswerRequest) -> Explanation:
     for i, relation in enumerate(question.relations):
         following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
         following = (following or follow(chain[-1], relation, sentences)
-                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences))
+                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences)
+                     or _sibling_of(chain[-1], relation, names, sentences))
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -221,6 +222,20 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
         if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
             return name
     return None
+
+
+def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Kemi's sister" when the text only says "Ola's big sister Kemi": siblings are each
+    other's. Only one such sibling may answer, and not one the text calls a brother when a
+    sister is asked (or the other way round)."""
+    head = relation.split()[-1].lower()
+    if head not in _SIBLINGS:
+        return None
+    other = _SIBLINGS[1 - _SIBLINGS.index(head)]
+    found = {n for n in names if not same_entity(n, entity)
+             and any(same_entity(follow(n, word, sentences), entity) for word in _SIBLINGS)}
+    found = {n for n in found if not any(same_entity(follow(m, other, sentences), n) for m in names)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
