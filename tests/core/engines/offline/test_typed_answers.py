@@ -254,3 +254,26 @@ def test_who_did_something_to_someone_is_the_doer_of_a_sentence_about_them() -> 
                       ("Dai Morgan found Gran by the fridge, and her first words to him were a request for tea.",))
     assert ask("Who found Gran after her fall in March 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
     assert ask("Who found Gran after her fall?", slices=(NOOR, gran)) == DONT_KNOW
+
+
+def test_a_sibling_is_found_from_the_other_side_of_an_apposition() -> None:
+    """"Ola's big sister Kemi" also says who Kemi's sibling is; a sister is not answered with
+    someone the text calls a brother."""
+    ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ())
+    kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi drove over from Leeds.",))
+    rufus = EntitySlice("Rufus", "Rufus is Ola's dog.", ("Rufus is a Border terrier with opinions.",))
+    assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi)) == "Ola"
+    assert ask("What breed is Kemi's sister's dog?", slices=(NOOR, ola, kemi, rufus)) == "Border terrier"
+    brother = EntitySlice("Ola", "Ola is Noor's flatmate.", ("Ola is Tomas's brother.",))
+    assert ask("Who is Kemi's sister?", slices=(NOOR, TOMAS, brother, kemi)) == DONT_KNOW
+
+
+def test_what_something_weighed_is_a_measure_even_with_its_unit_written_on() -> None:
+    """"What did the dog weigh?" asks for an amount, not what was weighed; "18.2KG" in a
+    shouted chat message is 18.2 kg, not 18."""
+    rufus = EntitySlice("Rufus", "Rufus is Ines's dog.", ())
+    weighed = (turn(1, "While we were there they weighed Rufus, 21.3 kg, and the vet sighed.", "2024-02-01"),
+               turn(3, "RUFUS WEIGHED IN AT 18.2KG TODAY!!!", "2024-11-01", speaker="Ines"))
+    assert ask("What did Ines's dog weigh in February 2024?", slices=(NOOR, INES, rufus), evidence=weighed) == "21.3 kg"
+    assert ask("What did Ines's dog weigh at its most recent weigh-in?", slices=(NOOR, INES, rufus),
+               evidence=weighed) == "18.2 kg"
