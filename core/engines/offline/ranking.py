@@ -43,6 +43,10 @@ _SYNONYMS: dict[str, frozenset[str]] = {
     "lik": frozenset({"lov", "enjoy", "favourit", "favorit"}),
     "birth": frozenset({"born"}),
     "die": frozenset({"death", "dead", "passed"}),
+    # "the drummer in Tin Owls" says who plays in the band
+    "play": frozenset(lexical.stem(w) for w in (
+        "drummer", "bassist", "guitarist", "pianist", "keyboardist", "violinist", "cellist", "saxophonist",
+        "trumpeter", "singer", "vocalist", "frontman", "frontwoman")),
 }
 
 
@@ -176,6 +180,8 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
     if entity is None:
         return 1.0
     doer, distance = actor(sentence, position)
+    if distance == 0 and _equated(sentence.text, position, entity):
+        return 1.0  # "the drummer in Tin Owls is Cal": Cal is the drummer
     if asked_doer is not None:
         if not same_entity(doer, asked_doer):
             return 0.0
@@ -194,6 +200,22 @@ def _done_to(sentence: Sentence, position: int, entity: str) -> float:
     if doer is None or same_entity(doer, entity) or not mentions(sentence, entity):
         return _about(sentence, position, entity) * 0.5
     return 1.0
+
+
+_CLAUSE_END = re.compile(r"[.;:!?]|\s[—–-]\s")
+
+
+def _equated(text: str, position: int, entity: str) -> bool:
+    """The word at `position` describes `entity` through a copula in its clause: "the drummer
+    in Tin Owls is Cal Rees", "Cal Rees is the drummer in Tin Owls"."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(text) if m.end() <= position]
+    ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() > position]
+    before = text[starts[-1] if starts else 0 : position]
+    after = text[position : ends[0] if ends else len(text)]
+    name = re.escape(entity)
+    subject = re.match(r"\W*(?:the|a|an)\b", before) and re.match(rf"[^,]*?\s(?:is|was)\s+{name}\b", after)
+    complement = re.search(rf"\b{name}\s+(?:is|was)\s+(?:the|a|an)\s+(?:\w+\s+)?$", before)
+    return bool(subject or complement)
 
 
 def scope_of(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:

@@ -102,7 +102,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
             if named:  # "a band called X", "the felt mouse, her favourite toy"
                 return named
-        stranded = re.search(r"\b(for|of|about|with|on|from|by)\W*$", question.text, re.I)
+        stranded = re.search(r"\b(for|of|about|with|on|from|by|in)\W*$", question.text, re.I)
         if stranded:  # "what is the café famous for?": the object of that preposition
             found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
             if found_object:

@@ -277,3 +277,15 @@ def test_what_something_weighed_is_a_measure_even_with_its_unit_written_on() -> 
     assert ask("What did Ines's dog weigh in February 2024?", slices=(NOOR, INES, rufus), evidence=weighed) == "21.3 kg"
     assert ask("What did Ines's dog weigh at its most recent weigh-in?", slices=(NOOR, INES, rufus),
                evidence=weighed) == "18.2 kg"
+
+
+def test_the_band_someone_plays_in_is_read_from_what_they_are_in_it() -> None:
+    """"the drummer in Tin Owls is Cal Rees" says which band Cal plays in: a player's role word
+    stands for "plays", and a copula ties the role to the name after it."""
+    cal = EntitySlice("Cal Rees", "Cal Rees is Ines's boyfriend.", ())
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate. Ines's boyfriend is Cal Rees.", ())
+    gig = (turn(1, "Tin Owls at the Crescent last night. It is loud.", "2024-06-30"),
+           turn(2, "Also — small world — the drummer in Tin Owls is Cal Rees. Ines says she told me.", "2024-06-30"))
+    assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=gig) == "Tin Owls"
+    other = (turn(2, "Also — small world — the drummer in Tin Owls is Ana. Cal Rees was there too.", "2024-06-30"),)
+    assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=other) == DONT_KNOW
