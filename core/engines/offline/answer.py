@@ -49,6 +49,7 @@ NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
+_STRANDED = re.compile(r"\b(?:for|of|about|with|on|from|by|in)\W*$", re.I)
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 _IN_LAW = "-in-law"
 _SIBLINGS = ("sister", "brother")
@@ -141,6 +142,8 @@ def explain(request: AnswerRequest) -> Explanation:
 def _needs_span(question: Question) -> bool:
     """A clause is no answer to "where", "when", "who", "how many" — nor to "which city",
     "in what year": the type the question names must be found, or nothing is."""
+    if _STRANDED.search(question.text):  # "what is the gallery famous for?": its object, or nothing
+        return True
     return question.wh in NEEDS_SPAN or question.target in PLACE_NOUNS | TIME_NOUNS
 
 
@@ -177,8 +180,8 @@ def _echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
     chain walked through ("where did my colleague's band play?" is not "Tom")."""
     if short.lower() in question.text.lower():
         return True
-    if question.wh in ("where", "who", "whom") and any(same_entity(short, name) for name in chain):
-        return True
+    if (question.wh in ("where", "who", "whom") or not asks_name(question)) and any(same_entity(short, name) for name in chain):
+        return True  # nor, unless a name is asked for, anyone the chain walked ("which cuisine …?" is not "Tom")
     said = set(lexical.terms(short))
     if said and said <= set(lexical.terms(question.text)):
         return True  # "it's her favourite drink" only repeats the question

@@ -44,6 +44,8 @@ _APPOSED = re.compile(
     r"\b((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of))*),\s+(?:(?:the|a|an|his|her|their|our|my|[A-Z]\w*['’]s)\s+)?"
     r"(?:[a-z]+\s+)?$"
 )
+# Objects of a preposition that only make an idiom ("for a while", "in time"): no answer.
+_IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
@@ -105,7 +107,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         stranded = re.search(r"\b(for|of|about|with|on|from|by|in)\W*$", question.text, re.I)
         if stranded:  # "what is the café famous for?": the object of that preposition
             found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
-            if found_object:
+            if found_object and found_object.lower() not in _IDIOMS:
                 return found_object
         verb = grammar.frame(question.text).verb
         if verb:

@@ -289,3 +289,17 @@ def test_the_band_someone_plays_in_is_read_from_what_they_are_in_it() -> None:
     assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=gig) == "Tin Owls"
     other = (turn(2, "Also — small world — the drummer in Tin Owls is Ana. Cal Rees was there too.", "2024-06-30"),)
     assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=other) == DONT_KNOW
+
+
+def test_an_answer_is_never_someone_the_chain_walked_unless_a_name_is_asked() -> None:
+    cal = EntitySlice("Cal", "Cal is Ines's flatmate.", ("Cooked Thai for Cal since it's his favourite cuisine.",))
+    ines = EntitySlice("Ines", "Ines's flatmate is Cal.", ())
+    said = ask("Which cuisine does Ines's flatmate like best?", slices=(NOOR, ines, cal))
+    assert said != "Cal" and "Thai" in said
+
+
+def test_a_stranded_preposition_wants_its_object_not_an_idiom_or_a_clause() -> None:
+    """"What is the bakery where Ines works famous for?" is not "while" ("for a while"), nor
+    the sentence about her working there."""
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines has been working at Crumb Hall Bakery for a while now.",))
+    assert ask("What is the bakery where Ines works famous for?", slices=(NOOR, ines)) == DONT_KNOW
