@@ -111,7 +111,7 @@ class _Target:
     @classmethod
     def of(cls, answer: str) -> _Target:
         words = [w for w in re.findall(r"[a-z0-9]+", fold(answer)) if w not in ("a", "an", "the")]
-        pattern = re.compile(_BEFORE + _SEP.join(map(_word_pattern, words)) + _AFTER) if words else None
+        pattern = re.compile(_BEFORE + _joined(words) + _AFTER) if words else None
         days, undated = _answer_days(answer)
         terms = frozenset(lexical.terms(undated))  # "12 May" shares no word with "12 March"
         return cls(pattern, terms, days, frozenset(_numbers(undated)))
@@ -140,7 +140,7 @@ def find_support(store: Store, context: Context, answer: str) -> Support:
         if not kept or kept[0].how not in _STATED:  # a sentence stating it may be among the entities' other facts
             kept = _fullest(kept + _supporting(target, _wider(store, context, given)))
         if kept:
-            return Support(True, tuple(kept))
+            return Support(True, tuple(_read_from_first(kept, context)))
     return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
 
 
@@ -188,6 +188,24 @@ def _fullest(items: list[SupportItem]) -> list[SupportItem]:
     return sorted(items, key=lambda i: -order.get(i.how or "", 0.0))
 
 
+def _read_from_first(items: list[SupportItem], context: Context) -> list[SupportItem]:
+    """Among sentences that state the answer equally fully, the one it was read from first:
+    the one naming where the question's chain ends ("Cal" for "Ines's boyfriend"), then the
+    one carrying more of the question's words ("found" for "who found Gran?")."""
+    end = fold(context.chain[-1]) if context.chain else None
+    asked = frozenset(lexical.terms(context.question))
+    order = {"words": FULL, "date": DATE}
+
+    def key(at: int) -> tuple[float, bool, int, int]:
+        item = items[at]
+        if item.how not in order:  # a partial statement keeps its place behind the full ones
+            return (0.0, False, 0, at)
+        names_end = end is not None and re.search(rf"(?<!\w){re.escape(end)}(?!\w)", fold(item.quote)) is not None
+        return (-order[item.how or ""], not names_end, -_shared(item.quote, asked), at)
+
+    return [items[i] for i in sorted(range(len(items)), key=key)]
+
+
 def _closest(given: list[Cited], asked: frozenset[str]) -> list[SupportItem]:
     """The CLOSEST memories to the question: most of its words in one sentence, then the
     read path's order."""
@@ -205,6 +223,15 @@ def _once(candidates: list[Cited]) -> list[Cited]:
             seen.add((cited.kind, cited.text))
             kept.append(cited)
     return kept
+
+
+def _joined(words: list[str]) -> str:
+    """The answer's words in order; a unit may be written onto its number ("16.4KG" for "16.4 kg")."""
+    out = _word_pattern(words[0])
+    for before, word in zip(words, words[1:]):
+        glued = before.isdigit() and word.isalpha()
+        out += (f"(?:{_SEP})?" if glued else _SEP) + _word_pattern(word)
+    return out
 
 
 def _word_pattern(word: str) -> str:

@@ -197,6 +197,13 @@ def _describes_relation(toks: list[str], low: list[str], j: int) -> bool:
     )
 
 
+def _describes_word(low: list[str], k: int) -> bool:
+    """A plain lower-case word that can say which relative ("cooking" in "the cooking student")."""
+    word = low[k]
+    return (word.isalpha() and word not in _WH | _AUX | lexical.STOPWORDS and not is_relation(word)
+            and not any(word == link[-1] for link in _LINKS))
+
+
 _LINKS = (("of",), ("owned", "by"), ("belonging", "to"), ("kept", "by"))  # "the cat owned by Ines"
 
 
@@ -208,9 +215,15 @@ def _outer(low: list[str], at: int, relations: list[str], used: set[int]) -> Non
         link = next((w for w in _LINKS if k - len(w) >= 0 and tuple(low[k - len(w) + 1 : k + 1]) == w), None)
         if link is None or not is_relation(low[k - len(link)]):
             return
-        relations.append(low[k - len(link)])
-        used |= set(range(k - len(link), k + 1))
-        k -= len(link) + 1
-        while k >= 0 and (low[k] == "the" or low[k] in MODIFIERS):
+        word = k - len(link)
+        used |= set(range(word, k + 1))
+        k = word - 1
+        mods: list[str] = []  # "the best friend of", "the cooking student of": which one
+        while k >= 0 and (low[k] in MODIFIERS or _describes_word(low, k)):
+            mods.insert(0, low[k])
+            used.add(k)
+            k -= 1
+        relations.append(" ".join([*mods, low[word]]))
+        while k >= 0 and low[k] == "the":
             used.add(k)
             k -= 1

@@ -200,3 +200,46 @@ def test_a_sentence_stating_the_answer_whole_is_looked_for_beyond_one_holding_so
     first = result.support.items[0]
     assert not first.closest and first.how == "words" and "new job as a sound engineer" in first.quote
     assert first.cited.kind == "turn" and str(first.cited.day) == "2024-04-08"
+
+
+BAND_DIARY = """# Noor's diary
+
+# 2024-03-01
+
+Ines's boyfriend is Cal Rees. Kit plays bass in a band called Tin Owls, which he swears is not a metal band.
+
+# 2024-06-30
+
+Tin Owls at the Crescent last night. Small world: the drummer in Tin Owls is Cal Rees.
+
+# 2024-11-05
+
+Ines's dog Rufus weighed in at the vet today: 18.2KG, down from 19.9!
+"""
+
+
+@pytest.fixture(scope="module")
+def band_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = tmp_path_factory.mktemp("band")
+    (root / "noor.md").write_text(BAND_DIARY, encoding="utf-8")
+    from memhop.core.engines.offline.engine import OfflineEngine
+    from memhop.core.write import write_pending
+
+    with open_store(root / "band.duckdb") as store:
+        ingest(store, [str(root / "noor.md")], get_embedder("minilm"), self_name="Noor Haddad")
+        write_pending(store, OfflineEngine(), get_embedder("minilm"), 0.9)
+    with open_store(root / "band.duckdb", read_only=True) as store:
+        yield store
+
+
+def test_of_two_sentences_stating_the_answer_the_one_about_the_chains_end_comes_first(band_diary: Store) -> None:
+    """Both sentences say "Tin Owls"; the answer to "Ines's boyfriend" was read from the one
+    naming Cal Rees, so that one is cited first."""
+    result = asked(band_diary, "What band does Ines's boyfriend play in?", "Tin Owls")
+    assert result.context.chain[-1] == "Cal Rees"
+    assert "Cal Rees" in result.support.items[0].quote
+
+
+def test_a_unit_written_onto_its_number_supports_the_amount(band_diary: Store) -> None:
+    items = asked(band_diary, "What did Ines's dog weigh at the vet?", "18.2 kg").support.items
+    assert items and not items[0].closest and "18.2KG" in items[0].quote

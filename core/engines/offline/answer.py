@@ -49,6 +49,7 @@ NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
+_STRANDED = re.compile(r"\b(?:for|of|about|with|on|from|by|in)\W*$", re.I)
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 _IN_LAW = "-in-law"
 _SIBLINGS = ("sister", "brother")
@@ -94,7 +95,8 @@ def explain(request: AnswerRequest) -> Explanation:
     for i, relation in enumerate(question.relations):
         following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
         following = (following or follow(chain[-1], relation, sentences)
-                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences))
+                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences)
+                     or _sibling_of(chain[-1], relation, names, sentences))
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -140,6 +142,8 @@ def explain(request: AnswerRequest) -> Explanation:
 def _needs_span(question: Question) -> bool:
     """A clause is no answer to "where", "when", "who", "how many" — nor to "which city",
     "in what year": the type the question names must be found, or nothing is."""
+    if _STRANDED.search(question.text):  # "what is the gallery famous for?": its object, or nothing
+        return True
     return question.wh in NEEDS_SPAN or question.target in PLACE_NOUNS | TIME_NOUNS
 
 
@@ -176,8 +180,8 @@ def _echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
     chain walked through ("where did my colleague's band play?" is not "Tom")."""
     if short.lower() in question.text.lower():
         return True
-    if question.wh in ("where", "who", "whom") and any(same_entity(short, name) for name in chain):
-        return True
+    if (question.wh in ("where", "who", "whom") or not asks_name(question)) and any(same_entity(short, name) for name in chain):
+        return True  # nor, unless a name is asked for, anyone the chain walked ("which cuisine …?" is not "Tom")
     said = set(lexical.terms(short))
     if said and said <= set(lexical.terms(question.text)):
         return True  # "it's her favourite drink" only repeats the question
@@ -221,6 +225,20 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
         if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
             return name
     return None
+
+
+def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Kemi's sister" when the text only says "Ola's big sister Kemi": siblings are each
+    other's. Only one such sibling may answer, and not one the text calls a brother when a
+    sister is asked (or the other way round)."""
+    head = relation.split()[-1].lower()
+    if head not in _SIBLINGS:
+        return None
+    other = _SIBLINGS[1 - _SIBLINGS.index(head)]
+    found = {n for n in names if not same_entity(n, entity)
+             and any(same_entity(follow(n, word, sentences), entity) for word in _SIBLINGS)}
+    found = {n for n in found if not any(same_entity(follow(m, other, sentences), n) for m in names)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:

@@ -9,13 +9,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline.model import THIRD, Mention, Sentence, marked
-from memhop.core.language import relations
+from memhop.core.language import lexical, relations
 from memhop.core.model import FoundEntity
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
 WINDOW = 2  # a pronoun looks back this many turns for its person
+SUBJECTS = ("nsubj", "nsubjpass")
+# Verbs only a person does (speaking, writing, thinking): their "she" is not the cat.
+_PERSONAL = frozenset(
+    lexical.stem(w)
+    for w in """say said tell told text texted ring rang call email write wrote reply answer ask admit claim insist
+    swear swore promise explain announce complain argue reckon think thought believe decide hope plan apply
+    applied""".split()
+)
 
 
 def seed_genders(ents: list[FoundEntity], sentences: list[Sentence]) -> dict[int, str]:
@@ -63,15 +71,22 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                         fits.append(ent)
                 if _calls_it_an_animal(pronoun):  # "she's a greyhound": the pet, not its owner
                     fits = [f for f in fits if ents[f].kind == "pet"] or fits
+                elif _does_what_only_people_do(pronoun):  # "she says …": a person, not the cat
+                    fits = [f for f in fits if ents[f].kind != "pet"]
                 subject = _subject_before(s, offset, lead)
-                if pronoun.tag_ == "PRP$" and subject in fits:
-                    fits = [subject]  # "Min-ji is back at her clinic": her = the clause's subject
+                if (pronoun.tag_ == "PRP$" or pronoun.lower_.endswith("self")) and subject in fits:
+                    # "Min-ji is back at her clinic", "Dai let himself in": the clause's subject
+                    fits = [subject]
+                elif pronoun.dep_ in SUBJECTS and subject in fits and _nearest_named(s, offset, animate) == subject:
+                    # "Olu texted a photo: she started on Monday": a subject pronoun continues
+                    # its own sentence's subject when nobody else is named between them.
+                    fits = [subject]
                 if learning:
                     if len(fits) == 1 and fits[0] not in genders:
                         genders[fits[0]] = want
                     continue
                 known = [f for f in fits if genders.get(f) == want]
-                if len(known) > 1 and previous_subject in known and pronoun.dep_ in ("nsubj", "nsubjpass"):
+                if len(known) > 1 and previous_subject in known and pronoun.dep_ in SUBJECTS:
                     # "Ana rang Beth. She was in tears.": a subject pronoun continues the
                     # previous sentence's subject rather than whoever was named last.
                     known = [previous_subject]
@@ -95,10 +110,25 @@ def _subject_before(s: Sentence, offset: int, lead: int, names_only: bool = True
     for m in sorted(s.mentions, key=lambda m: m.start):
         if (names_only and m.how != "name") or m.how not in ("name", "pronoun") or m.start >= offset:
             continue
-        token = next((t for t in s.span if t.idx - lead == m.start), None)
-        if token is not None and token.dep_ in ("nsubj", "nsubjpass"):
+        # The name's head word is the subject: "Evans" of "Rhys Evans", not "Rhys".
+        if any(t.dep_ in SUBJECTS for t in s.span if m.start <= t.idx - lead < m.end):
             return m.entity
     return None
+
+
+def _nearest_named(s: Sentence, offset: int, animate: set[int]) -> int | None:
+    """The person or pet named last before `offset` in the sentence."""
+    before = [m for m in s.mentions if m.how == "name" and m.start < offset and m.entity in animate]
+    return max(before, key=lambda m: m.start).entity if before else None
+
+
+def _does_what_only_people_do(tok: Token) -> bool:
+    """The pronoun is the subject of a verb of speaking or thinking, or of a verb joined to one
+    by "and" ("she started on Monday and says …")."""
+    if tok.dep_ not in SUBJECTS:
+        return False
+    verbs = [tok.head, *(c for c in tok.head.children if c.dep_ == "conj" and c.tag_.startswith("VB"))]
+    return any(lexical.stem(v.lower_) in _PERSONAL for v in verbs)
 
 
 def _calls_it_an_animal(tok: Token) -> bool:

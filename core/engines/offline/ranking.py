@@ -8,6 +8,7 @@ names, and how recent it is when the question asks for the current state.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ NEAR_WORDS = 4  # an actor named this close to the matched word is surely its ac
 AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
+_WHO_DID = re.compile(r"^\W*who\s+(?!(?:do|does|did|is|was|are|were)\b)[a-z]+", re.I)  # "Who found Gran ...?"
 VERB_WEIGHT = 2.0  # the question's own verb counts this many times its other words
 SIZE_WEIGHT = 0.5  # "top three": how many, more than what the sentence must say
 # Words that ask for the same thing in other words.
@@ -41,6 +43,10 @@ _SYNONYMS: dict[str, frozenset[str]] = {
     "lik": frozenset({"lov", "enjoy", "favourit", "favorit"}),
     "birth": frozenset({"born"}),
     "die": frozenset({"death", "dead", "passed"}),
+    # "the drummer in Tin Owls" says who plays in the band
+    "play": frozenset(lexical.stem(w) for w in (
+        "drummer", "bassist", "guitarist", "pianist", "keyboardist", "violinist", "cellist", "saxophonist",
+        "trumpeter", "singer", "vocalist", "frontman", "frontwoman")),
 }
 
 
@@ -103,7 +109,12 @@ def ranked(
             hits = {**hits, "": typed[1]}
         if coverage < MIN_COVERAGE or not hits:
             continue
-        about = 1.0 if attached else max(_about(sentence, pos, entity, doer) for pos in hits.values())
+        if attached:
+            about = 1.0
+        elif _WHO_DID.match(question.text) and entity is not None:
+            about = max(_done_to(sentence, pos, entity) for pos in hits.values())
+        else:
+            about = max(_about(sentence, pos, entity, doer) for pos in hits.values())
         if about <= 0:
             continue
         hit = max(hits.values()) if identity else min(hits.values())
@@ -169,6 +180,8 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
     if entity is None:
         return 1.0
     doer, distance = actor(sentence, position)
+    if distance == 0 and _equated(sentence.text, position, entity):
+        return 1.0  # "the drummer in Tin Owls is Cal": Cal is the drummer
     if asked_doer is not None:
         if not same_entity(doer, asked_doer):
             return 0.0
@@ -178,6 +191,31 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
     if doer is None and (sentence.owner == entity or mentions(sentence, entity)):
         return 0.7
     return 0.0
+
+
+def _done_to(sentence: Sentence, position: int, entity: str) -> float:
+    """"Who found Gran?" asks for the doer, so the word at `position` must be done by someone
+    other than `entity`, in a sentence that names `entity`."""
+    doer, _ = actor(sentence, position)
+    if doer is None or same_entity(doer, entity) or not mentions(sentence, entity):
+        return _about(sentence, position, entity) * 0.5
+    return 1.0
+
+
+_CLAUSE_END = re.compile(r"[.;:!?]|\s[—–-]\s")
+
+
+def _equated(text: str, position: int, entity: str) -> bool:
+    """The word at `position` describes `entity` through a copula in its clause: "the drummer
+    in Tin Owls is Cal Rees", "Cal Rees is the drummer in Tin Owls"."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(text) if m.end() <= position]
+    ends = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() > position]
+    before = text[starts[-1] if starts else 0 : position]
+    after = text[position : ends[0] if ends else len(text)]
+    name = re.escape(entity)
+    subject = re.match(r"\W*(?:the|a|an)\b", before) and re.match(rf"[^,]*?\s(?:is|was)\s+{name}\b", after)
+    complement = re.search(rf"\b{name}\s+(?:is|was)\s+(?:the|a|an)\s+(?:\w+\s+)?$", before)
+    return bool(subject or complement)
 
 
 def scope_of(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:

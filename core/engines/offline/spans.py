@@ -44,6 +44,9 @@ _APPOSED = re.compile(
     r"\b((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of))*),\s+(?:(?:the|a|an|his|her|their|our|my|[A-Z]\w*['’]s)\s+)?"
     r"(?:[a-z]+\s+)?$"
 )
+# Objects of a preposition that only make an idiom ("for a while", "in time"): no answer.
+_IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
+_GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
 _COPULA_NOUN = re.compile(
@@ -87,6 +90,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh.startswith("how ") and wh != "how often":
         return _number(sentence.text, hit, wh)
     if wh in ("what", "which"):
+        if _asks_measure(question):  # "what did the dog weigh?" is "how much did it weigh?"
+            return _number(sentence.text, hit, "how much")
         if identity_question(question):
             given = role(sentence.text, current=_asks_current(question))
             return given[0] if given else None
@@ -99,10 +104,10 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
             if named:  # "a band called X", "the felt mouse, her favourite toy"
                 return named
-        stranded = re.search(r"\b(for|of|about|with|on|from|by)\W*$", question.text, re.I)
+        stranded = re.search(r"\b(for|of|about|with|on|from|by|in)\W*$", question.text, re.I)
         if stranded:  # "what is the café famous for?": the object of that preposition
             found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
-            if found_object:
+            if found_object and found_object.lower() not in _IDIOMS:
                 return found_object
         verb = grammar.frame(question.text).verb
         if verb:
@@ -112,6 +117,15 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
                 return found_objects[0].text
         return _object(sentence.text, hit) if loose else None
     return None
+
+
+_MEASURE_VERBS = frozenset({"weigh", "cost", "measure"})
+
+
+def _asks_measure(question: Question) -> bool:
+    """"What did X weigh?", "what does it cost?": the verb asks for an amount."""
+    verb = grammar.frame(question.text).verb
+    return question.target is None and verb is not None and grammar.verb_base(verb.lower()) in _MEASURE_VERBS
 
 
 def _asks_current(question: Question) -> bool:
@@ -250,9 +264,11 @@ def _number(text: str, hit: int, wh: str) -> str | None:
         age = _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
         return as_digits(age) if age else None
     if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "twenty past three"
+        # "16.2KG", "19.9kg": the recogniser misses a unit written onto its number
+        glued = [(m.start(), f"{m.group(1)} {m.group(2).lower()}") for m in _GLUED_UNIT.finditer(text)]
         measures = grammar.entities(text, grammar.MEASURE_LABELS)
-        if measures:
-            return _nearest([(m.start, m.text) for m in measures], hit)
+        if measures or glued:
+            return _nearest([*glued, *((m.start, m.text) for m in measures if m.start not in dict(glued))], hit)
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = []
     for m in _NUMBER.finditer(text):

@@ -43,3 +43,11 @@ def test_now_is_a_tense_not_a_word_to_match() -> None:
 def test_naming_verbs_are_kept_and_the_noun_name_is_not() -> None:
     assert "nam" in parse("What did Tomas name the kitten?", NAMES).predicate
     assert "nam" not in parse("What is the name of Tomas's kitten?", NAMES).predicate
+
+
+def test_relations_written_with_of_keep_the_words_that_say_which() -> None:
+    """"the best friend of the climbing partner of Tomas's sister" walks sister, then climbing
+    partner, then best friend: every "of" link is read, with its describing words."""
+    q = parse("Which sport does the best friend of the climbing partner of Tomas's sister play?", NAMES)
+    assert (q.owner, q.relations) == ("Tomas", ("sister", "climbing partner", "best friend"))
+    assert "climb" not in q.predicate and "best" not in q.predicate

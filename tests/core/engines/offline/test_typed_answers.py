@@ -244,3 +244,62 @@ def test_the_question_verb_bring_counts_as_much_as_any_other_verb() -> None:
         "Noor loves a barbecue in the summer.",
     ))
     assert ask("What food did Ines bring to the summer barbecue?", slices=(NOOR, ines)) == "plums"
+
+
+def test_who_did_something_to_someone_is_the_doer_of_a_sentence_about_them() -> None:
+    """"Who found Gran?" is answered by whoever did the finding in a sentence that names Gran,
+    not refused because the sentence's subject is someone else."""
+    gran = EntitySlice("Gran", "Gran is Noor's gran.", ("Gran had a fall in her kitchen on 5 March 2024.",))
+    dai = EntitySlice("Dai Morgan", "Dai Morgan is Gran's neighbour.",
+                      ("Dai Morgan found Gran by the fridge, and her first words to him were a request for tea.",))
+    assert ask("Who found Gran after her fall in March 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
+    assert ask("Who found Gran after her fall?", slices=(NOOR, gran)) == DONT_KNOW
+
+
+def test_a_sibling_is_found_from_the_other_side_of_an_apposition() -> None:
+    """"Ola's big sister Kemi" also says who Kemi's sibling is; a sister is not answered with
+    someone the text calls a brother."""
+    ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ())
+    kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi drove over from Leeds.",))
+    rufus = EntitySlice("Rufus", "Rufus is Ola's dog.", ("Rufus is a Border terrier with opinions.",))
+    assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi)) == "Ola"
+    assert ask("What breed is Kemi's sister's dog?", slices=(NOOR, ola, kemi, rufus)) == "Border terrier"
+    brother = EntitySlice("Ola", "Ola is Noor's flatmate.", ("Ola is Tomas's brother.",))
+    assert ask("Who is Kemi's sister?", slices=(NOOR, TOMAS, brother, kemi)) == DONT_KNOW
+
+
+def test_what_something_weighed_is_a_measure_even_with_its_unit_written_on() -> None:
+    """"What did the dog weigh?" asks for an amount, not what was weighed; "18.2KG" in a
+    shouted chat message is 18.2 kg, not 18."""
+    rufus = EntitySlice("Rufus", "Rufus is Ines's dog.", ())
+    weighed = (turn(1, "While we were there they weighed Rufus, 21.3 kg, and the vet sighed.", "2024-02-01"),
+               turn(3, "RUFUS WEIGHED IN AT 18.2KG TODAY!!!", "2024-11-01", speaker="Ines"))
+    assert ask("What did Ines's dog weigh in February 2024?", slices=(NOOR, INES, rufus), evidence=weighed) == "21.3 kg"
+    assert ask("What did Ines's dog weigh at its most recent weigh-in?", slices=(NOOR, INES, rufus),
+               evidence=weighed) == "18.2 kg"
+
+
+def test_the_band_someone_plays_in_is_read_from_what_they_are_in_it() -> None:
+    """"the drummer in Tin Owls is Cal Rees" says which band Cal plays in: a player's role word
+    stands for "plays", and a copula ties the role to the name after it."""
+    cal = EntitySlice("Cal Rees", "Cal Rees is Ines's boyfriend.", ())
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate. Ines's boyfriend is Cal Rees.", ())
+    gig = (turn(1, "Tin Owls at the Crescent last night. It is loud.", "2024-06-30"),
+           turn(2, "Also — small world — the drummer in Tin Owls is Cal Rees. Ines says she told me.", "2024-06-30"))
+    assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=gig) == "Tin Owls"
+    other = (turn(2, "Also — small world — the drummer in Tin Owls is Ana. Cal Rees was there too.", "2024-06-30"),)
+    assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=other) == DONT_KNOW
+
+
+def test_an_answer_is_never_someone_the_chain_walked_unless_a_name_is_asked() -> None:
+    cal = EntitySlice("Cal", "Cal is Ines's flatmate.", ("Cooked Thai for Cal since it's his favourite cuisine.",))
+    ines = EntitySlice("Ines", "Ines's flatmate is Cal.", ())
+    said = ask("Which cuisine does Ines's flatmate like best?", slices=(NOOR, ines, cal))
+    assert said != "Cal" and "Thai" in said
+
+
+def test_a_stranded_preposition_wants_its_object_not_an_idiom_or_a_clause() -> None:
+    """"What is the bakery where Ines works famous for?" is not "while" ("for a while"), nor
+    the sentence about her working there."""
+    ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines has been working at Crumb Hall Bakery for a while now.",))
+    assert ask("What is the bakery where Ines works famous for?", slices=(NOOR, ines)) == DONT_KNOW
