@@ -50,8 +50,8 @@ def _insert(con: duckdb.DuckDBPyConnection, turns: Iterable[tuple[int, str, str]
     data = pa.table({"turn_id": pa.array(ids, pa.int32()), "cue": pa.array(cues, pa.string()),
                      "kind": pa.array(kinds, pa.string())})
     con.register("memhop_cues", data)
-    try:  # OR IGNORE: a turn written twice (a re-run) keeps one row per cue
-        con.execute(f"INSERT OR IGNORE INTO {TABLE} (turn_id, cue, kind) SELECT turn_id, cue, kind FROM memhop_cues")
+    try:  # callers file only turns that have no rows yet: new turns, or turns whose rows were just deleted
+        con.execute(f"INSERT INTO {TABLE} (turn_id, cue, kind) SELECT turn_id, cue, kind FROM memhop_cues")
     finally:
         con.unregister("memhop_cues")
     return len(ids)

@@ -156,8 +156,7 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE TABLE turn_cues (
             turn_id INTEGER NOT NULL,
             cue TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            PRIMARY KEY (cue, kind, turn_id)
+            kind TEXT NOT NULL
         );
         """,
     ),
