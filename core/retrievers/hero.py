@@ -38,7 +38,7 @@ import pyarrow as pa
 
 from memhop.core.errors import StoreError
 from memhop.core.language.names import name_key
-from memhop.core.retrievers.base import Query, Ranking, pick, ranked_rows
+from memhop.core.retrievers.base import Query, Ranking, pick, ranked_rows, same_session_neighbours
 from memhop.core.store import cues as cue_table
 from memhop.core.store.recall import TurnIndex
 
@@ -253,9 +253,22 @@ class Walk:
     edges: int
 
 
+def _chain(query: Query, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Temporal chaining (the seed's third edge type): each of `rows` linked to the turn
+    before and after it in its session, inside the time window, as (earlier, later) rows."""
+    turns, allowed = query.snap.turns, query.allowed
+    has_prev, has_next = same_session_neighbours(turns.sessions)
+    pairs = np.concatenate([np.stack([rows[has_prev[rows]] - 1, rows[has_prev[rows]]], axis=1),
+                            np.stack([rows[has_next[rows]], rows[has_next[rows]] + 1], axis=1)])
+    if allowed is not None:
+        pairs = pairs[allowed[pairs[:, 0]] & allowed[pairs[:, 1]]]
+    pairs = np.unique(pairs, axis=0) if len(pairs) else pairs.reshape(0, 2)
+    return pairs[:, 0], pairs[:, 1]
+
+
 def personalized_pagerank(query: Query, graph: CueGraph) -> Walk:
-    """PPR over the bipartite graph of `graph`'s cues and their turns inside the time
-    window, restarting on the cues by weight: a = (1 - d)·r + d·a·P."""
+    """PPR over `graph`'s cues, their turns inside the time window, and those turns'
+    chronological neighbours, restarting on the cues by weight: a = (1 - d)·r + d·a·P."""
     allowed = query.allowed
     cues: list[Cue] = []
     edge_cue: list[np.ndarray] = []
@@ -269,18 +282,23 @@ def personalized_pagerank(query: Query, graph: CueGraph) -> Walk:
     if not cues:
         return Walk(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), 0, 0)
     ec, er = np.concatenate(edge_cue), np.concatenate(edge_row)
-    rows, et = np.unique(er, return_inverse=True)
+    earlier, later = _chain(query, np.unique(er))
+    rows = np.unique(np.concatenate([er, earlier, later]))
+    et = np.searchsorted(rows, er)
+    src = np.searchsorted(rows, np.concatenate([earlier, later]))  # each chain edge both ways
+    dst = np.searchsorted(rows, np.concatenate([later, earlier]))
     n_cues, n_turns = len(cues), len(rows)
     restart = np.asarray([graph.weights[c] for c in cues], dtype=np.float64)
     restart /= restart.sum()
     deg_c = np.bincount(ec, minlength=n_cues).astype(np.float64)
-    deg_t = np.bincount(et, minlength=n_turns).astype(np.float64)
+    deg_t = (np.bincount(et, minlength=n_turns) + np.bincount(src, minlength=n_turns)).astype(np.float64)
     a_c: np.ndarray = restart.copy()
     a_t: np.ndarray = np.zeros(n_turns)
     iterations = 0
     while iterations < MAX_ITERATIONS:
         iterations += 1
-        to_t = np.bincount(et, weights=a_c[ec] / deg_c[ec], minlength=n_turns)
+        to_t = (np.bincount(et, weights=a_c[ec] / deg_c[ec], minlength=n_turns)
+                + np.bincount(dst, weights=a_t[src] / deg_t[src], minlength=n_turns))
         to_c = np.bincount(ec, weights=a_t[et] / deg_t[et], minlength=n_cues)
         new_c, new_t = (1 - DAMPING) * restart + DAMPING * to_c, DAMPING * to_t
         change = float(np.abs(new_c - a_c).sum() + np.abs(new_t - a_t).sum())
@@ -288,7 +306,7 @@ def personalized_pagerank(query: Query, graph: CueGraph) -> Walk:
         if change < TOLERANCE:
             break
     cosine = _vectors(query.snap.turns, rows) @ query.vector
-    return Walk(rows, a_t, cosine, iterations, len(ec))
+    return Walk(rows, a_t, cosine, iterations, len(ec) + len(earlier))
 
 
 def _label(cue: Cue, query: Query) -> str:
