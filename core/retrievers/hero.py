@@ -15,14 +15,18 @@ embeddings, the store's the mean of every turn's. The bar is the data's own null
 not a constant tuned to a conversation: a cue whose turns are no more about the question
 than an average turn would only spread the walk (a speaker of half the turns sits at the
 bar; a mean of few turns scores lower than the mean of all on average, so small random
-cues fall below it too). A kept cue weighs idf × its cosine (the seed's
-activation transfer, W(c) = W(c') · sim).
+cues fall below it too). A kept cue weighs what two steps of the walk from the seeds give
+it (seed -> its turn -> each cue of that turn) times its cosine: the seed's activation
+transfer, W(c) = W(c') · sim, with the walk's own shares instead of a constant.
 
-Personalized PageRank over the bipartite turn–cue graph of those cues alone (fetched by
-SQL, so a large store never loads its whole cue table), restart on the cues by weight,
-damping 0.85 (Page et al.'s constant), until the L1 change is below TOLERANCE. Turns rank
-by PPR mass, ties by cosine, then every other turn by cosine (dense backfill), so the
-ranking does not depend on the budget.
+Personalized PageRank over those cues' turns alone (fetched by SQL, so a large store never
+loads its whole cue table) plus the seed's temporal chaining (each such turn linked to the
+turns before and after it in its session: answers follow questions), restarting on the
+cues by weight, damping 0.85 (Page et al.'s constant), until the L1 change is below
+TOLERANCE. Turns rank by PPR mass, ties by cosine, then every other turn by cosine (dense
+backfill), so the ranking does not depend on the budget. The seed also restarts on turns
+by their cosine (its α·sim term): measured, that helped LoCoMo 26 and hurt 30, so the
+restart stays on the question's cues.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ DAMPING = 0.85  # PageRank's published damping factor
 TOLERANCE = 1e-6  # PPR stops when the L1 change of an iteration is below this...
 MAX_ITERATIONS = 100  # ...or after this many (0.85^100 leaves nothing to propagate)
 CO_MIN = 2  # a co-occurring cue shares at least this many contexts with the seeds (one is chance)
-MAX_CONTEXTS = 500  # the seed neighbourhood's best turns by cosine that expansion starts from (bounds SQL on a large store)
+MAX_CONTEXTS = 500  # the seeds' turns, most activated first, that expansion starts from (bounds SQL on a large store)
 CENTROID_CHUNK = 65_536  # rows summed at a time from a large store's memory-mapped vectors
 EPSILON = 1e-6  # float noise: a cue of every turn computes its mean apart from the store's, but it is the same
 SHOWN = 5  # cues listed per line of the trace
@@ -250,7 +254,8 @@ class Walk:
     mass: np.ndarray  # their PPR mass
     cosine: np.ndarray  # their cosine to the question
     iterations: int
-    edges: int
+    edges: int  # turn-cue edges
+    chained: int  # chronological links
 
 
 def _chain(query: Query, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -280,7 +285,7 @@ def personalized_pagerank(query: Query, graph: CueGraph) -> Walk:
             edge_row.append(inside)
             cues.append(cue)
     if not cues:
-        return Walk(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), 0, 0)
+        return Walk(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), 0, 0, 0)
     ec, er = np.concatenate(edge_cue), np.concatenate(edge_row)
     earlier, later = _chain(query, np.unique(er))
     rows = np.unique(np.concatenate([er, earlier, later]))
@@ -306,7 +311,7 @@ def personalized_pagerank(query: Query, graph: CueGraph) -> Walk:
         if change < TOLERANCE:
             break
     cosine = _vectors(query.snap.turns, rows) @ query.vector
-    return Walk(rows, a_t, cosine, iterations, len(ec) + len(earlier))
+    return Walk(rows, a_t, cosine, iterations, len(ec), len(earlier))
 
 
 def _label(cue: Cue, query: Query) -> str:
@@ -358,7 +363,7 @@ class HeroRetriever:
             f"{len(expansion.kept)}: {_listed(expansion.kept, query)}; dropped {len(expansion.dropped)}: "
             f"{_listed(expansion.dropped, query)}",
             f"personalized PageRank (d={DAMPING}): {walk.iterations} iterations over {len(graph.postings)} cues, "
-            f"{len(walk.rows)} turns, {walk.edges} edges",
+            f"{len(walk.rows)} turns, {walk.edges} turn-cue edges, {walk.chained} chronological links",
             f"ranked by PPR: {len(top)}; dense backfill: {len(fill)}",
         ]
         return ranking
