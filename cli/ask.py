@@ -29,7 +29,7 @@ def ask(
     evidence: Annotated[int | None, typer.Option("--evidence", min=0, help="Raw turns given (K).")] = None,
     retriever: Annotated[
         str | None,
-        typer.Option("--retriever", help="How raw turns are ranked: prograph (default), graph, evograph or fused."),
+        typer.Option("--retriever", help="How raw turns are ranked: prograph (default), graph, evograph, fused or hero."),
     ] = None,
     since: SinceOption = None,
     until: UntilOption = None,

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from memhop.core.embed import Embedder
 from memhop.core.errors import MemhopError
-from memhop.core.store import Store, memory, tables
+from memhop.core.store import Store, cues, memory, tables
 from memhop.core.store.bulk import bulk_insert
 from memhop.core.store.schema import COLUMNS
 
@@ -223,6 +223,7 @@ def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[
     with store.transaction():
         for table, cols in _COLUMNS.items():
             _insert(store, table, cols, rows[table], embedder)
+        cues.backfill(store.con)  # derived from the turns, so not in the file: filed anew
     return store.counts()
 
 

@@ -18,6 +18,7 @@ from memhop.core import redact as rd
 from memhop.core.embed import Embedder
 from memhop.core.errors import MemhopError, UsageError
 from memhop.core.forget_plans import (
+    DERIVED,
     SPECIAL,
     ForgetError,
     Plan,
@@ -26,7 +27,7 @@ from memhop.core.forget_plans import (
     plan_source,
 )
 from memhop.core.model import for_users
-from memhop.core.store import Store, compact, edits, intent, tables, vectors
+from memhop.core.store import Store, compact, cues, edits, intent, tables, vectors
 
 __all__ = ["ForgetError", "ForgetReport", "ResidueError", "forget"]
 
@@ -148,6 +149,7 @@ def _commit(store: Store, plan: Plan, pending: list[tuple[str, Any, str]], vecto
             per_table.setdefault(table, []).append((key, {**changed, **extra}))
         for table, rows in per_table.items():
             tables.update_rows(store, table, rows)
+        cues.rebuild(store.con, [key for key, _ in per_table.get("turns", [])])  # filed by their new words only
         edits.bump_profiles(store, [k for (t, k), v in plan.updates.items() if t == "profiles" and "text" in v])
         store.log("forget", LOG_LINES[plan.kind])
 
@@ -158,6 +160,8 @@ def scan_text(store: Store, forms: Sequence[str]) -> dict[str, int]:
     prose, label = rd.mention_matcher(forms), rd.mention_matcher(forms, prose=False)
     hits: dict[str, int] = {}
     for col in tables.text_columns(store):
+        if col.table in DERIVED:
+            continue  # checked against the live turns by the plan (cues.stale)
         matcher = prose if (col.table, col.column) in SPECIAL else label
         found = 0
         for _, value in tables.rows_containing(store, col, forms):

@@ -23,11 +23,15 @@ from memhop.core.inspect import resolve_entity
 from memhop.core.language.names import name_forms, name_key
 from memhop.core.model import KnownEntity
 from memhop.core.name_mentions import NameMatcher
-from memhop.core.store import Store, edits, memory, quarantine, replies, sources, tables
+from memhop.core.store import Store, cues, edits, memory, quarantine, replies, sources, tables
 from memhop.core.store.raw import sha256_of
 
 EMBEDDED = ("turns", "profiles", "residuals")  # tables whose `text` column has an `embedding`
 SPECIAL = {("turns", "text"), ("profiles", "text"), ("residuals", "text")}
+# Derived from the turns, so rebuilt with them (forget.apply_plan), not redacted in place; the
+# residue scan checks them against the live turns (cues.stale): a cue word is lower-case and
+# stemmed, so the name matchers can neither find it reliably nor tell "Rose" from "rose".
+DERIVED = {cues.TABLE}
 MIN_QUOTE = 12  # a profile sentence this long found in a removed turn is a quote of it
 MIN_NEEDLE = 24  # removed turn texts this long are looked for in the file's bytes
 
@@ -141,6 +145,8 @@ def plan_entity(store: Store, name: str, redactor: rd.Redactor, drop_turns: bool
     # "prices rose"; the rows were checked by mention) and for every spelling met ("Inês").
     distinct = [f for f in forms if name_key(f) not in prose.common]
     plan.file_needles = tuple(sorted({*distinct, *prose.seen, *label.seen}, key=lambda f: (-len(f), f)))
+    filed_as = cues.forms_as_cues(forms)
+    plan.checks.append(lambda st: {f"{cues.TABLE} (the name)": cues.stale(st.con, filed_as)})
     return plan
 
 
@@ -179,6 +185,7 @@ def _plan_turns(store: Store, plan: Plan, prose: NameMatcher, label: NameMatcher
                 plan.update("turns", turn_id, "text", new)
     if drop:
         plan.delete("mentions", "turn_id", changed)
+        plan.delete(cues.TABLE, "turn_id", changed)
         plan.delete("turns", "id", changed)
         gone, dropped = plan.deleted_keys("residuals", "id"), set(changed)
         for rid, _, _, cited in edits.residuals_citing(store, changed):
@@ -190,7 +197,7 @@ def _plan_labels(store: Store, plan: Plan, matcher: NameMatcher) -> None:
     """Every other text column, including ones later migrations add: names marked out in
     strings, list elements naming the entity dropped."""
     for col in tables.text_columns(store):
-        if (col.table, col.column) in SPECIAL:
+        if (col.table, col.column) in SPECIAL or col.table in DERIVED:
             continue
         gone = plan.deleted_keys(col.table, tables.key_column(store, col.table))
         for key, value in tables.rows_containing(store, col, plan.forms):
@@ -268,6 +275,7 @@ def plan_source(store: Store, given: str) -> Plan:
     sessions, turns = sources.source_contents(store, source_id)
     removed = sorted(t[0] for t in turns)
     plan.delete("mentions", "turn_id", removed)
+    plan.delete(cues.TABLE, "turn_id", removed)
     plan.delete("turns", "id", removed)
     plan.delete("sessions", "id", sessions)
     plan.delete(quarantine.TABLE, "session_id", sessions)

@@ -198,7 +198,8 @@ def _prepare(
     clock = time.perf_counter()
     people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
     focus = rows_about(snap.turns, [(p.name, p.aliases) for p in people], [profiles.entity_ids[r] for r in anchors])
-    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap))
+    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
+                  store.con)
     timings["evidence"] = _ms(clock)
     return query, chosen, trace
 

@@ -36,8 +36,9 @@ MEMHOP_VARIANTS: dict[str, dict[str, object]] = {
     "graph": {"retriever": "graph"},
     "evograph": {"retriever": "evograph"},
     "fused": {"retriever": "fused"},
+    "hero": {"retriever": "hero"},
 }
-RETRIEVER_SYSTEMS = {"memhop": "prograph", "graph": "graph", "evograph": "evograph", "fused": "fused"}
+RETRIEVER_SYSTEMS = {"memhop": "prograph", "graph": "graph", "evograph": "evograph", "fused": "fused", "hero": "hero"}
 BASELINES = ("dense-chunks", "em-graph", "full-context")
 SYSTEMS = (*MEMHOP_VARIANTS, *BASELINES)  # every system, in the report's order
 

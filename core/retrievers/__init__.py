@@ -24,6 +24,7 @@ _REGISTRY: dict[str, str] = {
     "graph": "graph:GraphRetriever",
     "evograph": "evograph:EvoGraphRetriever",
     "fused": "fused:FusedRetriever",
+    "hero": "hero:HeroRetriever",
 }
 DEFAULT = "prograph"
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from memhop.core.evidence import FactSource
 from memhop.core.store.recall import Snapshot
 from memhop.core.trace import EvidencePick
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Query:
     sources: tuple[FactSource, ...]  # the chosen verified facts that cleared the gate
     allowed: np.ndarray | None = None  # a time window over the turns; None: every turn
     in_period: np.ndarray | None = None  # the turns said in the period the question names ("in May 2024")
+    con: duckdb.DuckDBPyConnection | None = None  # the store, for retrievers that read tables the snapshot lacks
 
 
 @dataclass(frozen=True)

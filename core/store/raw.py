@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 
 from memhop.core.importers.base import ParsedSource, Session, Turn
+from memhop.core.store import cues
 from memhop.core.store.bulk import bulk_insert
 from memhop.core.store.db import Store
 
@@ -91,7 +92,7 @@ def insert_source(
         },
     )
     session_id = store.next_id("sessions")
-    turn_id = store.next_id("turns")
+    turn_id = first_turn = store.next_id("turns")
     sessions: dict[str, list[object]] = {k: [] for k in ("id", "external_id", "title", "started_at")}
     turns: dict[str, list[object]] = {
         k: [] for k in ("id", "session_id", "position", "speaker", "ts", "text", "external_id", "fingerprint")
@@ -120,4 +121,6 @@ def insert_source(
         {**sessions, "source_id": [source_id] * n_sessions, "self_name": [self_name] * n_sessions, "written_at": written_at},
     )
     bulk_insert(store, "turns", {**turns, "embedding": embeddings})
+    new = [turn for _, pairs in batches for turn, _ in pairs]  # in id order, as numbered above
+    cues.add_turns(store.con, [(first_turn + n, t.speaker, t.text) for n, t in enumerate(new)])
     return RawCounts(sessions=n_sessions, turns=len(turns["id"]))

@@ -149,9 +149,21 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        7,
+        "turn_cues: the speaker and content-word cues of each raw turn (the hero retriever's cue graph)",
+        """
+        CREATE TABLE turn_cues (
+            turn_id INTEGER NOT NULL,
+            cue TEXT NOT NULL,
+            kind TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 LATEST = MIGRATIONS[-1][0]
 META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
+CUES_MIGRATION = 7  # applying it also files the store's existing turns under their cues (core/store/cues.py)
 
 # Every table's columns as the migrations leave them, in table order, typed with DuckDB's
 # names: bulk inserts and row rewrites build their Arrow tables from this (core/store/bulk.py),
@@ -250,5 +262,10 @@ COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
         ("prompt_tokens", "BIGINT"),
         ("completion_tokens", "BIGINT"),
         ("seconds", "DOUBLE"),
+    ),
+    "turn_cues": (
+        ("turn_id", "INTEGER"),
+        ("cue", "VARCHAR"),  # a speaker's name key or a content-word stem (core/store/cues.py)
+        ("kind", "VARCHAR"),  # speaker | word
     ),
 }

@@ -207,9 +207,9 @@ def test_the_retriever_is_chosen_by_name_and_traced(invoke, home: Path) -> None:
 
 
 def test_an_unknown_retriever_is_a_one_line_usage_error(invoke) -> None:
-    result = invoke(ROOMMATE, "--retriever", "hero")
+    result = invoke(ROOMMATE, "--retriever", "nonesuch")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "unknown retriever 'hero'" in result.stderr
+    assert result.stderr.count("\n") == 1 and "unknown retriever 'nonesuch'" in result.stderr
 
 
 @pytest.mark.parametrize(("question", "kind", "because"), [

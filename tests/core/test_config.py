@@ -55,7 +55,7 @@ def test_secrets_are_never_shown(tmp_path: Path) -> None:
         ("colour: blue\n", "unknown setting 'colour'"),
         ("read:\n  top: many\n", "top must be a number"),
         ("engine: claude\n", "unknown engine"),
-        ("read:\n  retriever: hero\n", "unknown retriever 'hero'"),
+        ("read:\n  retriever: nonesuch\n", "unknown retriever 'nonesuch'"),
     ],
 )
 def test_bad_settings_file_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:

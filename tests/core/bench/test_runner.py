@@ -27,7 +27,7 @@ from support.fake_engine import FakeEngine
 
 QUESTIONS = 5
 SYSTEMS = ("memhop", "no-expansion", "1-hop", "no-facts-read", "profile-only-write", "graph", "evograph", "fused",
-           "dense-chunks", "em-graph", "full-context")
+           "hero", "dense-chunks", "em-graph", "full-context")
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +71,8 @@ def test_report_records_and_plots_are_written(bench_run: tuple[dict, Path]) -> N
     assert "| answered | refused | wrong |" in report and "### wrong" in report
     assert "## LoCoMo, categories 1–4\n\nnot run" in report
     retrievers = report.split("## Evidence retrievers side by side")[1].split("\n## ")[0]
-    assert all(f"| {name} |" in retrievers for name in ("prograph", "graph", "evograph", "fused"))
-    assert summary["retrievers"]["default"] in ("prograph", "graph", "evograph", "fused")
+    assert all(f"| {name} |" in retrievers for name in ("prograph", "graph", "evograph", "fused", "hero"))
+    assert summary["retrievers"]["default"] in ("prograph", "graph", "evograph", "fused", "hero")
     assert f"**Default: `{summary['retrievers']['default']}`.**" in retrievers
     ran = [s for s, stats in summary["headline"]["memhop"].items() if stats]
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]

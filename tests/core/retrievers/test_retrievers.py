@@ -93,6 +93,6 @@ def test_fused_ranks_only_turns_its_parts_ranked(store: Store) -> None:
 
 
 def test_an_unknown_retriever_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="unknown retriever 'hero'"):
-        check_name("hero")
+    with pytest.raises(ConfigError, match="unknown retriever 'nonesuch'"):
+        check_name("nonesuch")
     assert available()[0] == "prograph"
