@@ -1,4 +1,4 @@
-"""`fused`: reciprocal-rank fusion (Cormack et al. 2009) of prograph, graph and evograph.
+"""`fused`: reciprocal-rank fusion (Cormack et al. 2009) of prograph, graph, evograph and hero.
 
 A turn scores Σ 1 / (RRF_K + rank) over the retrievers that rank it in their first DEPTH;
 RRF_K = 60 is the constant the method was published with, not tuned here. Each list is
@@ -12,7 +12,7 @@ from memhop.core.retrievers.base import Query, Ranked, Ranking, pick
 
 RRF_K = 60
 DEPTH = 100  # turns taken from each retriever's ranking
-PARTS = ("prograph", "graph", "evograph")
+PARTS = ("prograph", "graph", "evograph", "hero")
 
 
 class FusedRetriever:

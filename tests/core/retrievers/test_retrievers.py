@@ -84,10 +84,10 @@ def test_evograph_expands_to_the_entities_named_with_the_question_s(store: Store
 
 def test_fused_ranks_only_turns_its_parts_ranked(store: Store) -> None:
     question = "Where did Bob have an interview?"
-    parts = {name: set(ids(run(store, question, name, 100))) for name in ("prograph", "graph", "evograph")}
+    parts = {name: set(ids(run(store, question, name, 100))) for name in ("prograph", "graph", "evograph", "hero")}
     fused = run(store, question, "fused", 10)
     assert all(any(turn in part for part in parts.values()) for turn in ids(fused))
-    assert [s.split(":")[0] for s in fused.trace.retrieval[:3]] == ["prograph", "graph", "evograph"]
+    assert [s.split(":")[0] for s in fused.trace.retrieval[:4]] == ["prograph", "graph", "evograph", "hero"]
     everything = len(snapshot(store).turns.ids)
     assert len(run(store, question, "fused", 500).evidence) == everything  # a budget past every turn: all, once
 
