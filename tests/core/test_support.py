@@ -165,14 +165,23 @@ The programme of Pell's concert of 9 June 2024 is framed on my wall now.
 """
 
 
+def _diary_store(root: Path, text: str, self_name: str, written: bool = False) -> Iterator[Store]:
+    """A store of one markdown diary, read-only; `written`: the offline write path has run too."""
+    (root / "diary.md").write_text(text, encoding="utf-8")
+    with open_store(root / "diary.duckdb") as store:
+        ingest(store, [str(root / "diary.md")], get_embedder("minilm"), self_name=self_name)
+        if written:
+            from memhop.core.engines.offline.engine import OfflineEngine
+            from memhop.core.write import write_pending
+
+            write_pending(store, OfflineEngine(), get_embedder("minilm"), 0.9)
+    with open_store(root / "diary.duckdb", read_only=True) as store:
+        yield store
+
+
 @pytest.fixture(scope="module")
 def numbers_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("numbers")
-    (root / "tamsin.md").write_text(NUMBERS_DIARY, encoding="utf-8")
-    with open_store(root / "numbers.duckdb") as store:
-        ingest(store, [str(root / "tamsin.md")], get_embedder("minilm"), self_name="Tamsin Hale")
-    with open_store(root / "numbers.duckdb", read_only=True) as store:
-        yield store
+    yield from _diary_store(tmp_path_factory.mktemp("numbers"), NUMBERS_DIARY, "Tamsin Hale")
 
 
 def test_a_number_is_found_spelt_out_and_not_inside_a_time(numbers_diary: Store) -> None:
@@ -220,16 +229,7 @@ Ines's dog Rufus weighed in at the vet today: 18.2KG, down from 19.9!
 
 @pytest.fixture(scope="module")
 def band_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("band")
-    (root / "noor.md").write_text(BAND_DIARY, encoding="utf-8")
-    from memhop.core.engines.offline.engine import OfflineEngine
-    from memhop.core.write import write_pending
-
-    with open_store(root / "band.duckdb") as store:
-        ingest(store, [str(root / "noor.md")], get_embedder("minilm"), self_name="Noor Haddad")
-        write_pending(store, OfflineEngine(), get_embedder("minilm"), 0.9)
-    with open_store(root / "band.duckdb", read_only=True) as store:
-        yield store
+    yield from _diary_store(tmp_path_factory.mktemp("band"), BAND_DIARY, "Noor Haddad", written=True)
 
 
 def test_of_two_sentences_stating_the_answer_the_one_about_the_chains_end_comes_first(band_diary: Store) -> None:

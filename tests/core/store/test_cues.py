@@ -7,16 +7,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import duckdb
 import pytest
+from support.old_stores import store_at_version
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import DIM, get_embedder
 from memhop.core.errors import StoreError
 from memhop.core.read import read
-from memhop.core.store import cues, meta, open_store
-from memhop.core.store.meta import EmbedderRecord
-from memhop.core.store.schema import META_MIGRATION, MIGRATIONS
+from memhop.core.store import cues, open_store
 
 TURNS = [
     (1, "Wren Halloway", "Our kayak club meets at the reservoir every Saturday."),
@@ -27,15 +25,7 @@ TURNS = [
 
 def _version_6_store(path: Path) -> None:
     """A store as memhop wrote it before migration 7: three turns, no cue table."""
-    con = duckdb.connect(str(path))
-    con.execute(
-        "CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL)"
-    )
-    for version, name, sql in MIGRATIONS[:6]:
-        con.execute(sql)
-        if version == META_MIGRATION:
-            meta.write(con, EmbedderRecord.of("minilm"))
-        con.execute("INSERT INTO migrations VALUES (?, ?, now())", [version, name])
+    con = store_at_version(path, 6)
     con.execute("INSERT INTO sources VALUES (1, 'club.txt', 'abc', 'whatsapp', NULL, now())")
     con.execute("INSERT INTO sessions VALUES (1, 1, '2024-02-01', NULL, '2024-02-01', NULL, NULL)")
     vector = [1.0] + [0.0] * (DIM - 1)

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from support.old_stores import store_at_version
 
 from memhop.core.embed import DIM, MODEL
 from memhop.core.errors import ConfigError, StoreError
 from memhop.core.store import memory, open_store
 from memhop.core.store.meta import LEGACY, EmbedderRecord
-from memhop.core.store.schema import LATEST, MIGRATIONS
+from memhop.core.store.schema import LATEST
 
 
 def _files(path: Path) -> dict[str, bytes]:
@@ -32,13 +33,7 @@ def _tamper(path: Path, sql: str, keep_wal: bool = False) -> None:
 
 def _old_store(path: Path) -> None:
     """A store as memhop wrote it before the meta record: schema version 2, one entity."""
-    con = duckdb.connect(str(path))
-    con.execute(
-        "CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMP NOT NULL)"
-    )
-    for version, name, sql in MIGRATIONS[:2]:
-        con.execute(sql)
-        con.execute("INSERT INTO migrations VALUES (?, ?, now())", [version, name])
+    con = store_at_version(path, 2)
     con.execute("INSERT INTO entities VALUES (1, 'Alice Nguyen', 'person', ['Alice'], now())")
     con.close()
 
