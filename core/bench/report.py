@@ -216,7 +216,8 @@ def scale_table(result: BenchResult) -> str:
         "process and asked in another (peak RSS is the asking process's). `ask` = read + offline answer, warm, "
         "over the scenario's own questions, with BLAS on one thread as `memhop ask` and `memhop serve` run it; the "
         "every-core columns time the same asks with BLAS on every core (numpy's default in a process that sets "
-        "nothing), in a process of their own so both start from the same caches. Cold start: a fresh `memhop ask` process, wall time. From 50k turns the "
+        "nothing), in a process of their own so both start from the same caches. Cold start: a fresh "
+        "`memhop ask` process, wall time. From 50k turns the "
         "read path searches derived float16 vectors through an ANN index (index columns; n/a: exact search); "
         "recall@25: the share of exact search's 25 evidence turns per question the approximate path also returns."
     )
