@@ -117,7 +117,7 @@ def _aggregation(q: Question, low: list[str]) -> str:
 
 def _wh_phrase(q: Question, words: list[str]) -> tuple[list[str], str | None]:
     """The words between the question word and the first auxiliary, and that auxiliary:
-    "what LGBTQ events | has", "which cities | has", "what | has". In "what N aux S V" the
+    "what board games | has", "which cities | has", "what | has". In "what N aux S V" the
     phrase is the object, so a plural N asks for several; "what makes Ines …" has no
     auxiliary there and is not a plural object."""
     if q.wh not in ("what", "which", "where") or q.wh not in words:

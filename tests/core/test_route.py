@@ -30,7 +30,7 @@ def test_questions_asking_for_a_guess_are_inference(question: str) -> None:
 @pytest.mark.parametrize(("question", "because"), [
     ("What board games has Teodora played?", "plural object"),
     ("Which cities has Brann visited?", "plural object"),
-    ("What LGBTQ+ events has Teodora attended?", "plural object"),  # the head noun, not the first word
+    ("What board games has Teodora bought?", "plural object"),  # the head noun, not the first word
     ("Where has Brann camped?", "present perfect"),
     ("What has Teodora baked?", "present perfect"),
     ("How many times has Brann been to the coast?", "counts occurrences"),

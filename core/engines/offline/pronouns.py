@@ -110,7 +110,7 @@ def _subject_before(s: Sentence, offset: int, lead: int, names_only: bool = True
     for m in sorted(s.mentions, key=lambda m: m.start):
         if (names_only and m.how != "name") or m.how not in ("name", "pronoun") or m.start >= offset:
             continue
-        # The name's head word is the subject: "Evans" of "Rhys Evans", not "Rhys".
+        # The name's head word is the subject: "Marsh" of "Idris Marsh", not "Idris".
         if any(t.dep_ in SUBJECTS for t in s.span if m.start <= t.idx - lead < m.end):
             return m.entity
     return None
