@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from memhop.core.bench.baselines import DenseChunks, EntityGraph, FullContext, load_corpus
-from memhop.core.bench.gap import SCORED, GapRecord, rank_grid
+from memhop.core.bench.gap import GapRecord, rank_grid
 from memhop.core.bench.metrics import Record, recall_at
-from memhop.core.bench.sources import BenchSource, Spec
+from memhop.core.bench.sources import LOCOMO_HEADLINE, BenchSource, Spec
 from memhop.core.bench.systems import MEMHOP_VARIANTS, MemhopSystem, TurnSystem
 from memhop.core.config import Settings
 from memhop.core.embed import Embedder
@@ -112,7 +112,7 @@ def _gap(source: BenchSource, store: Store, settings: Settings, embedder: Embedd
 
     turns = snapshot(store).turns
     asked = [(q.qid, evidence_query(store, q.text, embedder, settings.read), q.evidence)
-             for q in source.questions if q.group in SCORED and q.evidence]
+             for q in source.questions if q.group in LOCOMO_HEADLINE and q.evidence]
     return rank_grid(source.name, asked, lambda rows: [r.external_id for r in turns.records(rows)])
 
 

@@ -8,11 +8,11 @@ conversation alone never moves the default (issue #15: measured on conversations
 
 from __future__ import annotations
 
-from memhop.core.bench.metrics import Record, mean, percentile
+from memhop.core.bench.metrics import Record, markdown_table, mean, percentile
 from memhop.core.bench.result import BenchResult
+from memhop.core.bench.sources import LOCOMO_HEADLINE
 from memhop.core.bench.systems import RETRIEVER_SYSTEMS
 
-LOCOMO_HEADLINE = ("multi-hop", "temporal", "open-domain", "single-hop")
 DEFAULT = "prograph"
 
 
@@ -55,8 +55,7 @@ def table(result: BenchResult) -> str:
         cells.append(f"{percentile([r.seconds * 1000 for r in result.records if r.system == system], 50):.0f}")
         rows.append(cells)
     header = ["retriever", *(f"{g} R@10 / R@25" for g in groups), "MemHop chain reach (turns)", "p50 ms"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+    return markdown_table(header, rows)
 
 
 def choose(result: BenchResult) -> tuple[str, str]:

@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from memhop.core.bench.metrics import mean, recall_at
-from memhop.core.bench.sources import LOCOMO_CATEGORIES
+from memhop.core.bench.metrics import markdown_table, mean, recall_at
 from memhop.core.evidence import WEIGHTS, Weights
 from memhop.core.retrievers.base import Query
 
@@ -29,7 +28,6 @@ GRID: dict[str, tuple[float, ...]] = {
     "session": (0.0, 0.1, 0.2, 0.3),
 }
 BUDGET = 25
-SCORED = tuple(LOCOMO_CATEGORIES[c] for c in (1, 2, 3, 4))  # the headline categories, as the report counts them
 
 
 @dataclass(frozen=True)
@@ -146,9 +144,7 @@ def section(records: Sequence[GapRecord]) -> str:
             cells += [f"{value:g}", _pct(c.recall[(train, value)]), _pct(test)]
         cells.append("yes" if c.holds() else "no")
         rows.append(cells)
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines) + (
+    return markdown_table(header, rows) + (
         "\n\nR@10 / R@25 of `prograph` at budget 25, LoCoMo categories 1–4. One weight varies at a time, the "
         "others at their shipped values; each conversation alone chooses the value with the best mean of R@10 "
         "and R@25 (a tie keeps the shipped one), tested on the others. **shipped holds**: every conversation "

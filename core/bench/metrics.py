@@ -130,3 +130,10 @@ METRICS: dict[str, Metric] = {
     "refused": lambda r: None if r.answer is None else r.idk,
     "wrong": lambda r: None if r.answer is None else r.wrong,
 }
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A Markdown table: the report's sections all print theirs this way."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)

@@ -9,24 +9,16 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from memhop.core.bench.metrics import METRICS, mean, percentile
+from memhop.core.bench.metrics import METRICS, markdown_table, mean, percentile
 from memhop.core.bench.natural import NaturalResult, Tally
 from memhop.core.bench.plots import draw_all
 from memhop.core.bench.result import BenchResult, systems_in
 from memhop.core.bench.routing import router_table
-from memhop.core.bench.sources import default_dev_dir
-
-LOCOMO_HEADLINE = ("multi-hop", "temporal", "open-domain", "single-hop")
+from memhop.core.bench.sources import LOCOMO_HEADLINE, default_dev_dir
 
 
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}"
-
-
-def _markdown(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def system_stats(result: BenchResult, dataset: str, system: str) -> dict[str, float | None] | None:
@@ -58,7 +50,7 @@ def headline(result: BenchResult, dataset: str) -> str:
             cells[2] = "–"  # LoCoMo questions have no chains
         read = f"{stats['entities_read']:.1f}" if stats["entities_read"] else "–"
         rows.append([system, *cells, read, f"{stats['context_tokens'] or 0:.0f}", f"{stats['p50_ms'] or 0:.0f}", ""])
-    return _markdown(["system", *METRICS, "entities read", "context tokens", "p50 ms", "note"], rows)
+    return markdown_table(["system", *METRICS, "entities read", "context tokens", "p50 ms", "note"], rows)
 
 
 def summary(result: BenchResult) -> dict[str, object]:
@@ -99,7 +91,7 @@ def _of(part: int, whole: int) -> str:
 
 def _entity_counts(nat: NaturalResult) -> str:
     ent = nat.entities
-    return _markdown(["cast found", "right kind", "stored", "spurious", "split"],
+    return markdown_table(["cast found", "right kind", "stored", "spurious", "split"],
                      [[_of(len(ent.found), ent.gold), _of(len(ent.right_kind), ent.gold), str(ent.stored),
                        _of(len(ent.spurious), ent.stored), str(len(ent.split))]])
 
@@ -132,7 +124,7 @@ def natural_questions(nat: NaturalResult) -> str:
     rows = [_tally_row("all", nat.total)]
     rows += [_tally_row(f"k={k}", t) for k, t in nat.by("k").items()]
     rows += [_tally_row(kind, t) for kind, t in nat.by("type").items()]
-    return _markdown(QUESTION_COLUMNS, rows)
+    return markdown_table(QUESTION_COLUMNS, rows)
 
 
 def natural_headline(result: BenchResult) -> str:
@@ -140,7 +132,7 @@ def natural_headline(result: BenchResult) -> str:
     nat = result.natural
     if nat is None:
         return natural_missing()
-    return _entity_counts(nat) + "\n\n" + _markdown(QUESTION_COLUMNS, [_tally_row("all", nat.total)])
+    return _entity_counts(nat) + "\n\n" + markdown_table(QUESTION_COLUMNS, [_tally_row("all", nat.total)])
 
 
 def natural_missing() -> str:
@@ -171,7 +163,7 @@ def by_group(result: BenchResult, dataset: str, metric: str) -> str:
         cells = [_pct(mean(METRICS[metric](r) for r in recs if r.group == g)) for g in groups]
         rows.append([system, *cells])
     counts = [str(len({r.qid for r in result.records if r.dataset == dataset and r.group == g})) for g in groups]
-    return _markdown(["system", *(f"{g} (n={n})" for g, n in zip(groups, counts))], rows)
+    return markdown_table(["system", *(f"{g} (n={n})" for g, n in zip(groups, counts))], rows)
 
 
 def broken_hops(result: BenchResult) -> str:
@@ -183,7 +175,7 @@ def broken_hops(result: BenchResult) -> str:
             continue
         cells = [_pct(sum(r.broke_at == h for r in recs) / len(recs)) for h in range(1, 6)]
         rows.append([system, _pct(sum(r.broke_at is None for r in recs) / len(recs)), *cells])
-    return _markdown(["system", "complete", *(f"broke at hop {h}" for h in range(1, 6))], rows)
+    return markdown_table(["system", "complete", *(f"broke at hop {h}" for h in range(1, 6))], rows)
 
 
 def ingest_table(result: BenchResult) -> str:
@@ -191,7 +183,7 @@ def ingest_table(result: BenchResult) -> str:
     rows = [[s.source, str(s.sessions), str(s.turns), f"{s.embed_seconds:.1f}", f"{s.write_seconds:.1f}",
              f"{s.calls_per_session:.1f}", f"{s.turns_per_second:.1f}", str(s.entities), str(s.residuals), str(s.failures)]
             for s in result.ingest]
-    return _markdown(["source", "sessions", "turns", "embed s", "write s", "engine calls / session",
+    return markdown_table(["source", "sessions", "turns", "embed s", "write s", "engine calls / session",
                       "ingest turns/s", "entities", "facts", "failed sessions"], rows)
 
 
@@ -206,7 +198,7 @@ def scale_table(result: BenchResult) -> str:
                      f"{p.residuals:,}", fmt(p.index_seconds), fmt(p.index_mb), fmt(p.warm_p50_ms),
                      fmt(p.warm_p95_ms), fmt(p.cores_p50_ms), fmt(p.cores_p95_ms), fmt(p.cold_seconds),
                      f"{p.peak_rss_mb:.0f}", _pct(p.em), _pct(p.recall25), p.note])
-    table = _markdown(["turns", "build s", "DB MB", "MB / 100k turns", "entities", "facts", "index build s",
+    table = markdown_table(["turns", "build s", "DB MB", "MB / 100k turns", "entities", "facts", "index build s",
                        "index MB", "ask p50 ms (warm)", "ask p95 ms", "p50 ms, BLAS on every core",
                        "p95 ms, BLAS on every core", "cold start s", "peak RSS MB", "EM %", "recall@25 vs exact %",
                        "note"], rows)

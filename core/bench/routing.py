@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from memhop.core.bench.metrics import markdown_table
 from memhop.core.bench.result import BenchResult
 from memhop.core.route import AGGREGATION, INFERENCE, KINDS, SINGLE, TEMPORAL, classify
 
@@ -24,20 +25,21 @@ def router_table(result: BenchResult) -> str:
     if not asked:
         return "not available: no LoCoMo questions in this run"
     routed = {key: classify(text).kind for key, (_, text) in asked.items()}
-    lines = ["| LoCoMo category (≈ type) | n | " + " | ".join(KINDS) + " | agree |", "|---" * (len(KINDS) + 3) + "|"]
+    rows = []
     for category, kind in EXPECTED.items():
         keys = [k for k, (group, _) in asked.items() if group == category]
         if not keys:
             continue
         counts = Counter(routed[k] for k in keys)
-        cells = [str(counts[kind_]) for kind_ in KINDS]
-        lines.append(f"| {category} (≈ {kind}) | {len(keys)} | " + " | ".join(cells) + f" | {_share(counts[kind], len(keys))} |")
+        rows.append([f"{category} (≈ {kind})", str(len(keys)), *(str(counts[k]) for k in KINDS),
+                     _share(counts[kind], len(keys))])
     per_source = []
     for source in sorted({s for s, _ in asked}):
         keys = [k for k in asked if k[0] == source]
         agree = sum(routed[k] == EXPECTED[asked[k][0]] for k in keys)
         per_source.append(f"{source} {_share(agree, len(keys))} ({agree}/{len(keys)})")
-    return "\n".join(lines) + "\n\nAgreement per conversation: " + ", ".join(per_source) + "."
+    table = markdown_table(["LoCoMo category (≈ type)", "n", *KINDS, "agree"], rows)
+    return table + "\n\nAgreement per conversation: " + ", ".join(per_source) + "."
 
 
 def _share(part: int, whole: int) -> str:

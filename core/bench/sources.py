@@ -15,6 +15,7 @@ from memhop.core.importers import get as get_importer
 from memhop.core.importers.base import ParsedSource
 
 LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+LOCOMO_HEADLINE = tuple(LOCOMO_CATEGORIES[c] for c in (1, 2, 3, 4))  # the categories the headline numbers count
 LOCOMO_DIR_ENV = "MEMHOP_LOCOMO_DIR"
 
 
