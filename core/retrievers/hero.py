@@ -32,7 +32,6 @@ restart stays on the question's cues.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -44,14 +43,12 @@ from memhop.core.errors import StoreError
 from memhop.core.language.names import name_key
 from memhop.core.retrievers.base import Query, Ranking, pick, ranked_rows, same_session_neighbours
 from memhop.core.store import cues as cue_table
-from memhop.core.store.recall import TurnIndex
 
 DAMPING = 0.85  # PageRank's published damping factor
 TOLERANCE = 1e-6  # PPR stops when the L1 change of an iteration is below this...
 MAX_ITERATIONS = 100  # ...or after this many (0.85^100 leaves nothing to propagate)
 CO_MIN = 2  # a co-occurring cue shares at least this many contexts with the seeds (one is chance)
 MAX_CONTEXTS = 500  # the seeds' turns, most activated first, that expansion starts from (bounds SQL on a large store)
-CENTROID_CHUNK = 65_536  # rows summed at a time from a large store's memory-mapped vectors
 EPSILON = 1e-6  # float noise: a cue of every turn computes its mean apart from the store's, but it is the same
 SHOWN = 5  # cues listed per line of the trace
 
@@ -64,22 +61,6 @@ class CueGraph:
 
     weights: dict[Cue, float] = field(default_factory=dict)
     postings: dict[Cue, np.ndarray] = field(default_factory=dict)  # cue -> turn rows, sorted
-
-
-def _rows_of(turns: TurnIndex, turn_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row of each turn id (aligned), and which ids the snapshot holds."""
-    if not len(turn_ids) or not len(turns.ids):
-        return np.zeros(len(turn_ids), np.int64), np.zeros(len(turn_ids), bool)
-    ordered = turns.ids[turns.id_order]
-    at = np.clip(np.searchsorted(ordered, turn_ids), 0, len(ordered) - 1)
-    return turns.id_order[at], ordered[at] == turn_ids
-
-
-def _vectors(turns: TurnIndex, rows: np.ndarray) -> np.ndarray:
-    if turns.dense_matrix is not None:
-        return turns.dense_matrix[rows]
-    assert turns.vectors is not None
-    return np.asarray(turns.vectors.matrix[turns.id_rank[rows]], dtype=np.float32)
 
 
 _BY_CUES = (
@@ -118,7 +99,7 @@ def _fetch(query: Query, words: Sequence[str], speakers: Sequence[str], entities
         con.unregister(name)
     if not found.num_rows:
         return {}
-    rows, ok = _rows_of(query.snap.turns, found.column("turn_id").to_numpy().astype(np.int64))
+    rows, ok = query.snap.turns.lookup(found.column("turn_id").to_numpy().astype(np.int64))
     keys = [f"{k}\x00{c}" for k, c in zip(found.column("kind").to_pylist(), found.column("cue").to_pylist())]
     names, group = np.unique(np.asarray(keys, dtype=object)[ok], return_inverse=True)
     rows = rows[ok]
@@ -178,7 +159,7 @@ def _mean_cosines(query: Query, postings: Sequence[np.ndarray]) -> np.ndarray:
     flat = np.concatenate(postings)
     used, at = np.unique(flat, return_inverse=True)
     starts = np.r_[0, np.cumsum([len(p) for p in postings])[:-1]]
-    sums = np.add.reduceat(_vectors(query.snap.turns, used)[at], starts, axis=0)
+    sums = np.add.reduceat(query.snap.turns.vectors_of(used)[at], starts, axis=0)
     norms = np.linalg.norm(sums, axis=1)
     return np.where(norms > 0, (sums @ query.vector) / np.maximum(norms, 1e-12), 0.0)
 
@@ -192,35 +173,11 @@ def first_step(graph: CueGraph) -> tuple[np.ndarray, np.ndarray]:
     return reached, np.bincount(at, weights=share, minlength=len(reached))
 
 
-_CENTROIDS: dict[int, tuple[weakref.ref[TurnIndex], np.ndarray]] = {}  # id(turn index) -> its turns' mean vector
-
-
-def store_centroid(turns: TurnIndex) -> np.ndarray:
-    """The normalised mean of every turn's vector, once per loaded snapshot."""
-    hit = _CENTROIDS.get(id(turns))
-    if hit is not None and hit[0]() is turns:
-        return hit[1]
-    if turns.dense_matrix is not None:
-        total = turns.dense_matrix.sum(axis=0, dtype=np.float64)
-    else:
-        assert turns.vectors is not None
-        matrix = turns.vectors.matrix
-        total = np.zeros(matrix.shape[1], dtype=np.float64)
-        for start in range(0, len(matrix), CENTROID_CHUNK):
-            total += np.asarray(matrix[start : start + CENTROID_CHUNK], dtype=np.float64).sum(axis=0)
-    norm = float(np.linalg.norm(total))
-    centroid = (total / norm if norm else total).astype(np.float32)
-    for key in [k for k, (ref, _) in _CENTROIDS.items() if ref() is None]:
-        del _CENTROIDS[key]
-    _CENTROIDS[id(turns)] = (weakref.ref(turns), centroid)
-    return centroid
-
-
 def expand(query: Query, graph: CueGraph, cosine: dict[int, float]) -> Expansion:
     """One round: cues of the seeds' best contexts, kept when closer to the question than
     the store as a whole (module docstring)."""
     reached, activation = first_step(graph)
-    bar = float(store_centroid(query.snap.turns) @ query.vector)
+    bar = float(query.snap.turns.centroid @ query.vector)
     contexts = sorted(range(len(reached)), key=lambda i: (-activation[i], -cosine[int(reached[i])], int(reached[i])))
     around = _fetch(query, [], [], [], in_turns=reached[contexts[:MAX_CONTEXTS]])
     people = {int(k) for kind, k in graph.postings if kind == "entity"}
@@ -310,7 +267,7 @@ def personalized_pagerank(query: Query, graph: CueGraph) -> Walk:
         a_c, a_t = new_c, new_t
         if change < TOLERANCE:
             break
-    cosine = _vectors(query.snap.turns, rows) @ query.vector
+    cosine = query.snap.turns.vectors_of(rows) @ query.vector
     return Walk(rows, a_t, cosine, iterations, len(ec), len(earlier))
 
 
@@ -341,7 +298,7 @@ class HeroRetriever:
         expansion = Expansion(0.0, [], [])
         if graph.postings:
             reached = np.unique(np.concatenate(list(graph.postings.values())))
-            cosine = dict(zip(reached.tolist(), (_vectors(turns, reached) @ query.vector).tolist()))
+            cosine = dict(zip(reached.tolist(), (turns.vectors_of(reached) @ query.vector).tolist()))
             expansion = expand(query, graph, cosine)
         walk = personalized_pagerank(query, graph)
         order = np.lexsort((walk.rows, -walk.cosine, -walk.mass))

@@ -42,6 +42,7 @@ ANN_MIN_CANDIDATES = 400  # ...and at least this many...
 ANN_MAX_CANDIDATES = 5_000  # ...and at most this many
 EXACT_ROWS = 20_000  # a bonus set or a time window this small is scored row by row, exactly
 DENSE_LOOKUP = 4_096  # ids looked up at once from which an id -> row table pays for itself
+CENTROID_CHUNK = 65_536  # rows summed at a time from a large store's memory-mapped vectors
 FETCHED_KEPT = 20_000  # turn rows a large store's snapshot keeps once fetched (then it starts afresh)
 SPANS_KEPT = 2_000  # entities whose facts a large store's snapshot keeps once read (likewise)
 _CACHE_SIZE = 4  # store files kept warm per process
@@ -207,8 +208,14 @@ class TurnIndex:
         (on a large store it is built from the derived file on each use)."""
         if self.dense_matrix is not None:
             return self.dense_matrix
+        return self.vectors_of(np.arange(len(self.ids)))
+
+    def vectors_of(self, rows: np.ndarray) -> np.ndarray:
+        """These rows' vectors as float32 (from the derived file on a large store)."""
+        if self.dense_matrix is not None:
+            return self.dense_matrix[rows]
         assert self.vectors is not None
-        return np.asarray(self.vectors.matrix[self.id_rank], dtype=np.float32)
+        return np.asarray(self.vectors.matrix[self.id_rank[rows]], dtype=np.float32)
 
     def cosines(
         self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None
@@ -254,14 +261,33 @@ class TurnIndex:
         return rows if allowed is None else rows[allowed[rows]]
 
     @cached_property
+    def centroid(self) -> np.ndarray:
+        """The normalised mean of every turn's vector (hero's expansion bar), once per snapshot;
+        a large store's memory-mapped rows are summed a chunk at a time."""
+        if self.dense_matrix is not None:
+            total = self.dense_matrix.sum(axis=0, dtype=np.float64)
+        else:
+            assert self.vectors is not None
+            matrix = self.vectors.matrix
+            total = np.zeros(matrix.shape[1], dtype=np.float64)
+            for start in range(0, len(matrix), CENTROID_CHUNK):
+                total += np.asarray(matrix[start : start + CENTROID_CHUNK], dtype=np.float64).sum(axis=0)
+        norm = float(np.linalg.norm(total))
+        return (total / norm if norm else total).astype(np.float32)
+
+    @cached_property
     def sorted_ids(self) -> np.ndarray:
         """Every turn id, ascending (ids[id_order]): made once, not on every lookup."""
         return self.ids[self.id_order]
 
     def rows_of(self, turn_ids: Sequence[int]) -> np.ndarray:
         """Row of each turn id; ids that are gone are dropped."""
-        rows, found = _lookup(self.ids, self.id_order, turn_ids, self.sorted_ids)
+        rows, found = self.lookup(turn_ids)
         return rows[found]
+
+    def lookup(self, turn_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row of each turn id, aligned, and whether the snapshot holds it."""
+        return _lookup(self.ids, self.id_order, turn_ids, self.sorted_ids)
 
     def texts(self, rows: Sequence[int]) -> list[str]:
         if self.columns is not None:
