@@ -34,9 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from memhop.core.bench.metrics import recall_at
-from memhop.core.bench.sources import BenchSource, default_locomo_dir, locomo_sources, memhop_sources
+from memhop.core.bench.sources import LOCOMO_HEADLINE, BenchSource, default_locomo_dir, locomo_sources, memhop_sources
 
-LOCOMO_GROUPS = ("multi-hop", "temporal", "open-domain", "single-hop")
 
 
 @dataclass
@@ -91,7 +90,7 @@ def analyse(source: BenchSource, path: Path, tallies: dict[tuple[str, str], Tall
         externals = [r.external_id for r in turns.records(list(range(len(turns.ids))))]
         row_of = {e: i for i, e in enumerate(externals)}
         for q in source.questions:
-            if not q.evidence or (source.dataset == "locomo" and q.group not in LOCOMO_GROUPS):
+            if not q.evidence or (source.dataset == "locomo" and q.group not in LOCOMO_HEADLINE):
                 continue
             query = evidence_query(store, q.text, embedder, ReadSettings(evidence=25))
             ranking = get_retriever("prograph").retrieve(query, 25)

@@ -26,7 +26,7 @@ import numpy as np
 
 from memhop.core.language import lexical
 from memhop.core.language.names import match_registry
-from memhop.core.store.recall import TurnIndex, TurnRecord
+from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
 
 ENTITY_BONUS = 0.1  # a turn spoken by, or naming, an entity the question starts from
@@ -250,5 +250,4 @@ def _union(parts: Sequence[np.ndarray], n: int) -> np.ndarray:
         for rows in parts:
             keep[rows] = True
         return np.flatnonzero(keep)
-    ordered = np.sort(np.concatenate(parts))
-    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if len(ordered) else ordered
+    return distinct(np.concatenate(parts))

@@ -178,7 +178,7 @@ def recall(spec: dict[str, object]) -> dict[str, object]:
     from memhop.core.config import load_settings
     from memhop.core.embed import get_embedder
     from memhop.core.read import read
-    from memhop.core.store.recall import drop_cached
+    from memhop.core.store.recall import kept_whole
 
     db = Path(str(spec["db"]))
     settings = load_settings(db=db, engine=str(spec["engine"]))
@@ -189,9 +189,7 @@ def recall(spec: dict[str, object]) -> dict[str, object]:
         if derived.load(store, build=False) is None:
             return {"recall25": None}
         approx = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
-    derived.ANN_MIN_TURNS = 1 << 62  # this process only: search exactly
-    drop_cached()  # the approximate snapshot of the same store, same state, must not be reused
-    with open_store(db, read_only=True) as store:
+    with kept_whole(), open_store(db, read_only=True) as store:  # every turn in memory: exact search
         exact = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
     shares = [len(set(a) & set(e)) / len(e) for a, e in zip(approx, exact) if e]
     return {"recall25": round(sum(shares) / len(shares), 4) if shares else None}

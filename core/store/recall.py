@@ -9,7 +9,7 @@ logged operation) before every use; a stale cache is simply reloaded.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -26,6 +26,7 @@ from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
+from memhop.core.store.memory import in_list
 from memhop.core.store.vectors import TurnVectors
 
 _STAMP_SQL = """
@@ -136,7 +137,7 @@ class LazyResiduals:
         wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
         table = self.con.execute(
             "SELECT id, entity_id, text, source_turns, embedding FROM residuals "
-            f"WHERE id IN ({_ints(wanted.tolist())})"  # not bound: see TurnIndex._fetched
+            f"WHERE id IN ({in_list(wanted.tolist())})"  # not bound: see TurnIndex._fetched
         ).arrow().read_all()
         got = table.column("id").to_numpy().astype(np.int64)
         at = {int(i): n for n, i in enumerate(got)}
@@ -256,7 +257,7 @@ class TurnIndex:
         count = int(min(max(ANN_FACTOR * wanted, ANN_MIN_CANDIDATES, wanted / share * 1.5), ANN_MAX_CANDIDATES, n))
         near = self.id_order[self.vectors.nearest(query, count)]
         parts += [near, near - 1, near + 1]
-        rows = _distinct(np.concatenate(parts))
+        rows = distinct(np.concatenate(parts))
         rows = rows[(rows >= 0) & (rows < n)]
         return rows if allowed is None else rows[allowed[rows]]
 
@@ -321,7 +322,7 @@ class TurnIndex:
             # `import pandas` per element, and a join or list_contains() scans where IN prunes.
             fresh = {int(tid): (int(sid), ts, ext, text) for tid, sid, ts, ext, text in self.con.execute(
                 "SELECT id, session_id, ts, external_id, text FROM turns "
-                f"WHERE id IN ({_ints(sorted(set(wanted) - found.keys()))})"
+                f"WHERE id IN ({in_list(sorted(set(wanted) - found.keys()))})"
             ).fetchall()}
             kept.turns.update(fresh)
             found |= fresh
@@ -329,7 +330,7 @@ class TurnIndex:
         unnamed = {f[0] for f in found.values()} - names.keys()
         if unnamed:
             fresh_names = dict(self.con.execute(
-                f"SELECT id, external_id FROM sessions WHERE id IN ({_ints(sorted(unnamed))})"
+                f"SELECT id, external_id FROM sessions WHERE id IN ({in_list(sorted(unnamed))})"
             ).fetchall())
             kept.sessions.update(fresh_names)
             names |= fresh_names
@@ -340,12 +341,7 @@ class TurnIndex:
         return out
 
 
-def _ints(values: Iterable[int]) -> str:
-    """An SQL list of integers (int() keeps it safe), for `IN (...)`."""
-    return ",".join(str(int(v)) for v in values) or "NULL"
-
-
-def _distinct(values: np.ndarray) -> np.ndarray:
+def distinct(values: np.ndarray) -> np.ndarray:
     """Sorted distinct values, as np.unique gives them: np.unique itself imports numpy.ma on
     first use (~7 ms CPU of a cold ask) to rule out masked arrays."""
     ordered = np.sort(values)
@@ -408,13 +404,6 @@ class Snapshot:
     speakers: NameIndex  # raw-turn speakers that are not (yet) entities
     links: dict[int, dict[int, list[NameMatch]]] = field(default_factory=dict)
     # ^ profile row -> {row of each entity its profile names: the mentions}; filled as read
-
-
-def drop_cached() -> None:
-    """Forget every cached snapshot: the next read loads afresh (the scale bench replays the
-    same questions through exact search after the approximate path)."""
-    _CACHE.clear()
-    _TRUSTED.clear()
 
 
 @contextmanager
@@ -524,7 +513,7 @@ def _load_turns(store: Store, whole: bool = False) -> TurnIndex:
     rows, found = _lookup(ids, order, pairs.column("turn_id").to_numpy())
     # By entity, then row: one sort of (entity << 32 | row) keys, distinct keys kept (a lexsort
     # of the two columns cost ~130 ms CPU at 1M turns, this ~40).
-    pair_keys = _distinct((entities[found] << 32) | rows[found])
+    pair_keys = distinct((entities[found] << 32) | rows[found])
     named, named_rows = pair_keys >> 32, pair_keys & 0xFFFFFFFF
     starts = np.flatnonzero(np.r_[True, named[1:] != named[:-1]]) if len(named) else np.zeros(0, np.int64)
     mentions = {int(named[s]): g for s, g in zip(starts, np.split(named_rows, starts[1:]))}

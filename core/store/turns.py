@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memhop.core.store.db import Store
-from memhop.core.store.memory import id_list
+from memhop.core.store.memory import in_list
 
 _SELECT = (
     "SELECT t.id, t.session_id, t.position, t.speaker, t.ts, t.text, t.external_id, src.path "
@@ -45,13 +45,13 @@ def turns_by_id(store: Store, turn_ids: Sequence[int]) -> dict[int, StoredTurn]:
     # joined in one query DuckDB hashes every session (26 ms CPU at 1M turns, 4 like this).
     found = store.con.execute(
         "SELECT id, session_id, position, speaker, ts, text, external_id FROM turns "
-        f"WHERE id IN ({id_list(set(turn_ids))[1:-1]})"
+        f"WHERE id IN ({in_list(set(turn_ids))})"
     ).fetchall()
     if not found:
         return {}
     paths = dict(store.con.execute(
         "SELECT s.id, src.path FROM sessions s JOIN sources src ON src.id = s.source_id "
-        f"WHERE s.id IN ({id_list({int(row[1]) for row in found})[1:-1]})"
+        f"WHERE s.id IN ({in_list({int(row[1]) for row in found})})"
     ).fetchall())
     return {t.id: t for t in (_turn((*row, paths[row[1]])) for row in found if row[1] in paths)}
 
