@@ -37,7 +37,6 @@ from memhop.core.bench.metrics import recall_at
 from memhop.core.bench.sources import LOCOMO_HEADLINE, BenchSource, default_locomo_dir, locomo_sources, memhop_sources
 
 
-
 @dataclass
 class Tally:
     n: int = 0

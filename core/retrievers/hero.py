@@ -61,6 +61,7 @@ class CueGraph:
 
     weights: dict[Cue, float] = field(default_factory=dict)
     postings: dict[Cue, np.ndarray] = field(default_factory=dict)  # cue -> turn rows, sorted
+    named: set[Cue] = field(default_factory=set)  # the speaker and entity cues a ("person", name) seed stands for
 
 
 _BY_CUES = (
@@ -129,7 +130,7 @@ def seed_cues(query: Query) -> tuple[CueGraph, list[str]]:
             person_of[("entity", str(person.entity_id))] = person.name
     fetched = _fetch(query, words, [k for kind, k in person_of if kind == "speaker"],
                      [int(k) for kind, k in person_of if kind == "entity"])
-    graph = CueGraph()
+    graph = CueGraph(named=set(person_of))
     people: dict[str, list[np.ndarray]] = {}
     for cue, rows in fetched.items():
         if cue in person_of:
@@ -180,9 +181,8 @@ def expand(query: Query, graph: CueGraph, cosine: dict[int, float]) -> Expansion
     bar = float(query.snap.turns.centroid @ query.vector)
     contexts = sorted(range(len(reached)), key=lambda i: (-activation[i], -cosine[int(reached[i])], int(reached[i])))
     around = _fetch(query, [], [], [], in_turns=reached[contexts[:MAX_CONTEXTS]])
-    people = {int(k) for kind, k in graph.postings if kind == "entity"}
     candidates = [c for c, rows in around.items() if len(rows) >= CO_MIN and c not in graph.postings
-                  and not (c[0] == "entity" and int(c[1]) in people)]
+                  and c not in graph.named]  # a person the question names is a seed already
     if not candidates:
         return Expansion(bar, [], [])
     words = [k for kind, k in candidates if kind == "word"]

@@ -84,7 +84,9 @@ def run(store: Store, question: str, evidence: int, window: Window | None = None
 
 
 def filed(store: Store) -> set[tuple[int, str, str]]:
-    return set(store.con.execute("SELECT turn_id, cue, kind FROM turn_cues").fetchall())
+    rows = store.con.execute("SELECT turn_id, cue, kind FROM turn_cues").fetchall()
+    assert len(rows) == len(set(rows))  # no turn filed twice under one cue (PPR and idf count rows)
+    return set(rows)
 
 
 def derived(store: Store) -> set[tuple[int, str, str]]:
@@ -125,6 +127,12 @@ def test_a_turn_sharing_no_word_with_the_question_is_found_through_a_cue(store: 
     found = {e.turn.text: e.pick.reason for e in context.evidence}
     assert found.get(TARGET) == "cue graph (PPR)"
     assert [e.pick.reason for e in context.evidence][:5] == ["cue graph (PPR)"] * 5
+
+
+def test_a_person_the_question_names_is_a_seed_not_an_expansion(store: Store) -> None:
+    stages = run(store, "What lessons is Robin Vale taking?", 6).trace.retrieval
+    assert stages[0].startswith("seed cues (idf): ") and "Robin Vale" in stages[0]
+    assert "robin vale" not in stages[1]  # not offered again as a cue co-occurring with the seeds
 
 
 def test_the_first_k_of_a_bigger_budget_are_budget_k(store: Store) -> None:
