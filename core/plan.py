@@ -23,7 +23,7 @@ from memhop.core.importers import parse_source
 from memhop.core.importers.base import ParseOptions, Session, Turn
 from memhop.core.ingest import FileReport, InputFile, each_file
 from memhop.core.model import FoundEntity, KnownEntity, SessionView, TurnView
-from memhop.core.store import Store, memory, raw
+from memhop.core.store import Store, memory, quarantine, raw
 
 if TYPE_CHECKING:
     from memhop.core.engines.openai.engine import OpenAIEngine
@@ -90,7 +90,7 @@ def plan_ingest(
         pending = memory.pending_sessions(store)
         plan.pending = len(pending)
         sessions += [memory.session_view(store, s) for s in pending]
-        plan.held = _held(store)
+        plan.held = len(quarantine.listing(store))
         self_name = self_name or next((k.name for k in registry if k.kind == "self"), None)
 
     numbering = _Numbering(int(store.scalar("SELECT coalesce(max(id), 0) FROM turns")) if store is not None else 0)
@@ -178,7 +178,3 @@ class _Numbering:
         return SessionView(self._session, when, self_name, views)
 
 
-def _held(store: Store) -> int:
-    """Held updates, in a store whose schema has them (a read-only store is not migrated)."""
-    found = store.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'quarantine'")
-    return int(store.scalar("SELECT count(*) FROM quarantine")) if found else 0

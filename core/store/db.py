@@ -202,7 +202,7 @@ def _open_locked(
     con = _connect(path, read_only)
     if read_only:
         try:
-            if not _has_table(con, "migrations"):
+            if not has_table(con, "migrations"):
                 raise StoreError(f"{path}: not a memhop store (no migrations table)")
             _refuse_foreign(path, con, embedder, wanted)
         except StoreError:
@@ -304,7 +304,7 @@ def _cannot_open(path: Path, exc: duckdb.Error) -> StoreError:
 def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, setting: str, wanted: EmbedderRecord) -> None:
     """StoreError unless this code can use the store: a schema it knows, holding vectors of
     the embedder asked for. A file without migrations is new (or not a store) and passes."""
-    if not _has_table(con, "migrations"):
+    if not has_table(con, "migrations"):
         return
     row = con.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()
     version = int(row[0]) if row else 0
@@ -317,10 +317,12 @@ def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, setting: str, wa
 
 def _recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:
     """What the meta record says; a store older than the record holds MiniLM's vectors."""
-    return meta.recorded(path, con) if _has_table(con, "meta") else meta.LEGACY
+    return meta.recorded(path, con) if has_table(con, "meta") else meta.LEGACY
 
 
-def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether the store has this table: a store opened read-only is not migrated, so a newer
+    table may be missing."""
     row = con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
     ).fetchone()

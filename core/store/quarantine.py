@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from memhop.core.store.db import Store
+from memhop.core.store.db import Store, has_table
 
 TABLE = "quarantine"
 WAITING = "waits for its update of session {session}"  # the reason of an update held behind another
@@ -85,6 +85,8 @@ def clear(store: Store) -> None:
 
 def listing(store: Store) -> list[dict[str, Any]]:
     """What `memhop stats` shows: whose update, which session (date, source), why."""
+    if not has_table(store.con, TABLE):  # a store opened read-only before migration 6 holds none
+        return []
     rows = store.con.execute(
         f"SELECT e.name, q.session_id, s.started_at, src.path, q.attempts, q.reason, q.last_failed_at FROM {TABLE} q "
         "JOIN entities e ON e.id = q.entity_id JOIN sessions s ON s.id = q.session_id "

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memhop.core.store.db import Store
+from memhop.core.store.db import Store, has_table
 
 TABLE = "model_spend"
 
@@ -55,6 +55,8 @@ def add(store: Store, engine: str, model: str, spent: Spent) -> None:
 
 def totals(store: Store) -> list[dict[str, Any]]:
     """One row per engine and model, as `memhop stats` shows them."""
+    if not has_table(store.con, TABLE):  # a store opened read-only before migration 6 has none
+        return []
     rows = store.con.execute(
         f"SELECT engine, model, calls, cached, prompt_tokens, completion_tokens, seconds FROM {TABLE} ORDER BY engine, model"
     ).fetchall()

@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from support.old_stores import store_at_version
 from support.paths import REPO, SAMPLES
 from support.purge_world import sha256_file
 
@@ -127,6 +128,15 @@ def test_show_entities_and_stats_speak_of_facts(diary_db: Path, home: Path) -> N
     assert set(stats) == COUNTED | {"quarantined", "engine_calls"} and stats["facts"] >= sum(e.facts for e in entities) > 0
     with memhop.open(diary_db, read_only=True) as mem, pytest.raises(EntityNotFound):
         mem.show("Nobody Here")
+
+
+def test_stats_of_a_store_read_before_its_quarantine_migration(tmp_path: Path, home: Path) -> None:
+    # Read-only opening never migrates (the MCP server reads this way): the held updates and
+    # engine calls of a store older than their tables are none, not an SQL error.
+    store_at_version(tmp_path / "old.duckdb", 5).close()
+    with memhop.open(tmp_path / "old.duckdb", read_only=True) as mem:
+        stats = mem.stats()
+    assert stats["quarantined"] == [] and stats["engine_calls"] == [] and stats["turns"] == 0
 
 
 def test_a_fact_added_corrected_and_removed(copy: Path) -> None:
