@@ -177,10 +177,11 @@ def cached_model(model_dir: Path, cache_dir: Path | None, quantized: bool = Fals
     model = _graph(model_dir, quantized)
     if cache_dir is None:
         return model.SerializeToString()
+    whole = model.SerializeToString()  # kept in case the cache cannot be written (built and quantised once)
     weights = _weights_apart(model, weights_file(target).name)
     if write_atomically(weights_file(target), weights) and write_atomically(target, model.SerializeToString()):
         return str(target)
-    return _graph(model_dir, quantized).SerializeToString()  # the cache cannot be written: the whole graph in memory
+    return whole  # the cache cannot be written: the whole graph in memory
 
 
 def _graph(model_dir: Path, quantized: bool) -> onnx.ModelProto:

@@ -51,7 +51,7 @@ def render_ingest(report: IngestReport, as_json: bool, verbose: bool = False) ->
 def render_plan(plan: IngestPlan, as_json: bool) -> None:
     """The plan on stdout; a file that cannot be read on stderr, as ingest reports it."""
     if as_json:
-        print_json({"files": [asdict(f) for f in plan.files], **asdict(plan), "calls": plan.calls})
+        print_json({**asdict(plan), "calls": plan.calls})
         return
     for f in plan.files:
         if f.status == "new":
