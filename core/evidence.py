@@ -29,12 +29,7 @@ from memhop.core.language.names import match_registry
 from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
 
-ENTITY_BONUS = 0.1  # a turn spoken by, or naming, an entity the question starts from
-LEXICAL_WEIGHT = 0.2  # BM25, scaled to [0, 1] within the pool
 LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
-NEIGHBOUR_SHARE = 0.7  # what a turn inherits of its neighbour's score
-FACT_SHARE = 4  # fact sources and their neighbours take at most 1/4 of the budget (rounded up)
-SESSION_WEIGHT = 0.2  # a turn gains this share of its session's score
 SESSION_BEST = 3  # a session's score: the mean of its best few turns among the BM25 pool
 
 
@@ -43,11 +38,11 @@ class Weights:
     """The default retriever's tunable numbers, so the benchmark can re-rank one question
     many ways (its 26-vs-30 gap report); `WEIGHTS` are the shipped ones."""
 
-    entity_bonus: float = ENTITY_BONUS
-    lexical: float = LEXICAL_WEIGHT
-    neighbour_share: float = NEIGHBOUR_SHARE
-    fact_share: int = FACT_SHARE
-    session: float = SESSION_WEIGHT
+    entity_bonus: float = 0.1  # a turn spoken by, or naming, an entity the question starts from
+    lexical: float = 0.2  # BM25, scaled to [0, 1] within the pool
+    neighbour_share: float = 0.7  # what a turn inherits of its neighbour's score
+    fact_share: int = 4  # fact sources and their neighbours take at most 1/fact_share of the budget (rounded up)
+    session: float = 0.2  # a turn gains this share of its session's score
 
 
 WEIGHTS = Weights()
@@ -88,7 +83,7 @@ def _neighbours(turns: TurnIndex, row: int) -> list[int]:
 
 def fact_picks(
     turns: TurnIndex, sources: Sequence[FactSource], cap: int, allowed: np.ndarray | None,
-    share: float = NEIGHBOUR_SHARE,
+    share: float = WEIGHTS.neighbour_share,
 ) -> dict[int, EvidencePick]:
     """Up to `cap` turns, in pick order: the sources of the facts, best fact first, then
     the turns they answer or that answer them (`_neighbours`)."""
