@@ -61,13 +61,18 @@ def bm25(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2, b
     for doc in docs:
         df.update(wanted.intersection(doc))
     avg = sum(len(d) for d in docs) / n or 1.0
-    idf = {w: math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5)) for w in wanted if df[w]}
+    weight = {w: idf(df[w], n) for w in wanted if df[w]}
     scores = []
     for doc in docs:
-        counts = Counter(t for t in doc if t in idf)
+        counts = Counter(t for t in doc if t in weight)
         norm = k1 * (1 - b + b * len(doc) / avg)
-        scores.append(sum(idf[t] * c * (k1 + 1) / (c + norm) for t, c in counts.items()))
+        scores.append(sum(weight[t] * c * (k1 + 1) / (c + norm) for t, c in counts.items()))
     return scores
+
+
+def idf(df: int, n: int) -> float:
+    """BM25's inverse document frequency of a term in `df` of `n` documents: positive however common."""
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
 def positions(text: str) -> list[tuple[str, int]]:

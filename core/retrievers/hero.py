@@ -31,7 +31,6 @@ restart stays on the question's cues.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -40,6 +39,7 @@ import numpy as np
 import pyarrow as pa
 
 from memhop.core.errors import StoreError
+from memhop.core.language import lexical
 from memhop.core.language.names import name_key
 from memhop.core.retrievers.base import Query, Ranking, pick, ranked_rows, same_session_neighbours
 from memhop.core.store import cues as cue_table
@@ -113,11 +113,6 @@ def _fetch(query: Query, words: Sequence[str], speakers: Sequence[str], entities
     return out
 
 
-def idf(df: int, n: int) -> float:
-    """BM25's inverse document frequency: positive however common the cue."""
-    return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-
 def seed_cues(query: Query) -> tuple[CueGraph, list[str]]:
     """The question's cues that the store files turns under, and its words it files none under."""
     turns = query.snap.turns
@@ -141,7 +136,7 @@ def seed_cues(query: Query) -> tuple[CueGraph, list[str]]:
         graph.postings[("person", name)] = np.unique(np.concatenate(parts))
     n = len(turns.ids)
     for cue, rows in graph.postings.items():
-        graph.weights[cue] = idf(len(rows), n)
+        graph.weights[cue] = lexical.idf(len(rows), n)
     unfiled = [w for w in words if ("word", w) not in graph.postings]
     return graph, unfiled
 

@@ -28,7 +28,7 @@ BACKFILL_CHUNK = 50_000  # turns read per query when a whole store is filled (me
 def cues_of(speaker: str, text: str) -> list[tuple[str, str]]:
     """(cue, kind) of one turn: its speaker's name key, then each distinct content stem."""
     out = [(name_key(speaker), SPEAKER)] if speaker.strip() else []
-    return out + [(term, WORD) for term in dict.fromkeys(lexical.terms(text))]
+    return out + [(term, WORD) for term in word_cues(text)]
 
 
 def word_cues(text: str) -> list[str]:
@@ -36,7 +36,9 @@ def word_cues(text: str) -> list[str]:
     return list(dict.fromkeys(lexical.terms(text)))
 
 
-def _insert(con: duckdb.DuckDBPyConnection, turns: Iterable[tuple[int, str, str]]) -> int:
+def add_turns(con: duckdb.DuckDBPyConnection, turns: Iterable[tuple[int, str, str]]) -> int:
+    """File turns (id, speaker, text) that have no rows yet under their cues; the caller holds
+    the transaction."""
     ids: list[int] = []
     cues: list[str] = []
     kinds: list[str] = []
@@ -57,11 +59,6 @@ def _insert(con: duckdb.DuckDBPyConnection, turns: Iterable[tuple[int, str, str]
     return len(ids)
 
 
-def add_turns(con: duckdb.DuckDBPyConnection, turns: Sequence[tuple[int, str, str]]) -> int:
-    """File new turns (id, speaker, text) under their cues; the caller holds the transaction."""
-    return _insert(con, turns)
-
-
 def rebuild(con: duckdb.DuckDBPyConnection, turn_ids: Sequence[int]) -> int:
     """Re-derive these turns' cues from their current speaker and text (a forget rewrote
     them); turns that are gone keep none."""
@@ -70,7 +67,7 @@ def rebuild(con: duckdb.DuckDBPyConnection, turn_ids: Sequence[int]) -> int:
         return 0
     con.execute(f"DELETE FROM {TABLE} WHERE list_contains(?, turn_id)", [wanted])
     rows = con.execute("SELECT id, speaker, text FROM turns WHERE list_contains(?, id)", [wanted]).fetchall()
-    return _insert(con, rows)
+    return add_turns(con, rows)
 
 
 def backfill(con: duckdb.DuckDBPyConnection) -> int:
@@ -82,7 +79,7 @@ def backfill(con: duckdb.DuckDBPyConnection) -> int:
         ).fetchall()
         if not rows:
             return added
-        added += _insert(con, rows)
+        added += add_turns(con, rows)
         last = int(rows[-1][0])
 
 
@@ -107,9 +104,3 @@ def forms_as_cues(forms: Sequence[str]) -> list[str]:
     for form in forms:
         out.update(lexical.terms(form))
     return sorted(out)
-
-
-def size(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
-    """(rows, distinct cues) of the table: what the bench reports as the index's size."""
-    row = con.execute(f"SELECT count(*), count(DISTINCT cue) FROM {TABLE}").fetchone()
-    return (int(row[0]), int(row[1])) if row else (0, 0)

@@ -92,11 +92,12 @@ def insert_source(
         },
     )
     session_id = store.next_id("sessions")
-    turn_id = first_turn = store.next_id("turns")
+    turn_id = store.next_id("turns")
     sessions: dict[str, list[object]] = {k: [] for k in ("id", "external_id", "title", "started_at")}
     turns: dict[str, list[object]] = {
         k: [] for k in ("id", "session_id", "position", "speaker", "ts", "text", "external_id", "fingerprint")
     }
+    filed: list[tuple[int, str, str]] = []
     for session, pairs in batches:
         sessions["id"].append(session_id)
         sessions["external_id"].append(session.external_id)
@@ -111,6 +112,7 @@ def insert_source(
             turns["text"].append(turn.text)
             turns["external_id"].append(turn.external_id)
             turns["fingerprint"].append(fp)
+            filed.append((turn_id, turn.speaker, turn.text))  # the cue table's rows, typed
             turn_id += 1
         session_id += 1
     n_sessions = len(sessions["id"])
@@ -121,6 +123,5 @@ def insert_source(
         {**sessions, "source_id": [source_id] * n_sessions, "self_name": [self_name] * n_sessions, "written_at": written_at},
     )
     bulk_insert(store, "turns", {**turns, "embedding": embeddings})
-    new = [turn for _, pairs in batches for turn, _ in pairs]  # in id order, as numbered above
-    cues.add_turns(store.con, [(first_turn + n, t.speaker, t.text) for n, t in enumerate(new)])
+    cues.add_turns(store.con, filed)
     return RawCounts(sessions=n_sessions, turns=len(turns["id"]))
