@@ -68,7 +68,8 @@ def search(
     dated = window.mask(snap.turns.timestamps) if window else None
     turn_rows = _turn_mask(snap, entity, dated)
     ranked_turns = backfill(snap.turns, vector, query, np.zeros(0, dtype=np.int64), limit, (), turn_rows, lend=False)
-    residuals = snap.residuals.everything()
+    # a person's search reads that person's facts only (on a large store, not every fact in the file)
+    residuals = snap.residuals.span(entity.id) if entity is not None else snap.residuals.everything()
     ranked_facts = _facts(snap, residuals, vector, query, entity, dated, limit)
     turn_ids = [int(snap.turns.ids[row]) for row, _, _ in ranked_turns]
     fact_sources = [residuals.source_turns[i] for i, _ in ranked_facts]
