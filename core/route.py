@@ -18,6 +18,7 @@ its kind (core/language/periods.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memhop.core.language.question import NUMBER_WORDS, Question, tokens
@@ -63,14 +64,19 @@ def classify(question: str) -> Route:
     someone has done over time), else a single fact."""
     parsed = parse_question(question, [])
     low = [t.group(0).lower() for t in tokens(question)]
-    for kind, rule in ((TEMPORAL, _temporal), (INFERENCE, _inference), (AGGREGATION, _aggregation)):
-        why = rule(parsed, low)
+    rules: tuple[tuple[str, Callable[[], str]], ...] = (
+        (TEMPORAL, lambda: _temporal(parsed)),
+        (INFERENCE, lambda: _inference(low)),
+        (AGGREGATION, lambda: _aggregation(parsed, low)),
+    )
+    for kind, rule in rules:
+        why = rule()
         if why:
             return Route(kind, why)
     return Route(SINGLE, "no rule for time, inference or several things fired")
 
 
-def _temporal(q: Question, low: list[str]) -> str:
+def _temporal(q: Question) -> str:
     if q.wh == "when":
         return "asks 'when'"
     if q.wh == "how long":
@@ -80,7 +86,7 @@ def _temporal(q: Question, low: list[str]) -> str:
     return ""
 
 
-def _inference(q: Question, low: list[str]) -> str:
+def _inference(low: list[str]) -> str:
     modal = next((w for w in low if w in _MODALS), None)
     if modal:
         return f"asks what {modal} be (a modal: the answer is inferred, not stated)"
