@@ -122,9 +122,9 @@ def _pct(r: tuple[float, float]) -> str:
     return f"{100 * r[0]:.1f} / {100 * r[1]:.1f}"
 
 
-def section(records: Sequence[GapRecord]) -> str:
-    """The Markdown of the report's gap section."""
-    found = choices(records)
+def section(found: Sequence[Choice]) -> str:
+    """The Markdown of the report's gap section, from `choices` (worked out once per run:
+    BenchResult.weight_choices, which the JSON summary reads too)."""
     if not found or len(found[0].sources) < 2:
         return ("not run: the gap needs two LoCoMo conversations or more (a full `memhop bench` "
                 "with a LoCoMo folder; `--quick` reads one).")

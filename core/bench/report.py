@@ -80,9 +80,7 @@ def _retriever_summary(result: BenchResult) -> dict[str, object]:
 
 
 def _weights_summary(result: BenchResult) -> dict[str, object]:
-    from memhop.core.bench import gap
-
-    return {c.weight: {"shipped": c.shipped, "chosen": c.chosen, "holds": c.holds()} for c in gap.choices(result.gap)}
+    return {c.weight: {"shipped": c.shipped, "chosen": c.chosen, "holds": c.holds()} for c in result.weight_choices}
 
 
 def _of(part: int, whole: int) -> str:
@@ -274,7 +272,7 @@ def gap_section(result: BenchResult) -> str:
     """Each tunable weight of `prograph` chosen on one LoCoMo conversation, tested on the others."""
     from memhop.core.bench import gap
 
-    return gap.section(result.gap)
+    return gap.section(result.weight_choices)
 
 
 def render(result: BenchResult, plots: Sequence[str]) -> str:

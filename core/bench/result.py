@@ -4,10 +4,11 @@ runner that fills it and the report and plots that read it (neither imports the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memhop.core.bench.gap import GapRecord
+from memhop.core.bench.gap import Choice, GapRecord, choices
 from memhop.core.bench.metrics import Record
 from memhop.core.bench.systems import SYSTEMS
 
@@ -83,6 +84,12 @@ class BenchResult:
     unavailable: dict[str, str] = field(default_factory=dict)  # system -> why
     seconds: float = 0.0
     machine: str = ""  # cores and load: timings mean little on a busy machine
+
+    @cached_property
+    def weight_choices(self) -> list[Choice]:
+        """The gap's choices (core/bench/gap.py), worked out once for the report and the
+        JSON summary; read it when `gap` is complete (after the run)."""
+        return choices(self.gap)
 
 
 def systems_in(result: BenchResult) -> list[str]:

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from memhop.core.bench.gap import GRID, GapRecord, choices, rank_grid, section, settings
+from memhop.core.bench.report import render, summary
+from memhop.core.bench.result import BenchConfig, BenchResult
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
 from memhop.core.evidence import WEIGHTS
@@ -42,13 +44,23 @@ def test_a_value_chosen_elsewhere_that_wins_on_the_held_out_conversation_means_t
     got = choices(records("alpha", "session", {0.3: 0.9}) + records("beta", "session", {0.3: 0.7}))
     (session,) = [c for c in got if c.weight == "session"]
     assert session.chosen == {"alpha": 0.3, "beta": 0.3} and not session.holds()
-    text = section(records("alpha", "session", {0.3: 0.9}) + records("beta", "session", {0.3: 0.7}))
+    text = section(got)
     row = next(line for line in text.splitlines() if line.startswith("| `session`"))
     assert row.endswith("| no |") and "90.0 / 90.0" in row and "70.0 / 70.0" in row
 
 
+def test_the_report_and_the_json_summary_show_the_same_choices() -> None:
+    result = BenchResult(BenchConfig(Path("out")), "offline",
+                         gap=records("alpha", "session", {0.3: 0.9}) + records("beta", "session", {0.3: 0.7}))
+    weights = summary(result)["weights"]
+    assert isinstance(weights, dict) and weights["session"] == {"shipped": WEIGHTS.session,
+                                                                "chosen": {"alpha": 0.3, "beta": 0.3}, "holds": False}
+    row = next(line for line in render(result, []).splitlines() if line.startswith("| `session`"))
+    assert row.endswith("| no |")
+
+
 def test_one_conversation_is_no_gap() -> None:
-    assert section(records("alpha", "session", {})).startswith("not run")
+    assert section(choices(records("alpha", "session", {}))).startswith("not run")
 
 
 @pytest.fixture
