@@ -169,12 +169,13 @@ def first_step(graph: CueGraph) -> tuple[np.ndarray, np.ndarray]:
     return reached, np.bincount(at, weights=share, minlength=len(reached))
 
 
-def expand(query: Query, graph: CueGraph, cosine: dict[int, float]) -> Expansion:
+def expand(query: Query, graph: CueGraph) -> Expansion:
     """One round: cues of the seeds' best contexts, kept when closer to the question than
     the store as a whole (module docstring)."""
     reached, activation = first_step(graph)
+    cosine = query.snap.turns.vectors_of(reached) @ query.vector
     bar = float(query.snap.turns.centroid @ query.vector)
-    contexts = sorted(range(len(reached)), key=lambda i: (-activation[i], -cosine[int(reached[i])], int(reached[i])))
+    contexts = np.lexsort((reached, -cosine, -activation))  # most activated first, then closest, then row
     around = _fetch(query, [], [], [], in_turns=reached[contexts[:MAX_CONTEXTS]])
     candidates = [c for c, rows in around.items() if len(rows) >= CO_MIN and c not in graph.postings
                   and c not in graph.named]  # a person the question names is a seed already
@@ -292,9 +293,7 @@ class HeroRetriever:
         seeds = dict(graph.weights)
         expansion = Expansion(0.0, [], [])
         if graph.postings:
-            reached = np.unique(np.concatenate(list(graph.postings.values())))
-            cosine = dict(zip(reached.tolist(), (turns.vectors_of(reached) @ query.vector).tolist()))
-            expansion = expand(query, graph, cosine)
+            expansion = expand(query, graph)
         walk = personalized_pagerank(query, graph)
         order = np.lexsort((walk.rows, -walk.cosine, -walk.mass))
         top = walk.rows[order][:budget]
