@@ -149,7 +149,9 @@ def _commit(store: Store, plan: Plan, pending: list[tuple[str, Any, str]], vecto
             per_table.setdefault(table, []).append((key, {**changed, **extra}))
         for table, rows in per_table.items():
             tables.update_rows(store, table, rows)
-        cues.rebuild(store.con, [key for key, _ in per_table.get("turns", [])])  # filed by their new words only
+        # The one place a forget touches the cue table: rewritten turns are filed by their new
+        # words only, deleted ones under nothing.
+        cues.rebuild(store.con, [*(key for key, _ in per_table.get("turns", [])), *plan.deleted_keys("turns", "id")])
         edits.bump_profiles(store, [k for (t, k), v in plan.updates.items() if t == "profiles" and "text" in v])
         store.log("forget", LOG_LINES[plan.kind])
 

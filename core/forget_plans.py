@@ -28,7 +28,8 @@ from memhop.core.store.raw import sha256_of
 
 EMBEDDED = ("turns", "profiles", "residuals")  # tables whose `text` column has an `embedding`
 SPECIAL = {("turns", "text"), ("profiles", "text"), ("residuals", "text")}
-# Derived from the turns, so rebuilt with them (forget.apply_plan), not redacted in place; the
+# Derived from the turns, so rebuilt with them (forget._commit re-derives the cues of every
+# turn the plan rewrites or deletes), neither deleted by the plan nor redacted in place; the
 # residue scan checks them against the live turns (cues.stale): a cue word is lower-case and
 # stemmed, so the name matchers can neither find it reliably nor tell "Rose" from "rose".
 DERIVED = {cues.TABLE}
@@ -185,7 +186,6 @@ def _plan_turns(store: Store, plan: Plan, prose: NameMatcher, label: NameMatcher
                 plan.update("turns", turn_id, "text", new)
     if drop:
         plan.delete("mentions", "turn_id", changed)
-        plan.delete(cues.TABLE, "turn_id", changed)
         plan.delete("turns", "id", changed)
         gone, dropped = plan.deleted_keys("residuals", "id"), set(changed)
         for rid, _, _, cited in edits.residuals_citing(store, changed):
@@ -275,7 +275,6 @@ def plan_source(store: Store, given: str) -> Plan:
     sessions, turns = sources.source_contents(store, source_id)
     removed = sorted(t[0] for t in turns)
     plan.delete("mentions", "turn_id", removed)
-    plan.delete(cues.TABLE, "turn_id", removed)
     plan.delete("turns", "id", removed)
     plan.delete("sessions", "id", sessions)
     plan.delete(quarantine.TABLE, "session_id", sessions)
@@ -291,6 +290,7 @@ def plan_source(store: Store, given: str) -> Plan:
     )
     plan.file_needles = tuple(sorted({t[1] for t in turns if len(t[1]) >= MIN_NEEDLE}))
     plan.checks.append(lambda st: sources.source_leftovers(st, source_id, removed))
+    plan.checks.append(lambda st: {f"{cues.TABLE} (its turns)": tables.count_where(st, cues.TABLE, "turn_id", removed)})
     plan.note = (
         "profiles of the entities it touched were redacted (sentences quoting the removed turns or "
         "facts dropped), not regenerated; `memhop rebuild` re-derives them from what is left"

@@ -161,17 +161,18 @@ def test_ask_traces_hero_s_stages(lessons: Path, home: Path, runner: CliRunner) 
 BOB = "Bob Kowalski"
 
 
-def test_forget_leaves_no_cue_of_the_forgotten_name(purge_template: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("drop_turns", [False, True], ids=["rewritten", "dropped"])
+def test_forget_leaves_no_cue_of_the_forgotten_name(purge_template: Path, tmp_path: Path, drop_turns: bool) -> None:
     db = purge_world.install(purge_template, tmp_path / "home")
     with open_store(db) as opened:
         bob_cues = {"bob", "kowalski", "bob kowalski"}
         assert {c for _, c, _ in filed(opened)} & bob_cues  # filed at ingest, before
-        plan = forget_plans.plan_entity(opened, BOB, SentenceRedactor(), drop_turns=False)
-        report = forget(opened, purge_world.EMBEDDER, name=BOB)
+        plan = forget_plans.plan_entity(opened, BOB, SentenceRedactor(), drop_turns=drop_turns)
+        report = forget(opened, purge_world.EMBEDDER, name=BOB, drop_turns=drop_turns)
         assert report.residue is not None and report.residue["text_hits"] == {}
         left = filed(opened)
         assert not {c for _, c, _ in left} & bob_cues
-        assert left == derived(opened)  # the rewritten turns are filed by their new words only
+        assert left == derived(opened)  # rewritten turns filed by their new words only, dropped ones not at all
         turn = opened.con.execute("SELECT min(id) FROM turns").fetchone()
         assert turn is not None
         opened.con.execute("INSERT INTO turn_cues VALUES (?, 'kowalski', 'word')", [turn[0]])
@@ -184,6 +185,12 @@ def test_forgetting_a_source_drops_its_turns_cues(purge_template: Path, tmp_path
         path = opened.con.execute("SELECT path FROM sources ORDER BY id LIMIT 1").fetchone()
         assert path is not None
         before = len(filed(opened))
-        forget(opened, purge_world.EMBEDDER, source=path[0])
+        plan = forget_plans.plan_source(opened, path[0])
+        report = forget(opened, purge_world.EMBEDDER, source=path[0])
+        assert report.residue is not None and report.residue["text_hits"] == {}
         left = filed(opened)
         assert len(left) < before and left == derived(opened)
+        removed = plan.deleted_keys("turns", "id")
+        assert removed and not {t for t, _, _ in left} & removed
+        opened.con.execute("INSERT INTO turn_cues VALUES (?, 'kowalski', 'word')", [min(removed)])
+        assert scan_residue(opened, plan)["text_hits"] == {"turn_cues (its turns)": 1}  # the scan checks the table
