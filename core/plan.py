@@ -6,19 +6,22 @@ holds already, which sessions and held updates an earlier run left).
 The counts are of two kinds. Identification is one call per session: exact. How many
 co-extractions follow is the model's decision, so it is estimated: one per name a
 session's turns use (capitalised words not starting a sentence, chat speakers) plus the
-diarist. Tokens are counted with a WordPiece tokenizer (the embedder's) over the very
-prompts the openai engine would send, each co-extraction as for an entity met for the
-first time: real ones also carry the profile and facts so far, so that part is a floor.
+diarist. Tokens are counted by the openai engine's own estimate (its budget module's
+`message_tokens`, the count it cuts prompts to the context window by) over the very prompts
+it would send, each co-extraction as for an entity met for the first time: real ones also
+carry the profile and facts so far, so that part is a floor. The prompts are counted
+uncut: the plan does not ask the server for its window.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.openai.budget import message_tokens
 from memhop.core.importers import parse_source
 from memhop.core.importers.base import ParseOptions, Session, Turn
 from memhop.core.ingest import FileReport, InputFile, each_file
@@ -28,12 +31,11 @@ from memhop.core.store import Store, memory, quarantine, raw
 if TYPE_CHECKING:
     from memhop.core.engines.openai.engine import OpenAIEngine
 
-MESSAGE_OVERHEAD = 4  # tokens a chat template adds per message (role, separators)
 CALLS_ESTIMATE = (
     "co-extractions are an estimate: one per name a session's turns use, plus the diarist; the model decides"
 )
 TOKENS_ESTIMATE = (
-    "WordPiece tokenizer estimate of the prompts the openai engine would send; co-extraction prompts "
+    "the openai engine's own token estimate of the prompts it would send; co-extraction prompts "
     "are counted without the profile and facts they carry later, so that part is a floor"
 )
 
@@ -149,17 +151,10 @@ def candidate_names(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def count_tokens(requests: Iterable[list[dict[str, str]]]) -> int:
-    """Prompt tokens of chat requests, by the embedder's WordPiece tokenizer (no truncation)."""
-    from tokenizers import Tokenizer
-
-    from memhop.core.embed import _model_dir
-
-    tokenizer = Tokenizer.from_file(str(_model_dir() / "tokenizer.json"))
-    tokenizer.no_truncation()
-    texts = [m["content"] for messages in requests for m in messages]
-    encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
-    return sum(len(e.ids) for e in encoded) + MESSAGE_OVERHEAD * len(texts)
+def count_tokens(requests: Iterable[Sequence[Mapping[str, str]]]) -> int:
+    """Prompt tokens of chat requests as the openai engine counts a request it sends
+    (core/engines/openai/budget.py), so the plan predicts what the engine sends."""
+    return sum(message_tokens(messages) for messages in requests)
 
 
 class _Numbering:

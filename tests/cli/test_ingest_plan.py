@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from memhop.cli.app import app
 from memhop.core.config import OpenAISettings
 from memhop.core.embed import get_embedder
+from memhop.core.engines.openai.budget import message_tokens
 from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.ingest import ingest
 from memhop.core.plan import count_tokens
@@ -71,6 +72,27 @@ def test_the_plan_counts_calls_and_tokens_without_asking_or_writing(home: Path, 
     assert [f["status"] for f in again["files"]] == ["unchanged", "new"]
     assert again["sessions"] == again["files"][1]["sessions"] == 7  # only what is not stored yet
     assert db.stat().st_mtime_ns == size and db.with_name(db.name + ".wal").exists() == wal  # the store is untouched
+
+
+def test_the_plan_counts_what_the_engine_sends_by_the_engines_own_count(
+    home: Path, runner: CliRunner, tmp_path: Path
+) -> None:
+    """One session whose only entity is the diarist: identification and one co-extraction
+    with no profile or facts yet, exactly the prompts the plan renders, so its count is the
+    engine's count of what the server received, to the token."""
+    diary = tmp_path / "walks.md"
+    diary.write_text("# 2023-05-08\n\nWent for a long walk by the river this morning; the water was high.\n\n"
+                     "Made soup for dinner and read about old ships until late.\n", encoding="utf-8")
+    with FakeOpenAI(responder=rule_responder) as server:
+        use_server(home, server)
+        before = plan(runner, diary)
+        assert server.calls == 0
+        done = runner.invoke(app, ["ingest", str(diary), "--self", "Maya Patel", "--json"])
+        assert done.exit_code == 0, done.output
+        assert [prompt_name(b) for b in server.requests] == ["identify", "coextract"]
+        sent = [b["messages"] for b in server.requests]
+    assert (before["identify_calls"], before["coextract_calls"]) == (1, 1)
+    assert before["prompt_tokens"] == sum(message_tokens(m) for m in sent)
 
 
 def test_a_write_run_shows_calls_per_second_and_tokens(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ high, by design: a prompt is cut a little early, never sent over the window. On 
 shipped prompts' English instructions it is within 10% of the MiniLM WordPiece counts of
 core/embed; that tokenizer was not used because it is not the server's either (an uncased
 English vocabulary), its `token_counts` truncates at 256 tokens, and it costs a file load.
-`ingest --plan` can use the same estimate for its token counts.
+`ingest --plan` counts its prompt tokens with `message_tokens` too (core/plan.py).
 """
 
 from __future__ import annotations
