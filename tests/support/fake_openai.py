@@ -19,12 +19,10 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-import pytest
 
 PATHS = ("/v1/chat/completions", "/chat/completions")
 
@@ -348,10 +346,3 @@ def rule_responder(body: dict[str, Any]) -> dict[str, Any]:
     entity = json.loads(block(body, "forget"))["name"]
     text = json.loads(block(body, "text"))
     return {"text": re.sub(re.escape(entity.split()[0]), "someone", text, flags=re.IGNORECASE)}
-
-
-@pytest.fixture
-def fake_openai() -> Iterator[FakeOpenAI]:
-    """A scripted server (no responder: an unscripted request gets HTTP 500)."""
-    with FakeOpenAI() as server:
-        yield server

@@ -5,27 +5,25 @@ least relevant known entities and existing facts dropped first, the session's tu
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pytest
 from memhop.core.config import OpenAISettings
 from memhop.core.engines.openai.budget import estimate_tokens, message_tokens
 from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.engines.openai.server import ServerMemory
-from memhop.core.model import AnswerRequest, EntitySlice, ExistingResidual, FoundEntity, KnownEntity, SessionView, TurnView
+from memhop.core.model import AnswerRequest, EntitySlice, ExistingResidual, FoundEntity, KnownEntity
 
+from support import openai_engine
 from support.fake_openai import FakeOpenAI, block_lines, good
+from support.openai_engine import diary_day
 
-MAY_8 = datetime(2023, 5, 8, 14, 0)
-TURNS = (
-    TurnView(10, "Alice", "Yesterday I went to the concert with Bob.", MAY_8),
-    TurnView(11, "Alice", "He played the piano for two hours.", MAY_8),
-    TurnView(12, "Alice", "Bob said the concert hall was cold.", MAY_8),
+SESSION = diary_day(
+    "Yesterday I went to the concert with Bob.",
+    "He played the piano for two hours.",
+    "Bob said the concert hall was cold.",
 )
-SESSION = SessionView(1, MAY_8, "Alice", TURNS)
 BOB = FoundEntity("Bob", "person", (), (10, 11, 12))
 # 40 stored facts; the ones about the piano and concerts share words with the session.
 EXISTING = [
@@ -40,16 +38,8 @@ EXISTING = [
 EXTRACTION = {"profile": "Bob plays the piano.", "residuals": [], "supersedes": []}
 
 
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-def make_engine(server: FakeOpenAI, model: str | None = None, **overrides: Any) -> OpenAIEngine:
-    settings = {"base_url": server.base_url, "model": model or f"test-{uuid.uuid4().hex[:8]}",
-                "timeout": 5.0, "max_retries": 0, **overrides}
-    return OpenAIEngine(OpenAISettings(**settings), backoff=0.001)
+# Every reply here is good: a bad one fails at once instead of being retried.
+make_engine = partial(openai_engine.make_engine, max_retries=0)
 
 
 def fits(request: dict[str, Any], window: int) -> bool:
@@ -95,11 +85,9 @@ def test_a_vllm_window_from_v1_models_is_read_for_the_model() -> None:
 
 
 def test_a_session_longer_than_the_window_keeps_every_turn(fake: FakeOpenAI) -> None:
-    long_turns = tuple(
-        TurnView(20 + i, "Alice", f"Bob and I talked about chapter {i} of the long novel for an hour.", MAY_8)
-        for i in range(60)
-    )
-    session = SessionView(2, MAY_8, "Alice", long_turns)
+    session = diary_day(*(f"Bob and I talked about chapter {i} of the long novel for an hour." for i in range(60)),
+                        session_id=2, first_turn=20)
+    long_turns = session.turns
     fake.script(good(EXTRACTION))
     make_engine(fake).coextract(FoundEntity("Bob", "person", (), ()), None, EXISTING, session)
 
@@ -112,10 +100,11 @@ def test_a_session_longer_than_the_window_keeps_every_turn(fake: FakeOpenAI) -> 
 def test_identify_drops_the_least_mentioned_known_entities_never_the_turns(fake: FakeOpenAI) -> None:
     names = [f"Person{chr(65 + i)}{chr(65 + j)}" for i in range(3) for j in range(10)]
     known = [KnownEntity(i, name, "person", (f"{name}y", f"{name}ie")) for i, name in enumerate(names)]
-    turns = (TurnView(1, "Alice", f"Bob met {names[0]} and {names[0]} again.", MAY_8),
-             *(TurnView(2 + i, "Alice", f"Then {name} came by.", MAY_8) for i, name in enumerate(names)))
+    session = diary_day(f"Bob met {names[0]} and {names[0]} again.", *(f"Then {name} came by." for name in names),
+                        session_id=3, first_turn=1)
+    turns = session.turns
     fake.script(good({"entities": []}))
-    make_engine(fake, context_tokens=2600).identify(SessionView(3, MAY_8, "Alice", turns), known)
+    make_engine(fake, context_tokens=2600).identify(session, known)
 
     request = fake.requests[-1]
     sent = [k["name"] for k in block_lines(request, "known_entities")]
@@ -127,7 +116,7 @@ def test_identify_drops_the_least_mentioned_known_entities_never_the_turns(fake:
 
 def test_the_answer_prompt_drops_facts_before_evidence(fake: FakeOpenAI) -> None:
     facts = tuple(f"Bob fact number {i} about the weather in the small town by the river." for i in range(60))
-    evidence = tuple(TurnView(i, "Alice", f"Evidence line {i}: Bob talked about rain.", MAY_8) for i in range(20))
+    evidence = diary_day(*(f"Evidence line {i}: Bob talked about rain." for i in range(20)), first_turn=0).turns
     request = AnswerRequest("What did Bob say?", (EntitySlice("Alice", "A.", facts), EntitySlice("Bob", "B.", facts)),
                             evidence, ("Alice", "Bob"))
     fake.script(good({"answer": "rain"}))

@@ -6,35 +6,26 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from memhop.core.config import OpenAISettings, Paths, load_settings
 from memhop.core.engines.openai.clean import third_person
-from memhop.core.engines.openai.engine import OpenAIEngine
 from memhop.core.engines.openai.prompts import load_prompt
 from memhop.core.engines.openai.server import FILENAME, forget_servers
 from memhop.core.errors import ConfigError, EngineError
-from memhop.core.model import ExistingResidual, FoundEntity, KnownEntity, SessionView, TurnView
+from memhop.core.model import ExistingResidual, FoundEntity, KnownEntity, SessionView
 from memhop.core.store.db import open_store
 from memhop.core.store.replies import ReplyCache
 
 from support.fake_openai import FakeOpenAI, Reply, block_lines, good, server_error, truncated
+from support.openai_engine import MAY_8, SECRET, diary_day, make_engine
 
-SECRET = "sk-test-SECRET"
-MAY_8 = datetime(2023, 5, 8, 14, 0)
-SESSION = SessionView(
-    id=1,
-    started_at=MAY_8,
-    self_name="Alice",
-    turns=(
-        TurnView(10, "Alice", "Yesterday I went to the concert with Bob.", MAY_8),
-        TurnView(11, "Alice", "He played the piano for two hours.", MAY_8),
-        TurnView(12, "Alice", "My sister Carol called in the evening.", MAY_8),
-    ),
+SESSION = diary_day(
+    "Yesterday I went to the concert with Bob.",
+    "He played the piano for two hours.",
+    "My sister Carol called in the evening.",
 )
 BOB = FoundEntity("Bob", "person", (), (10, 11))
 ALICE = FoundEntity("Alice", "self", (), (10, 11, 12))
@@ -45,20 +36,6 @@ GOOD_EXTRACTION: dict[str, Any] = {
     "supersedes": [],
 }
 IDENTIFIED = {"entities": [{"name": "Bob", "kind": "person", "aliases": []}]}
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-def make_engine(server: FakeOpenAI, cache_dir: Path | None = None, **overrides: Any) -> OpenAIEngine:
-    """A model name of its own per test, so what one test's server taught the process
-    (a refused format) never reaches another test's server on a reused port."""
-    settings = {"base_url": server.base_url, "model": f"test-{uuid.uuid4().hex[:8]}", "api_key": SECRET,
-                "timeout": 5.0, "max_retries": 2, **overrides}
-    return OpenAIEngine(OpenAISettings(**settings), backoff=0.001, cache_dir=cache_dir)
 
 
 def formats(server: FakeOpenAI) -> list[str]:
@@ -97,18 +74,16 @@ def test_max_tokens_is_configurable_per_prompt_or_for_all(fake: FakeOpenAI) -> N
 def test_a_server_refusing_json_schema_gets_json_object_and_it_is_remembered(tmp_path: Path) -> None:
     with FakeOpenAI(refuse=("json_schema",)) as server:
         server.script(good(IDENTIFIED), good(IDENTIFIED), good(IDENTIFIED), good(IDENTIFIED))
-        engine = make_engine(server, tmp_path)
+        engine = make_engine(server, cache_dir=tmp_path)
         assert [e.name for e in engine.identify(SESSION, [])] == ["Alice", "Bob"]
         engine.identify(SESSION, [])
         assert formats(server) == ["json_schema", "json_object", "json_object"]
         assert engine.usage.calls == 3
 
-        again = OpenAIEngine(OpenAISettings(base_url=server.base_url, model=engine._model, api_key=SECRET),
-                             cache_dir=tmp_path)
+        again = make_engine(server, cache_dir=tmp_path, model=engine._model)
         again.identify(SESSION, [])  # another engine of the process: no new refusal
         forget_servers()  # a new process: the cache dir remembers
-        OpenAIEngine(OpenAISettings(base_url=server.base_url, model=engine._model, api_key=SECRET),
-                     cache_dir=tmp_path).identify(SESSION, [])
+        make_engine(server, cache_dir=tmp_path, model=engine._model).identify(SESSION, [])
         assert formats(server)[3:] == ["json_object", "json_object"]
     kept = (tmp_path / FILENAME).read_text()
     assert list(json.loads(kept).values()) == ["json_object"]
@@ -120,7 +95,7 @@ def test_a_server_answering_json_schema_with_a_500_naming_response_format_gets_j
     request validation error); that is a refusal of the format, not a server failure."""
     with FakeOpenAI(refuse=("json_schema",), refuse_status=500) as server:
         server.script(good(IDENTIFIED), good(IDENTIFIED))
-        engine = make_engine(server, tmp_path)
+        engine = make_engine(server, cache_dir=tmp_path)
         assert [e.name for e in engine.identify(SESSION, [])] == ["Alice", "Bob"]
         engine.identify(SESSION, [])
         assert formats(server) == ["json_schema", "json_object", "json_object"]
@@ -130,14 +105,14 @@ def test_a_plain_server_error_is_not_taken_for_a_format_refusal(tmp_path: Path) 
     with FakeOpenAI() as server:
         server.script(*[server_error(500, "CUDA out of memory while sampling") for _ in range(4)])
         with pytest.raises(EngineError):
-            make_engine(server, tmp_path, max_retries=0).identify(SESSION, [])
+            make_engine(server, cache_dir=tmp_path, max_retries=0).identify(SESSION, [])
         assert formats(server) == ["json_schema"]
 
 
 def test_a_server_refusing_both_json_modes_gets_plain_text(tmp_path: Path) -> None:
     with FakeOpenAI(refuse=("json_schema", "json_object")) as server:
         server.script(Reply(content="Here you are:\n```json\n" + json.dumps(IDENTIFIED) + "\n```"))
-        found = make_engine(server, tmp_path).identify(SESSION, [])
+        found = make_engine(server, cache_dir=tmp_path).identify(SESSION, [])
         assert formats(server) == ["json_schema", "json_object", "text"]
         assert "response_format" not in server.requests[-1]
     assert [e.name for e in found] == ["Alice", "Bob"]
@@ -146,9 +121,9 @@ def test_a_server_refusing_both_json_modes_gets_plain_text(tmp_path: Path) -> No
 def test_a_forced_format_is_used_and_its_refusal_is_one_clear_error(tmp_path: Path) -> None:
     with FakeOpenAI(refuse=("json_schema",)) as server:
         server.script(good(IDENTIFIED))
-        make_engine(server, tmp_path, response_format="json_object").identify(SESSION, [])
+        make_engine(server, cache_dir=tmp_path, response_format="json_object").identify(SESSION, [])
         with pytest.raises(EngineError, match="json_schema refused.*set openai.response_format to auto"):
-            make_engine(server, tmp_path, response_format="json_schema").identify(SESSION, [])
+            make_engine(server, cache_dir=tmp_path, response_format="json_schema").identify(SESSION, [])
         assert formats(server) == ["json_object", "json_schema"]
 
 
@@ -162,7 +137,7 @@ def test_a_kept_reply_is_found_under_the_request_actually_sent(tmp_path: Path) -
             server.script(good(IDENTIFIED), good(IDENTIFIED))
             model = f"test-{uuid.uuid4().hex[:8]}"
             for max_tokens in (None, None, 99):
-                engine = make_engine(server, tmp_path, model=model, max_tokens=max_tokens)
+                engine = make_engine(server, cache_dir=tmp_path, model=model, max_tokens=max_tokens)
                 engine.use_replies(replies)
                 engine.identify(SESSION, [])
             assert formats(server) == ["json_schema", "json_object", "json_object"]
