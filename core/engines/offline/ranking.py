@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memhop.core.engines.offline import grammar, lists
-from memhop.core.engines.offline.spans import asks_class, identity_question, role, span
+from memhop.core.engines.offline.spans import SET_OFF, asks_class, identity_question, role, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates, stated_period
@@ -48,6 +48,9 @@ _SYNONYMS: dict[str, frozenset[str]] = {
         "drummer", "bassist", "guitarist", "pianist", "keyboardist", "violinist", "cellist", "saxophonist",
         "trumpeter", "singer", "vocalist", "frontman", "frontwoman")),
 }
+
+
+_MOVE = lexical.stem("move")
 
 
 def main_verb(question: Question) -> str | None:
@@ -155,6 +158,8 @@ def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str]
     for word, start in lexical.positions(sentence.text):
         stem = lexical.stem(word)
         base = lexical.stem(grammar.verb_base(word))
+        if SET_OFF.match(sentence.text, start):
+            stem = _MOVE  # "left for Lyon" says where someone went to live, as "moved to Lyon" does
         for term in weights:
             if term in found:
                 continue

@@ -116,6 +116,13 @@ def test_now_prefers_the_latest_statement() -> None:
     assert ask("Where does Ines live now?", evidence=(old, new)) == "Lyon"
 
 
+def test_left_for_a_place_is_moving_there() -> None:
+    old = turn(1, "Ines lives in Porto, near the river.", "2023-04-01")
+    new = turn(2, "Ines left for Lyon this morning, with everything she owns in two bags.", "2024-09-01")
+    assert ask("Which city does Ines live in now?", evidence=(old, new)) == "Lyon"
+    assert ask("Which city does Ines live in now?", evidence=(new,)) == "Lyon"
+
+
 def test_where_from_wants_the_place_after_from_and_never_an_owner() -> None:
     said = turn(1, "Ines met Tomas's friends from the clinic. She's from Valparaíso originally.", "2024-03-01")
     rafa = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
