@@ -95,8 +95,13 @@ def ranked(
     bases = verb_stems(question)
     found: list[Scored] = []
     classing = asks_class(question)
+    said_verb = _said_verb(question)
     for sentence in sentences:
         hits = matched(sentence, weights, bases)
+        if said_verb in weights and said_verb not in hits and entity is not None:
+            opening = _opening(sentence, entity)
+            if opening is not None:
+                hits[said_verb] = opening
         coverage = sum(weights[t] for t in hits) / total if total else 0.0
         attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
         if not total and (identity or question.wh in TYPED or classing):
@@ -127,6 +132,24 @@ def ranked(
         found.append(Scored(score, sentence, hit))
     current = any(w in CURRENT for w in lexical.words(question.text))
     return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
+
+
+def _said_verb(question: Question) -> str | None:
+    """The stem of the verb a "where" or "when" question asks about ("where did they play?")."""
+    if question.wh not in ("where", "when"):
+        return None
+    verb = grammar.frame(question.text).verb
+    return lexical.stem(verb) if verb else None
+
+
+def _opening(sentence: Sentence, entity: str) -> int | None:
+    """Where the words after `entity` start, when a sentence without a verb opens with it
+    ("Tin Owls at the Copper Hall last night"): it says where or when the entity did
+    whatever the question asks."""
+    first = sentence.names[0] if sentence.names else None
+    if first is None or first.start != 0 or not same_entity(first.entity, entity):
+        return None
+    return first.end if grammar.verbless(sentence.text) else None
 
 
 def _newer_first(found: list[Scored], bonus: float) -> list[Scored]:

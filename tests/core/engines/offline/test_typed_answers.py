@@ -310,3 +310,18 @@ def test_a_stranded_preposition_wants_its_object_not_an_idiom_or_a_clause() -> N
     the sentence about her working there."""
     ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines has been working at Crumb Hall Bakery for a while now.",))
     assert ask("What is the bakery where Ines works famous for?", slices=(NOOR, ines)) == DONT_KNOW
+
+
+ANSEL = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Noor's colleague Ansel plays keys in a band called Tin Owls.",))
+
+
+def test_a_colleagues_band_is_the_band_he_plays_in_and_a_note_without_a_verb_says_where_it_played() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
+    gig = turn(1, "Tin Owls at the Copper Hall last night. Ansel was brilliant.", "2024-05-12")
+    assert ask("Where did my colleague's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(gig,)) == "Copper Hall"
+
+
+def test_a_note_without_a_verb_answers_only_for_the_entity_it_opens_with() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
+    dinner = turn(1, "Dinner with Tin Owls at the Copper Hall last night.", "2024-05-12")
+    assert ask("Where did my colleague's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(dinner,)) == DONT_KNOW
