@@ -45,7 +45,6 @@ from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest, EntitySlice
 
 DONT_KNOW = "I don't know"
-GROUPS = frozenset({"band", "team", "choir", "orchestra", "club", "crew", "troupe", "ensemble", "group"})
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
@@ -105,11 +104,6 @@ def explain(request: AnswerRequest) -> Explanation:
             leftover = lexical.terms(relation)  # "Carol's dog's breed": said of the dog, unnamed
             break
         chain.append(following)
-    group = _owned_group(question) if chain and not leftover else None
-    joined = follow(chain[-1], group, sentences) if group and not asks_name(question) else None
-    if joined and not same_entity(joined, chain[-1]) and not _echoes(joined, question, chain):
-        chain.append(joined)  # "my colleague's band" is the band he plays in, named: what it did is said of it
-        question = replace(question, predicate=tuple(t for t in question.predicate if t != lexical.stem(group or "")))
     end = chain[-1] if chain else None
     if end and not any(same_entity(end, n) for n in names):
         sentences = _naming(request, end)
@@ -143,17 +137,6 @@ def explain(request: AnswerRequest) -> Explanation:
             short = clause(top.sentence.text, top.hit)
         return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
-
-
-def _owned_group(question: Question) -> str | None:
-    """The group the chain's last link owns ("my colleague's band", "Ines's team"): people
-    who act together under a name of their own, a hop further than the relation word."""
-    last = question.relations[-1].split()[-1] if question.relations else question.owner
-    if not last:
-        return None
-    owned = re.search(rf"\b{re.escape(last)}['’]s\s+(\w+)", question.text, re.I)
-    noun = owned.group(1).lower() if owned else None
-    return noun if noun in GROUPS else None
 
 
 def _needs_span(question: Question) -> bool:

@@ -325,3 +325,12 @@ def test_a_note_without_a_verb_answers_only_for_the_entity_it_opens_with() -> No
     owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
     dinner = turn(1, "Dinner with Tin Owls at the Copper Hall last night.", "2024-05-12")
     assert ask("Where did my colleague's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(dinner,)) == DONT_KNOW
+
+
+def test_a_member_of_a_group_is_named_after_its_part_in_it() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("By chance the drummer in Tin Owls is Cal Rees.",))
+    cal = EntitySlice("Cal Rees", "Cal Rees drums.", ("Cal Rees's girlfriend Wren is lovely.",))
+    wren = EntitySlice("Wren", "Wren is Cal's girlfriend.", ())
+    moved = turn(1, "Wren left for Lyon this morning.", "2024-10-02")
+    question = "Which city does the girlfriend of the drummer in my colleague's band live in now?"
+    assert ask(question, slices=(NOOR, ANSEL, owls, cal, wren), evidence=(moved,)) == "Lyon"
