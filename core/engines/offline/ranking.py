@@ -134,6 +134,9 @@ def ranked(
     return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
 
 
+_NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
+
+
 def _said_verb(question: Question) -> str | None:
     """The stem of the verb a "where" or "when" question asks about ("where did they play?")."""
     if question.wh not in ("where", "when"):
@@ -143,12 +146,14 @@ def _said_verb(question: Question) -> str | None:
 
 
 def _opening(sentence: Sentence, entity: str) -> int | None:
-    """Where the words after `entity` start, when a sentence without a verb opens with it
-    ("Tin Owls at the Copper Hall last night"): it says where or when the entity did
-    whatever the question asks."""
+    """Where the words after `entity` start, when a sentence without a verb opens with it and
+    a preposition ("Tin Owls at the Copper Hall last night"): it says where or when the
+    entity did whatever the question asks."""
     first = sentence.names[0] if sentence.names else None
     if first is None or first.start != 0 or not same_entity(first.entity, entity):
         return None
+    if not _NOTE_PLACE.match(sentence.text, first.end):
+        return None  # the name must be followed by where: "Tin Owls rehearse on Thursdays" has a verb
     return first.end if grammar.verbless(sentence.text) else None
 
 

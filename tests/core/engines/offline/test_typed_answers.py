@@ -334,3 +334,11 @@ def test_a_member_of_a_group_is_named_after_its_part_in_it() -> None:
     moved = turn(1, "Wren left for Lyon this morning.", "2024-10-02")
     question = "Which city does the girlfriend of the drummer in my colleague's band live in now?"
     assert ask(question, slices=(NOOR, ANSEL, owls, cal, wren), evidence=(moved,)) == "Lyon"
+
+
+def test_what_the_group_hop_cannot_answer_is_still_read_from_its_member() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("Tin Owls rehearse on Thursdays.",))
+    ansel = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Ansel plays keys in a band called Tin Owls.",))
+    gig = turn(1, "Ansel's band played at the Copper Hall on Friday.", "2024-05-12")
+    assert ask("What is Ansel's band called?", slices=(NOOR, ansel, owls)) == "Tin Owls"
+    assert ask("Where did Ansel's band play?", slices=(NOOR, ansel, owls), evidence=(gig,)) == "Copper Hall"
