@@ -100,7 +100,8 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
         j -= 1
     if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "of":  # "the sister of Bob"
         return _entity_at(sentence, toks[k + 2]), k
-    if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "in":  # "the drummer in Tin Owls"
+    if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "in" and j >= 0 \
+            and toks[j].group(0).lower() in ("the", "a", "an"):  # "the drummer in Tin Owls", not "my sister in Lyon"
         group = name_at(sentence, toks[k + 2].start(), toks[k + 2].end())
         if group is not None:
             return group.entity, k
@@ -191,7 +192,8 @@ def _after_owner(sentence: Sentence, toks: list[Token], k: int) -> str | None:
     i = k + 2
     while i < len(toks) and toks[i].start() < owner.end:
         i += 1
-    if i + 1 < len(toks) and toks[i].group(0).lower() in _COPULAS and toks[i + 1].group(0)[0].isupper():
+    if i + 1 < len(toks) and toks[i].group(0).lower() in _COPULAS and toks[i + 1].group(0)[0].isupper() \
+            and not _possessive_name(toks, i + 1):  # "… is Bo's singer": Bo is not the one
         return _entity_at(sentence, toks[i + 1])
     return None
 
