@@ -100,6 +100,11 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
         j -= 1
     if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "of":  # "the sister of Bob"
         return _entity_at(sentence, toks[k + 2]), k
+    if k + 2 < len(toks) and toks[k + 1].group(0).lower() == "in" and j >= 0 \
+            and toks[j].group(0).lower() in ("the", "a", "an"):  # "the drummer in Tin Owls", not "my sister in Lyon"
+        group = name_at(sentence, toks[k + 2].start(), toks[k + 2].end())
+        if group is not None:
+            return group.entity, k
     if j < 0:
         return sentence.owner, k
     prev = toks[j].group(0)
@@ -154,6 +159,9 @@ def _target(sentence: Sentence, toks: list[Token], k: int, owner_at: int) -> str
             return found
     if is_possessive(toks[k].group(0)):
         return None  # "Pepper, Maya's friend's sister's dog": Pepper is the dog, not the friend
+    named_after = _after_owner(sentence, toks, k) if owner_at == k else None
+    if named_after:
+        return named_after
     i = owner_at - 1
     while i >= 0 and i >= owner_at - 3 and toks[i].group(0).lower() in _GLUE_BEFORE:
         i -= 1
@@ -170,6 +178,23 @@ def _target(sentence: Sentence, toks: list[Token], k: int, owner_at: int) -> str
             if subject is None:
                 return _relative_subject(sentence, toks, c)
             return subject.entity if not is_possessive(toks[c - 1].group(0)) else None
+    return None
+
+
+def _after_owner(sentence: Sentence, toks: list[Token], k: int) -> str | None:
+    """"the drummer in Tin Owls is Cal", "the sister of Bob was Carol": the name after the
+    owner's name and a copula."""
+    if k + 2 >= len(toks) or toks[k + 1].group(0).lower() not in ("of", "in"):
+        return None
+    owner = name_at(sentence, toks[k + 2].start(), toks[k + 2].end())
+    if owner is None:
+        return None
+    i = k + 2
+    while i < len(toks) and toks[i].start() < owner.end:
+        i += 1
+    if i + 1 < len(toks) and toks[i].group(0).lower() in _COPULAS and toks[i + 1].group(0)[0].isupper() \
+            and not _possessive_name(toks, i + 1):  # "… is Bo's singer": Bo is not the one
+        return _entity_at(sentence, toks[i + 1])
     return None
 
 

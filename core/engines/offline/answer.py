@@ -33,6 +33,7 @@ from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
+    GROUPS,
     Question,
     asks_for_several,
     bare,
@@ -87,6 +88,16 @@ def explain(request: AnswerRequest) -> Explanation:
     sentences = gather(request)
     names = [s.name for s in request.slices]
     question = parse(request.question, names)
+    found = _explain(question, request, sentences, names)
+    if found.answer == DONT_KNOW and question.relations and question.relations[-1] in GROUPS:
+        # "where did Ines's band play?": what is said of the band, else of Ines with "band" among the words to match
+        *inner, group = question.relations
+        short = replace(question, relations=tuple(inner), predicate=(*question.predicate, lexical.stem(group)))
+        return _explain(short, request, sentences, names)
+    return found
+
+
+def _explain(question: Question, request: AnswerRequest, sentences: list[Sentence], names: list[str]) -> Explanation:
     start = _start(question, request, names)
     if (question.relations and start is None) or (start is None and _unknown_name(question.text, sentences)):
         return Explanation(DONT_KNOW, (), None)

@@ -102,6 +102,12 @@ def frame(question: str) -> Frame:
     return Frame(verb_base(verb.text) if verb is not None else None, subject, filled)
 
 
+def verbless(text: str) -> bool:
+    """A note with no verb at all ("Tin Owls at the Copper Hall last night."): what it says
+    its subject did is left out, so any verb may be read into it."""
+    return not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in parsed(text))
+
+
 def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
     """What the sentence's `verb` takes as its object or complement, best first; a pronoun
     or a slot the question already fills (`skip`, lower-case words) is not an answer."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memhop.core.engines.offline import grammar, lists
-from memhop.core.engines.offline.spans import asks_class, identity_question, role, span
+from memhop.core.engines.offline.spans import SET_OFF, asks_class, identity_question, role, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates, stated_period
@@ -48,6 +48,9 @@ _SYNONYMS: dict[str, frozenset[str]] = {
         "drummer", "bassist", "guitarist", "pianist", "keyboardist", "violinist", "cellist", "saxophonist",
         "trumpeter", "singer", "vocalist", "frontman", "frontwoman")),
 }
+
+
+_MOVE = lexical.stem("move")
 
 
 def main_verb(question: Question) -> str | None:
@@ -92,8 +95,13 @@ def ranked(
     bases = verb_stems(question)
     found: list[Scored] = []
     classing = asks_class(question)
+    said_verb = _said_verb(question)
     for sentence in sentences:
         hits = matched(sentence, weights, bases)
+        if said_verb in weights and said_verb not in hits and entity is not None:
+            opening = _opening(sentence, entity)
+            if opening is not None:
+                hits[said_verb] = opening
         coverage = sum(weights[t] for t in hits) / total if total else 0.0
         attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
         if not total and (identity or question.wh in TYPED or classing):
@@ -126,6 +134,29 @@ def ranked(
     return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
 
 
+_NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
+
+
+def _said_verb(question: Question) -> str | None:
+    """The stem of the verb a "where" or "when" question asks about ("where did they play?")."""
+    if question.wh not in ("where", "when"):
+        return None
+    verb = grammar.frame(question.text).verb
+    return lexical.stem(verb) if verb else None
+
+
+def _opening(sentence: Sentence, entity: str) -> int | None:
+    """Where the words after `entity` start, when a sentence without a verb opens with it and
+    a preposition ("Tin Owls at the Copper Hall last night"): it says where or when the
+    entity did whatever the question asks."""
+    first = sentence.names[0] if sentence.names else None
+    if first is None or first.start != 0 or not same_entity(first.entity, entity):
+        return None
+    if not _NOTE_PLACE.match(sentence.text, first.end):
+        return None  # the name must be followed by where: "Tin Owls rehearse on Thursdays" has a verb
+    return first.end if grammar.verbless(sentence.text) else None
+
+
 def _newer_first(found: list[Scored], bonus: float) -> list[Scored]:
     """A recency bonus among the supporting sentences, by the dates they carry."""
     days = [date_of(f.sentence) for f in found]
@@ -155,6 +186,8 @@ def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str]
     for word, start in lexical.positions(sentence.text):
         stem = lexical.stem(word)
         base = lexical.stem(grammar.verb_base(word))
+        if SET_OFF.match(sentence.text, start):
+            stem = _MOVE  # "left for Lyon" says where someone went to live, as "moved to Lyon" does
         for term in weights:
             if term in found:
                 continue

@@ -33,6 +33,10 @@ _PLACE = re.compile(
     r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?"
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
+SET_OFF = re.compile(r"\b(?:left|leaves|leaving|leave)\s+for\b", re.I)  # "left for Lyon": where one went
+_DESTINATION = re.compile(
+    r"\b(?:left|leaves|leaving|leave)\s+(for)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
+)
 _EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})")
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
@@ -224,11 +228,14 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
     the one after "from". "to Tomas's friends" names an owner, not a place. An `employer`
     is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    named = [(m.start(1), m.group(1), m.group(0).split()[0].lower())
+             for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))]
+    named += [(m.start(2), m.group(2), "to") for m in _DESTINATION.finditer(text)]  # "left for Lyon": gone to Lyon
     found = [
-        (m.start(1), _before_a_date(m.group(1), m.start(1), dates), m.group(0).split()[0].lower())
-        for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))
-        if not re.match(r"['’]s\s+[a-z]", text[m.end(1) - 2 :])
-        and not any(start <= m.start(1) < end for start, end in dates)  # "in June" is a time
+        (at, _before_a_date(place, at, dates), preposition)
+        for at, place, preposition in named
+        if not re.match(r"['’]s\s+[a-z]", text[at + len(place) - 2 :])
+        and not any(start <= at < end for start, end in dates)  # "in June" is a time
     ]
     if preposition and any(p == preposition for _, _, p in found):
         found = [f for f in found if f[2] == preposition]

@@ -51,3 +51,10 @@ def test_relations_written_with_of_keep_the_words_that_say_which() -> None:
     q = parse("Which sport does the best friend of the climbing partner of Tomas's sister play?", NAMES)
     assert (q.owner, q.relations) == ("Tomas", ("sister", "climbing partner", "best friend"))
     assert "climb" not in q.predicate and "best" not in q.predicate
+
+
+def test_a_group_the_chain_owns_is_one_more_hop_and_a_member_of_it_another() -> None:
+    assert parse("Where did Tomas's band play?", NAMES).relations == ("band",)
+    q = parse("Which city does the girlfriend of the drummer in my colleague's band live in now?", NAMES)
+    assert (q.owner, q.relations) == ("my", ("colleague", "band", "drummer", "girlfriend"))
+    assert "drummer" not in q.predicate and "band" not in q.predicate

@@ -116,6 +116,13 @@ def test_now_prefers_the_latest_statement() -> None:
     assert ask("Where does Ines live now?", evidence=(old, new)) == "Lyon"
 
 
+def test_left_for_a_place_is_moving_there() -> None:
+    old = turn(1, "Ines lives in Porto, near the river.", "2023-04-01")
+    new = turn(2, "Ines left for Lyon this morning, with everything she owns in two bags.", "2024-09-01")
+    assert ask("Which city does Ines live in now?", evidence=(old, new)) == "Lyon"
+    assert ask("Which city does Ines live in now?", evidence=(new,)) == "Lyon"
+
+
 def test_where_from_wants_the_place_after_from_and_never_an_owner() -> None:
     said = turn(1, "Ines met Tomas's friends from the clinic. She's from Valparaíso originally.", "2024-03-01")
     rafa = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
@@ -303,3 +310,35 @@ def test_a_stranded_preposition_wants_its_object_not_an_idiom_or_a_clause() -> N
     the sentence about her working there."""
     ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines has been working at Crumb Hall Bakery for a while now.",))
     assert ask("What is the bakery where Ines works famous for?", slices=(NOOR, ines)) == DONT_KNOW
+
+
+ANSEL = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Noor's colleague Ansel plays keys in a band called Tin Owls.",))
+
+
+def test_a_colleagues_band_is_the_band_he_plays_in_and_a_note_without_a_verb_says_where_it_played() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
+    gig = turn(1, "Tin Owls at the Copper Hall last night. Ansel was brilliant.", "2024-05-12")
+    assert ask("Where did my colleague's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(gig,)) == "Copper Hall"
+
+
+def test_a_note_without_a_verb_answers_only_for_the_entity_it_opens_with() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
+    dinner = turn(1, "Dinner with Tin Owls at the Copper Hall last night.", "2024-05-12")
+    assert ask("Where did my colleague's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(dinner,)) == DONT_KNOW
+
+
+def test_a_member_of_a_group_is_named_after_its_part_in_it() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("By chance the drummer in Tin Owls is Cal Rees.",))
+    cal = EntitySlice("Cal Rees", "Cal Rees drums.", ("Cal Rees's girlfriend Wren is lovely.",))
+    wren = EntitySlice("Wren", "Wren is Cal's girlfriend.", ())
+    moved = turn(1, "Wren left for Lyon this morning.", "2024-10-02")
+    question = "Which city does the girlfriend of the drummer in my colleague's band live in now?"
+    assert ask(question, slices=(NOOR, ANSEL, owls, cal, wren), evidence=(moved,)) == "Lyon"
+
+
+def test_what_the_group_hop_cannot_answer_is_still_read_from_its_member() -> None:
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("Tin Owls rehearse on Thursdays.",))
+    ansel = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Ansel plays keys in a band called Tin Owls.",))
+    gig = turn(1, "Ansel's band played at the Copper Hall on Friday.", "2024-05-12")
+    assert ask("What is Ansel's band called?", slices=(NOOR, ansel, owls)) == "Tin Owls"
+    assert ask("Where did Ansel's band play?", slices=(NOOR, ansel, owls), evidence=(gig,)) == "Copper Hall"

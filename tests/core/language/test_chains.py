@@ -1,0 +1,25 @@
+"""One hop of the chain: who is X's relative (or member), by the sentences that say it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memhop.core.language.chains import follow
+from memhop.core.language.sentences import Sentence, gather
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
+
+PEOPLE = tuple(EntitySlice(name, "", ()) for name in ("Noor Haddad", "Tin Owls", "Cal Rees", "Carol", "Lyon"))
+
+
+def said(text: str) -> list[Sentence]:
+    turn = TurnView(1, "Noor Haddad", text, datetime(2024, 5, 2), "1")
+    return gather(AnswerRequest("", PEOPLE, (turn,), ("Noor Haddad",)))
+
+
+def test_the_member_of_a_group_is_the_name_after_its_copula() -> None:
+    assert follow("Tin Owls", "drummer", said("Small world: the drummer in Tin Owls is Cal Rees.")) == "Cal Rees"
+    assert follow("Carol", "sister", said("The sister of Carol is Tin Owls's singer.")) is None
+
+
+def test_a_relative_in_a_place_is_not_the_places() -> None:
+    assert follow("Lyon", "sister", said("My sister in Lyon is Carol.")) is None
