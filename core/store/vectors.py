@@ -24,6 +24,7 @@ import logging
 import os
 import shutil
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -168,20 +169,23 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
 
 
 def refresh(store: Store, state: State | None = None, have: State | None = None) -> float:
-    """Bring the derived files up to date; seconds spent (0 when they already were)."""
+    """Bring the derived files up to date (the turn vectors, then the fact vectors inside
+    their directory); seconds spent (0 when they already were)."""
     import time
+
+    from memhop.core.store import fact_vectors
 
     state = state or State.of(store)
     target = directory(store.path)
     have = have if have is not None else _read_state(target)
-    if state.turns < ANN_MIN_TURNS or have == state or not available():
+    if state.turns < ANN_MIN_TURNS or not available():
         return 0.0
     clock = time.perf_counter()
-    if have is not None and _only_appended(store, have, state):
+    if have is not None and have != state and _only_appended(store, have, state):
         _extend(store, target, have, state)
-    else:
+    elif have != state:
         _rebuild(store, target, state)
-    return time.perf_counter() - clock
+    return time.perf_counter() - clock + fact_vectors.refresh(store)
 
 
 def _read_state(target: Path) -> State | None:
@@ -245,22 +249,22 @@ def _rebuild(store: Store, target: Path, state: State) -> None:
                 index.add(ids, vectors, threads=os.cpu_count() or 1)
         index.save(str(fresh / _INDEX))
         _write_state(fresh, state)
-        _swap(fresh, target, state)
+        swap_in(fresh, target, lambda: _read_state(target) == state)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
 
 
-def _swap(fresh: Path, target: Path, state: State) -> None:
+def swap_in(fresh: Path, target: Path, current: Callable[[], bool]) -> None:
     """Put a built directory in place. Two asks building at once: the second finds the
-    first's in place, keeps it if it is as current, and drops its own."""
+    first's in place, keeps it if it is `current` (as up to date), and drops its own."""
     old = target.with_name(f"{target.name}.{uuid.uuid4().hex}.old")
     try:
         if target.exists():
             os.replace(target, old)
         os.replace(fresh, target)
     except OSError:
-        if _read_state(target) != state:
+        if not current():
             raise
         shutil.rmtree(fresh, ignore_errors=True)
     shutil.rmtree(old, ignore_errors=True)
