@@ -113,7 +113,7 @@ def test_forget_removes_the_forgotten_facts_vector_from_the_derived_file(
         ).fetchone()  # type: ignore[misc]
         vector = fact_vectors.load(store, build=False)
         assert vector is not None
-        row = vector.matrix[int(np.searchsorted(vector.ids, fact_id))].tobytes()
+        row = vector.rows(np.searchsorted(vector.ids, [fact_id])).astype(np.float16).tobytes()
     assert row in (fact_vectors.directory(large) / "vectors.f16").read_bytes()  # it was there
     with open_store(large) as store:
         report = forget(store, EMBED, fact=int(fact_id))
