@@ -126,3 +126,18 @@ def test_forget_removes_the_forgotten_facts_vector_from_the_derived_file(
         again = fact_vectors.load(store, build=False)
     assert again is not None and int(fact_id) not in again.ids.tolist()
     assert text not in str(_facts(large, True, monkeypatch))
+
+
+def test_ingest_into_a_large_store_leaves_its_fact_vectors_current(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from memhop.core.ingest import ingest
+
+    _, large = two
+    _facts(large, True, monkeypatch)
+    note = tmp_path / "extra.md"
+    note.write_text("# Notes\n\n# 2024-05-01\n\nTook up sailing on the lake with a yellow dinghy.\n", encoding="utf-8")
+    with open_store(large) as store:
+        ingest(store, [str(note)], EMBED)
+        current = fact_vectors.load(store, build=False)  # built by ingest, not left to the next ask
+        assert current is not None and current.state == fact_vectors.State.of(store.con)
