@@ -166,40 +166,45 @@ def _chunks(con: duckdb.DuckDBPyConnection, last: int) -> Iterator[tuple[np.ndar
 
 
 def _build(store: Store, target: Path, state: State) -> None:
-    """Write every file into a fresh directory, then swap it in (a reader sees old or new).
-    Vectors are written as they are read, in id order: the process holds one chunk of
-    them at a time, never the whole matrix."""
+    """Write every file into a fresh directory, then swap it in (a reader sees old or new)."""
     target.parent.mkdir(mode=0o700, exist_ok=True)
     fresh = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
     fresh.mkdir(mode=0o700)
     try:
-        table = store.con.execute("SELECT id, entity_id, superseded_by IS NULL AS live FROM residuals").arrow().read_all()
-        ids = table.column("id").to_numpy().astype(np.int64)
-        owners = table.column("entity_id").to_numpy().astype(np.int64)
-        live = table.column("live").to_numpy(zero_copy_only=False).astype(bool)
-        stale_owners, stale_counts = np.unique(owners[~live], return_counts=True)
-        order = np.argsort(ids[live], kind="stable")
-        ids, owners = ids[live][order], owners[live][order]
-        written = 0
-        with open(fresh / _VECTORS, "wb") as out:
-            for chunk_ids, chunk in _chunks(store.con, state.max_id):
-                if not np.array_equal(chunk_ids, ids[written : written + len(chunk_ids)]):
-                    raise OSError(f"{store.path}: the facts changed while their vectors were written")
-                out.write(chunk.astype(np.float16).tobytes())
-                written += len(chunk_ids)
-        if written != len(ids):
-            raise OSError(f"{store.path}: the facts changed while their vectors were written")
-        by_owner = np.lexsort((ids, owners))
-        ids.tofile(fresh / _IDS)
-        owners[by_owner].tofile(fresh / _OWNERS)
-        by_owner.astype(np.int64).tofile(fresh / _BY_OWNER)
-        np.stack([stale_owners, stale_counts]).astype(np.int64).T.tofile(fresh / _SUPERSEDED)
-        (fresh / _STATE).write_text(json.dumps({"format": FORMAT, "facts": state.facts, "max_id": state.max_id,
-                                                "superseded": state.superseded, "oplog": state.oplog}), encoding="utf-8")
+        with vectors.bounded_buffers(store):  # every embedding is read once: cache few blocks
+            _write(store, fresh, state)
         vectors.swap_in(fresh, target, lambda: _read_state(target) == state)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
+
+
+def _write(store: Store, fresh: Path, state: State) -> None:
+    """The files, into `fresh`. Vectors are written as they are read, in id order: the
+    process holds one chunk of them at a time, never the whole matrix."""
+    table = store.con.execute("SELECT id, entity_id, superseded_by IS NULL AS live FROM residuals").arrow().read_all()
+    ids = table.column("id").to_numpy().astype(np.int64)
+    owners = table.column("entity_id").to_numpy().astype(np.int64)
+    live = table.column("live").to_numpy(zero_copy_only=False).astype(bool)
+    stale_owners, stale_counts = np.unique(owners[~live], return_counts=True)
+    order = np.argsort(ids[live], kind="stable")
+    ids, owners = ids[live][order], owners[live][order]
+    written = 0
+    with open(fresh / _VECTORS, "wb") as out:
+        for chunk_ids, chunk in _chunks(store.con, state.max_id):
+            if not np.array_equal(chunk_ids, ids[written : written + len(chunk_ids)]):
+                raise OSError(f"{store.path}: the facts changed while their vectors were written")
+            out.write(chunk.astype(np.float16).tobytes())
+            written += len(chunk_ids)
+    if written != len(ids):
+        raise OSError(f"{store.path}: the facts changed while their vectors were written")
+    by_owner = np.lexsort((ids, owners))
+    ids.tofile(fresh / _IDS)
+    owners[by_owner].tofile(fresh / _OWNERS)
+    by_owner.astype(np.int64).tofile(fresh / _BY_OWNER)
+    np.stack([stale_owners, stale_counts]).astype(np.int64).T.tofile(fresh / _SUPERSEDED)
+    (fresh / _STATE).write_text(json.dumps({"format": FORMAT, "facts": state.facts, "max_id": state.max_id,
+                                            "superseded": state.superseded, "oplog": state.oplog}), encoding="utf-8")
 
 
 def _open(target: Path, state: State) -> FactVectors:

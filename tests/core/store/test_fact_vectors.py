@@ -138,6 +138,9 @@ def test_ingest_into_a_large_store_leaves_its_fact_vectors_current(
     note = tmp_path / "extra.md"
     note.write_text("# Notes\n\n# 2024-05-01\n\nTook up sailing on the lake with a yellow dinghy.\n", encoding="utf-8")
     with open_store(large) as store:
+        limit = store.con.execute("SELECT current_setting('memory_limit')").fetchone()
         ingest(store, [str(note)], EMBED)
         current = fact_vectors.load(store, build=False)  # built by ingest, not left to the next ask
         assert current is not None and current.state == fact_vectors.State.of(store.con)
+        # the build read with a small DuckDB cache, and left the store's as it was
+        assert store.con.execute("SELECT current_setting('memory_limit')").fetchone() == limit
