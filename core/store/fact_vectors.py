@@ -2,11 +2,12 @@
 
 A question on a large store scores the facts of the handful of entities it selects. Read
 from DuckDB, their embeddings cost ~20 ms CPU a question at 1M turns (an entity's facts
-are spread over every row group, and each FLOAT[384] value is decoded row by row); read
-from a file of float16 rows they cost one read per run of rows. So beside the turn vectors, in
-`<store>.vectors/facts/`, live: the live facts' ids in id order with their float16 rows,
-who owns each, and the rows sorted by owner (one entity's facts are one slice of it).
-No text: texts and source turns are still read from the store, for the selected facts only.
+are spread over every row group, and each row's FLOAT[384] is 1.5 KB to decode); read
+from a file of float16 rows they cost one read per run of adjacent rows. So beside the
+turn vectors, in `<store>.vectors/facts/`, live: the live facts' ids in id order with
+their float16 rows, who owns each, and the rows' order by owner (one entity's facts are
+one slice of it). No text: texts and source turns are still read from the store, for the
+selected entities' facts only.
 
 The store stays the source of truth: the files are keyed to its facts (count, largest
 id, how many are superseded) and its last logged operation, and built again from scratch

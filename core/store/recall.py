@@ -100,7 +100,7 @@ class LazyResiduals:
     integer columns), texts and vectors are read when a question selects the entity (a
     question reads the facts of a handful of entities, not the million of the store).
     With the derived fact vectors (core/store/fact_vectors.py) the owners come from their
-    files and the vectors are rows of the mapped file; only texts are read from the store."""
+    files and the vectors are rows of its float16 file; only texts are read from the store."""
 
     ids: np.ndarray  # live residual ids, sorted by entity then id
     entity_ids: np.ndarray
