@@ -162,7 +162,7 @@ def build(spec: dict[str, object]) -> dict[str, object]:
         built = time.perf_counter() - started
         index_seconds = derived.refresh(store)  # what ingest does at the end
     folder = derived.directory(db)
-    index_mb = sum(p.stat().st_size for p in folder.iterdir()) / 1e6 if folder.is_dir() else None
+    index_mb = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6 if folder.is_dir() else None
     return {"turns": counts["turns"], "build_seconds": round(built, 2),
             "db_mb": round(db.stat().st_size / 1e6, 1), "entities": counts["entities"],
             "residuals": counts["residuals"], "index_seconds": round(index_seconds, 2) if index_mb else None,

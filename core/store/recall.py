@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import numpy as np
@@ -28,6 +28,9 @@ from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
 from memhop.core.store.memory import in_list
 from memhop.core.store.vectors import TurnVectors
+
+if TYPE_CHECKING:
+    from memhop.core.store.fact_vectors import FactVectors
 
 _STAMP_SQL = """
 SELECT 1, count(*), coalesce(max(id), 0), 0 FROM turns
@@ -95,16 +98,23 @@ class ResidualIndex:
 class LazyResiduals:
     """A large store's residuals: which entity owns which live fact is kept in memory (two
     integer columns), texts and vectors are read when a question selects the entity (a
-    question reads the facts of a handful of entities, not the million of the store)."""
+    question reads the facts of a handful of entities, not the million of the store).
+    With the derived fact vectors (core/store/fact_vectors.py) the owners come from their
+    files and the vectors are rows of its float16 file; only texts are read from the store."""
 
     ids: np.ndarray  # live residual ids, sorted by entity then id
     entity_ids: np.ndarray
     superseded: dict[int, int]
     con: duckdb.DuckDBPyConnection
     kept: dict[int, ResidualIndex] = field(default_factory=dict)  # spans read so far, by entity
+    vectors: FactVectors | None = None  # None: vectors are read from the store with the texts
+    rows: np.ndarray | None = None  # with `vectors`: each of `ids`' row in its matrix
 
     @staticmethod
-    def load(con: duckdb.DuckDBPyConnection) -> LazyResiduals:
+    def load(con: duckdb.DuckDBPyConnection, facts: FactVectors | None = None) -> LazyResiduals:
+        if facts is not None:
+            return LazyResiduals(np.asarray(facts.ids[facts.by_owner]), facts.owners, facts.superseded, con,
+                                 vectors=facts, rows=facts.by_owner)
         table = con.execute("SELECT id, entity_id, superseded_by IS NULL AS live FROM residuals").arrow().read_all()
         ids = table.column("id").to_numpy().astype(np.int64)
         owners = table.column("entity_id").to_numpy().astype(np.int64)
@@ -136,7 +146,7 @@ class LazyResiduals:
         ranges = {e: tuple(int(i) for i in np.searchsorted(self.entity_ids, [e, e + 1])) for e in entity_ids}
         wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
         table = self.con.execute(
-            "SELECT id, entity_id, text, source_turns, embedding FROM residuals "
+            f"SELECT id, entity_id, text, source_turns{'' if self.vectors else ', embedding'} FROM residuals "
             f"WHERE id IN ({in_list(wanted.tolist())})"  # not bound: see TurnIndex._fetched
         ).arrow().read_all()
         got = table.column("id").to_numpy().astype(np.int64)
@@ -145,7 +155,13 @@ class LazyResiduals:
         for e, (lo, hi) in ranges.items():
             rows = [at[int(i)] for i in self.ids[lo:hi] if int(i) in at]
             part = table.take(pa.array(rows, pa.int64()))
-            out[e] = _residuals(part, {e: self.superseded[e]} if e in self.superseded else {})
+            matrix = None
+            if self.vectors is not None and self.rows is not None:
+                if len(rows) != hi - lo:
+                    raise StoreError(f"the derived fact vectors list facts of entity {e} the store does not "
+                                     "hold; delete the store's .vectors directory and ask again")
+                matrix = self.vectors.rows(np.asarray(self.rows[lo:hi]))
+            out[e] = _residuals(part, {e: self.superseded[e]} if e in self.superseded else {}, matrix)
         return out
 
     def everything(self) -> ResidualIndex:
@@ -153,13 +169,13 @@ class LazyResiduals:
         return _load_residuals(self.con)
 
 
-def _residuals(table: pa.Table, superseded: dict[int, int]) -> ResidualIndex:
+def _residuals(table: pa.Table, superseded: dict[int, int], matrix: np.ndarray | None = None) -> ResidualIndex:
     return ResidualIndex(
         ids=table.column("id").to_numpy().astype(np.int64),
         entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
         texts=table.column("text").to_pylist(),
         source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
-        matrix=arrow_vectors(table.column("embedding")),
+        matrix=arrow_vectors(table.column("embedding")) if matrix is None else matrix,
         superseded=superseded,
     )
 
@@ -293,7 +309,8 @@ class TurnIndex:
     def texts(self, rows: Sequence[int]) -> list[str]:
         if self.columns is not None:
             return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
-        return [r.text for r in self.records(rows)]
+        found = self._rows(rows)  # no session names: BM25 reads the texts of a whole pool
+        return [found[int(self.ids[r])][3] for r in rows]
 
     def records(self, rows: Sequence[int]) -> list[TurnRecord]:
         """Full rows, in the order asked for."""
@@ -310,6 +327,28 @@ class TurnIndex:
     def _fetched(self, rows: Sequence[int]) -> list[TurnRecord]:
         if not len(rows):
             return []
+        found = self._rows(rows)
+        assert self.con is not None
+        kept = self.fetched
+        names = {s: kept.sessions[s] for s in {f[0] for f in found.values()} if s in kept.sessions}
+        unnamed = {f[0] for f in found.values()} - names.keys()
+        if unnamed:
+            fresh_names = dict(self.con.execute(
+                f"SELECT id, external_id FROM sessions WHERE id IN ({in_list(sorted(unnamed))})"
+            ).fetchall())
+            kept.sessions.update(fresh_names)
+            names |= fresh_names
+        out = []
+        for r in rows:
+            tid = int(self.ids[r])
+            sid, ts, ext, text = found[tid]
+            out.append(TurnRecord(tid, names[sid], self.speakers[self.speaker_codes[r]], ts, ext, text))
+        return out
+
+    def _rows(self, rows: Sequence[int]) -> dict[int, tuple[int, datetime | None, str | None, str]]:
+        """Turn id -> (session id, ts, external id, text) of these rows, fetched once a snapshot.
+        Session names are looked up apart (by `_fetched`, for the few rows that become
+        evidence): for a pool of ~100 turns that lookup cost DuckDB ~2.7 ms CPU at 1M turns."""
         if self.con is None:
             raise RuntimeError("a large store's turn index is used without a store connection")
         wanted = [int(self.ids[r]) for r in rows]
@@ -326,19 +365,7 @@ class TurnIndex:
             ).fetchall()}
             kept.turns.update(fresh)
             found |= fresh
-        names = {s: kept.sessions[s] for s in {f[0] for f in found.values()} if s in kept.sessions}
-        unnamed = {f[0] for f in found.values()} - names.keys()
-        if unnamed:
-            fresh_names = dict(self.con.execute(
-                f"SELECT id, external_id FROM sessions WHERE id IN ({in_list(sorted(unnamed))})"
-            ).fetchall())
-            kept.sessions.update(fresh_names)
-            names |= fresh_names
-        out = []
-        for r, tid in zip(rows, wanted):
-            sid, ts, ext, text = found[tid]
-            out.append(TurnRecord(tid, names[sid], self.speakers[self.speaker_codes[r]], ts, ext, text))
-        return out
+        return found
 
 
 def distinct(values: np.ndarray) -> np.ndarray:
@@ -448,7 +475,7 @@ def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
     known = {n.lower() for n in profiles.names}
     value = Snapshot(
         profiles,
-        LazyResiduals.load(store.con) if turns.approximate else _load_residuals(store.con),
+        LazyResiduals.load(store.con, _fact_vectors(store, stamp)) if turns.approximate else _load_residuals(store.con),
         turns,
         NameIndex(list(zip(profiles.names, profiles.aliases))),
         NameIndex([(s, ()) for s in turns.speakers if s.lower() not in known]),
@@ -458,6 +485,15 @@ def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = (stamp, value)
     return value
+
+
+def _fact_vectors(store: Store, stamp: tuple[Any, ...]) -> FactVectors | None:
+    """The derived fact vectors, keyed by the stamp's facts and oplog rows (no query more)."""
+    from memhop.core.store import fact_vectors
+
+    rows = {row[0]: row[1:] for row in stamp}
+    (facts, max_id, superseded), oplog = rows[3], rows[6][1]
+    return fact_vectors.load(store, fact_vectors.State(int(facts), int(max_id), int(superseded), int(oplog)))
 
 
 def _load_profiles(store: Store) -> ProfileIndex:

@@ -1,0 +1,227 @@
+"""Derived fact vectors beside a large store: every live fact's embedding as float16, read by row.
+
+A question on a large store scores the facts of the handful of entities it selects. Read
+from DuckDB, their embeddings cost ~20 ms CPU a question at 1M turns (an entity's facts
+are spread over every row group, and each row's FLOAT[384] is 1.5 KB to decode); read
+from a file of float16 rows they cost one read per run of adjacent rows. So beside the
+turn vectors, in `<store>.vectors/facts/`, live: the live facts' ids in id order with
+their float16 rows, who owns each, and the rows' order by owner (one entity's facts are
+one slice of it). No text: texts and source turns are still read from the store, for the
+selected entities' facts only.
+
+The store stays the source of truth: the files are keyed to its facts (count, largest
+id, how many are superseded) and its last logged operation, and built again from scratch
+when missing or stale (ingest builds them at its end, as it extends the turn vectors).
+They live inside the turn vectors' directory, so whatever removes that directory — every
+forget's compaction (core/store/compact.py) — removes them too, and the forget's residue
+scan (vectors.leftovers) sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import duckdb
+import numpy as np
+
+from memhop.core.embed import DIM
+from memhop.core.store import vectors
+from memhop.core.store.bulk import arrow_vectors
+from memhop.core.store.db import Store
+
+FORMAT = 1  # bump when the files' layout changes: an older directory is rebuilt
+NAME = "facts"
+CHUNK = 50_000  # fact ids read from the store per query while building
+_STATE = "state.json"
+_IDS = "ids.i64"  # live fact ids, ascending; row i of the vectors is fact ids[i]
+_VECTORS = "vectors.f16"
+_OWNERS = "owners.i64"  # owner of each row, in by-owner order
+_BY_OWNER = "by_owner.i64"  # rows sorted by owner, then id
+_SUPERSEDED = "superseded.i64"  # (entity, how many of its facts are superseded) pairs
+
+
+@dataclass(frozen=True)
+class State:
+    """What the store's facts looked like when the files were written."""
+
+    facts: int
+    max_id: int
+    superseded: int
+    oplog: int
+
+    @staticmethod
+    def of(con: duckdb.DuckDBPyConnection) -> State:
+        (facts, max_id, superseded), (oplog,) = (
+            con.execute("SELECT count(*), coalesce(max(id), 0), count(superseded_by) FROM residuals").fetchone(),  # type: ignore[misc]
+            con.execute("SELECT coalesce(max(id), 0) FROM oplog").fetchone(),  # type: ignore[misc]
+        )
+        return State(int(facts), int(max_id), int(superseded), int(oplog))
+
+
+@dataclass(frozen=True)
+class FactVectors:
+    """The files. Row r of the vectors is fact ids[r]; `by_owner` lists the rows owner by
+    owner (ids ascending within one), `owners` the owner of each of those, sorted.
+
+    The vectors are read with pread, not mapped: a question reads a few hundred rows
+    spread over the file, and mapped, each one brought a whole page-cache folio (up to
+    2 MiB) into the process — 355 MB of RSS for 500 rows at 1M turns."""
+
+    ids: np.ndarray  # memory-mapped, as are owners and by_owner (read whole or by bisection)
+    owners: np.ndarray
+    by_owner: np.ndarray
+    superseded: dict[int, int]  # entity id -> how many of its facts are superseded
+    state: State
+    vectors: BinaryIO  # the float16 rows, open since the files were checked (a rebuild swaps in new ones)
+
+    def rows(self, positions: np.ndarray) -> np.ndarray:
+        """The float32 vectors of these rows, in the order given: one read per run of
+        adjacent rows."""
+        out = np.empty((len(positions), DIM), dtype=np.float32)
+        if not len(positions):
+            return out
+        order = np.argsort(positions, kind="stable")
+        ordered = np.asarray(positions, dtype=np.int64)[order]
+        starts = np.flatnonzero(np.r_[True, np.diff(ordered) != 1])
+        ends = np.r_[starts[1:], len(ordered)]
+        width = DIM * 2  # bytes of one float16 row
+        fd = self.vectors.fileno()
+        for start, end in zip(starts.tolist(), ends.tolist()):
+            data = os.pread(fd, (end - start) * width, int(ordered[start]) * width)
+            if len(data) != (end - start) * width:
+                raise OSError(f"{self.vectors.name}: derived fact vectors are cut short")
+            out[order[start:end]] = np.frombuffer(data, dtype=np.float16).reshape(-1, DIM)
+        return out
+
+
+def directory(store_path: Path) -> Path:
+    """Inside the turn vectors' directory: removed with it, listed by its residue scan."""
+    return vectors.directory(store_path) / NAME
+
+
+def load(store: Store, state: State | None = None, build: bool = True) -> FactVectors | None:
+    """The store's fact vectors, built first when missing or stale (if `build`); None when
+    they are not there and not built, or there is nowhere to write them."""
+    state = state or State.of(store.con)
+    target = directory(store.path)
+    if _read_state(target) != state:
+        if not build:
+            return None
+        try:
+            _build(store, target, state)
+        except OSError:  # nowhere to write beside the store: the facts are read from it
+            return None
+    try:
+        return _open(target, state)
+    except (OSError, ValueError):  # a file cut short or removed under us: build it again
+        try:
+            _build(store, target, state)
+            return _open(target, state)
+        except (OSError, ValueError):
+            return None
+
+
+def refresh(store: Store) -> float:
+    """Bring the files up to date when the store is large enough to have turn vectors;
+    seconds spent (0 when they already were, or are not kept for this store)."""
+    if not vectors.directory(store.path).is_dir():
+        return 0.0
+    state = State.of(store.con)
+    target = directory(store.path)
+    if _read_state(target) == state:
+        return 0.0
+    clock = time.perf_counter()
+    _build(store, target, state)
+    return time.perf_counter() - clock
+
+
+def _read_state(target: Path) -> State | None:
+    try:
+        data = json.loads((target / _STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("format") != FORMAT:
+        return None
+    return State(int(data["facts"]), int(data["max_id"]), int(data["superseded"]), int(data["oplog"]))
+
+
+def _chunks(con: duckdb.DuckDBPyConnection, last: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(ids ascending, float32 vectors) of the live facts, CHUNK ids at a time."""
+    for lo in range(0, last, CHUNK):
+        table = con.execute(
+            "SELECT id, embedding FROM residuals "
+            f"WHERE superseded_by IS NULL AND id > {int(lo)} AND id <= {int(lo + CHUNK)}"  # ints: no bound list
+        ).arrow().read_all()
+        if table.num_rows:
+            ids = table.column("id").to_numpy().astype(np.int64)
+            order = np.argsort(ids, kind="stable")
+            yield ids[order], arrow_vectors(table.column("embedding"))[order]
+
+
+def _build(store: Store, target: Path, state: State) -> None:
+    """Write every file into a fresh directory, then swap it in (a reader sees old or new)."""
+    target.parent.mkdir(mode=0o700, exist_ok=True)
+    fresh = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
+    fresh.mkdir(mode=0o700)
+    try:
+        with vectors.bounded_buffers(store):  # every embedding is read once: cache few blocks
+            _write(store, fresh, state)
+        vectors.swap_in(fresh, target, lambda: _read_state(target) == state)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+
+
+def _write(store: Store, fresh: Path, state: State) -> None:
+    """The files, into `fresh`. Vectors are written as they are read, in id order: the
+    process holds one chunk of them at a time, never the whole matrix."""
+    table = store.con.execute("SELECT id, entity_id, superseded_by IS NULL AS live FROM residuals").arrow().read_all()
+    ids = table.column("id").to_numpy().astype(np.int64)
+    owners = table.column("entity_id").to_numpy().astype(np.int64)
+    live = table.column("live").to_numpy(zero_copy_only=False).astype(bool)
+    stale_owners, stale_counts = np.unique(owners[~live], return_counts=True)
+    order = np.argsort(ids[live], kind="stable")
+    ids, owners = ids[live][order], owners[live][order]
+    written = 0
+    with open(fresh / _VECTORS, "wb") as out:
+        for chunk_ids, chunk in _chunks(store.con, state.max_id):
+            if not np.array_equal(chunk_ids, ids[written : written + len(chunk_ids)]):
+                raise OSError(f"{store.path}: the facts changed while their vectors were written")
+            out.write(chunk.astype(np.float16).tobytes())
+            written += len(chunk_ids)
+    if written != len(ids):
+        raise OSError(f"{store.path}: the facts changed while their vectors were written")
+    by_owner = np.lexsort((ids, owners))
+    ids.tofile(fresh / _IDS)
+    owners[by_owner].tofile(fresh / _OWNERS)
+    by_owner.astype(np.int64).tofile(fresh / _BY_OWNER)
+    np.stack([stale_owners, stale_counts]).astype(np.int64).T.tofile(fresh / _SUPERSEDED)
+    (fresh / _STATE).write_text(json.dumps({"format": FORMAT, "facts": state.facts, "max_id": state.max_id,
+                                            "superseded": state.superseded, "oplog": state.oplog}), encoding="utf-8")
+
+
+def _open(target: Path, state: State) -> FactVectors:
+    ids = np.memmap(target / _IDS, dtype=np.int64, mode="r") if (target / _IDS).stat().st_size else np.zeros(0, np.int64)
+    if len(ids) != state.facts - state.superseded:
+        raise OSError(f"{target}: derived fact vectors are incomplete")
+    if (target / _VECTORS).stat().st_size != len(ids) * DIM * 2:
+        raise OSError(f"{target}: derived fact vectors are incomplete")
+    owners: np.ndarray
+    by_owner: np.ndarray
+    if len(ids):
+        owners = np.memmap(target / _OWNERS, dtype=np.int64, mode="r", shape=(len(ids),))
+        by_owner = np.memmap(target / _BY_OWNER, dtype=np.int64, mode="r", shape=(len(ids),))
+    else:
+        owners = by_owner = np.zeros(0, np.int64)
+    pairs = np.fromfile(target / _SUPERSEDED, dtype=np.int64).reshape(-1, 2)
+    return FactVectors(ids, owners, by_owner, {int(e): int(n) for e, n in pairs}, state,
+                       open(target / _VECTORS, "rb", buffering=0))  # kept open with the snapshot
+

@@ -1,0 +1,146 @@
+"""Derived fact vectors (core/store/fact_vectors.py) on a store made to count as large: the
+read path scores facts from them as it does from the store, they are rebuilt when missing
+or stale, and a forget leaves no vector of a forgotten fact behind."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from support import purge_world
+
+from memhop.core.config import ReadSettings
+from memhop.core.edit import add_fact
+from memhop.core.forget import forget
+from memhop.core.read import read
+from memhop.core.store import fact_vectors, open_store, recall, vectors
+from memhop.core.store.recall import LazyResiduals, snapshot
+
+pytest.importorskip("usearch")
+
+EMBED = purge_world.EMBEDDER
+QUESTIONS = ["What instrument does Bob play?", "Where does Alice live?", "Who has a greyhound?"]
+
+
+@pytest.fixture
+def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """The same store twice: one read as a small store, one (the second) as a large one."""
+    small = purge_world.install(purge_template, tmp_path / "small")
+    large = tmp_path / "large" / small.name
+    large.parent.mkdir()
+    shutil.copy(small, large)
+    return small, large
+
+
+def _facts(db: Path, large: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[tuple[str, ...]]]:
+    """Each question's chosen facts per selected entity, and the facts' scores in the trace."""
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10 if large else 10**9)
+    out = {}
+    with open_store(db, read_only=True) as store:
+        for q in QUESTIONS:
+            context = read(store, q, EMBED, replace(ReadSettings(), evidence=25))
+            out[q] = [s.facts for s in context.selected] + [
+                tuple(f"{f.fact_id}:{f.score:.2f}" for f in e.chosen) for e in context.trace.facts
+            ]
+    return out
+
+
+def _mapped(db: Path) -> LazyResiduals:
+    with open_store(db, read_only=True) as store:
+        residuals = snapshot(store).residuals
+    assert isinstance(residuals, LazyResiduals)
+    return residuals
+
+
+def test_a_large_store_scores_its_facts_from_the_derived_file_as_from_the_store(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small, large = two
+    expected = _facts(small, False, monkeypatch)
+    assert _facts(large, True, monkeypatch) == expected
+    assert _mapped(large).vectors is not None  # the vectors came from the file, not the store
+    assert fact_vectors.directory(large).is_dir() and not vectors.directory(small).exists()
+    data = b"".join(p.read_bytes() for p in fact_vectors.directory(large).iterdir())
+    assert b"Bob" not in data and b"greyhound" not in data  # vectors and ids only, never text
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale"])
+def test_a_missing_or_stale_file_is_rebuilt_and_answers_stay_the_same(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    _, large = two
+    first = _facts(large, True, monkeypatch)
+    target = fact_vectors.directory(large)
+    if damage == "missing":
+        shutil.rmtree(target)
+    else:  # written for another state of the store: its facts and its last operation
+        state = json.loads((target / "state.json").read_text(encoding="utf-8"))
+        (target / "state.json").write_text(json.dumps({**state, "oplog": state["oplog"] - 1}), encoding="utf-8")
+    monkeypatch.setattr(recall, "_CACHE", {})  # as in a fresh process: no snapshot of the store kept
+    assert _facts(large, True, monkeypatch) == first
+    with open_store(large, read_only=True) as store:
+        assert fact_vectors.load(store, build=False) is not None  # rebuilt, current again
+
+
+def test_a_fact_added_to_a_large_store_is_in_the_rebuilt_file(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, large = two
+    _facts(large, True, monkeypatch)
+    with open_store(large) as store:
+        add_fact(store, "Bob Kowalski", "Bob restores old sailing boats on weekends.", EMBED)
+        (new_id,) = store.con.execute("SELECT max(id) FROM residuals").fetchone()  # type: ignore[misc]
+        assert fact_vectors.load(store, build=False) is None  # the store changed: stale
+    with open_store(large, read_only=True) as store:
+        context = read(store, "What does Bob restore on weekends?", EMBED, ReadSettings())
+        rebuilt = fact_vectors.load(store, build=False)
+    assert rebuilt is not None and new_id in rebuilt.ids.tolist()
+    assert any("sailing boats" in fact for s in context.selected for fact in s.facts)
+
+
+def test_forget_removes_the_forgotten_facts_vector_from_the_derived_file(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, large = two
+    _facts(large, True, monkeypatch)
+    with open_store(large, read_only=True) as store:
+        fact_id, text = store.con.execute(
+            "SELECT id, text FROM residuals WHERE text ILIKE '%greyhound%' ORDER BY id LIMIT 1"
+        ).fetchone()  # type: ignore[misc]
+        vector = fact_vectors.load(store, build=False)
+        assert vector is not None
+        row = vector.rows(np.searchsorted(vector.ids, [fact_id])).astype(np.float16).tobytes()
+    assert row in (fact_vectors.directory(large) / "vectors.f16").read_bytes()  # it was there
+    with open_store(large) as store:
+        report = forget(store, EMBED, fact=int(fact_id))
+    assert report.residue is not None and report.residue["derived_files"] == []
+    assert not fact_vectors.directory(large).exists()
+    _facts(large, True, monkeypatch)  # the next ask builds the files again, without it
+    kept = fact_vectors.directory(large) / "vectors.f16"
+    assert kept.is_file() and row not in kept.read_bytes()
+    with open_store(large, read_only=True) as store:
+        again = fact_vectors.load(store, build=False)
+    assert again is not None and int(fact_id) not in again.ids.tolist()
+    assert text not in str(_facts(large, True, monkeypatch))
+
+
+def test_ingest_into_a_large_store_leaves_its_fact_vectors_current(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from memhop.core.ingest import ingest
+
+    _, large = two
+    _facts(large, True, monkeypatch)
+    note = tmp_path / "extra.md"
+    note.write_text("# Notes\n\n# 2024-05-01\n\nTook up sailing on the lake with a yellow dinghy.\n", encoding="utf-8")
+    with open_store(large) as store:
+        limit = store.con.execute("SELECT current_setting('memory_limit')").fetchone()
+        ingest(store, [str(note)], EMBED)
+        current = fact_vectors.load(store, build=False)  # built by ingest, not left to the next ask
+        assert current is not None and current.state == fact_vectors.State.of(store.con)
+        # the build read with a small DuckDB cache, and left the store's as it was
+        assert store.con.execute("SELECT current_setting('memory_limit')").fetchone() == limit
