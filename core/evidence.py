@@ -152,9 +152,10 @@ def hybrid_scores(
     score -inf and are never among the best."""
     base = cosines
     bonus = weights.entity_bonus
+    alone = len(named) == 1 and named[0] is focus_rows  # one entity: its weight joins the bonus, one pass
     if focus_rows is not None and len(focus_rows):
-        _add(base, focus_rows, bonus)
-    for rows in named:
+        _add(base, focus_rows, bonus + (name_weight(len(focus_rows), len(base), weights) if alone else 0.0))
+    for rows in () if alone else named:
         if len(rows):
             _add(base, rows, name_weight(len(rows), len(base), weights))
     if in_period is not None:

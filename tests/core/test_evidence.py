@@ -193,6 +193,15 @@ def test_a_name_found_in_few_turns_lifts_them_like_a_rare_word() -> None:
     assert bonus_only[0] == 3
 
 
+def test_a_turn_naming_two_of_the_questions_entities_gains_both_weights() -> None:
+    """Two entities named, each in two turns; row 9 names both and outranks turns closer
+    to the question's other words that name one (rows 7, 12) or none (row 3)."""
+    turns = index([(s, "Ana", {3: 0.45, 7: 0.3, 9: 0.25, 12: 0.3}.get(s, 0.0)) for s in range(20)])
+    first, second = np.asarray([7, 9]), np.asarray([9, 12])
+    order = [r for r, _, _ in backfill(turns, QUESTION, "", np.asarray([7, 9, 12]), 20, set(), named=(first, second))]
+    assert order[:4] == [9, 7, 12, 3]
+
+
 def test_a_speaker_of_most_turns_gains_next_to_nothing_from_being_named() -> None:
     """Ana says eighteen of twenty turns: naming her tells little, so her turn (row 7) stays
     below Ben's closer one (row 19), and her weight is a sliver of a one-turn name's."""
