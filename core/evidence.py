@@ -5,11 +5,12 @@ budget of K turns: (1) the turns the chosen verified facts came from (facts that
 relevance gate, best first), (2) their replies and the turns they reply to, then (3)
 backfill over every turn — cosine of the question without its names (names dominate a
 small embedding and every turn of a speaker lacks them), a bonus for turns by or about the
-entities the question names, BM25 over the best candidates for the rare words embeddings
-blur, a share of the score of the session the turn was said in (its best few turns: the
-evidence of one question clusters in the sessions about it), and one-hop recovery across
-speakers (a turn inherits part of the score of the turn it answers or that answers it;
-a writer's next sentence in a diary is not a reply and lends nothing). Layers 1–2 take at
+entities the question names plus each name's BM25 weight (`name_weight`), BM25 over the
+best candidates for the rare words embeddings blur, a share of the score of the session
+the turn was said in (its best few turns: the evidence of one question clusters in the
+sessions about it), and one-hop recovery across speakers (a turn inherits part of the
+score of the turn it answers or that answers it; a writer's next sentence in a diary is
+not a reply and lends nothing). Layers 1–2 take at
 most a quarter of the budget: on LoCoMo a larger share cost recall (the facts point at
 the right turns, but backfill finds more of the others). The `prograph` retriever
 (core/retrievers/prograph.py) puts these together. Every tunable number is a field of
@@ -111,6 +112,27 @@ def fact_picks(
     return picks
 
 
+def name_weight(rows: int, n: int, weights: Weights = WEIGHTS) -> float:
+    """What a turn by or naming one entity of the question gains beyond the entity bonus:
+    the name's BM25 idf (the name as a word found in `rows` of the `n` turns) relative to a
+    word found in one turn, at the lexical weight. BM25 scores the question without its
+    names, so this gives a name its word's weight back: a name in a handful of turns (a pet,
+    a café) is as telling as a rare word, a speaker of half the turns tells next to nothing."""
+    if rows <= 0 or n <= 1:
+        return 0.0
+    return weights.lexical * lexical.idf(rows, n) / lexical.idf(1, n)
+
+
+def _add(base: np.ndarray, rows: np.ndarray, value: float) -> None:
+    """base[rows] += value; rows distinct."""
+    if len(rows) > len(base) // 8:  # a mask is cheaper than a million-row fancy index
+        mask = np.zeros(len(base), dtype=bool)
+        mask[rows] = True
+        base[mask] += value
+    else:
+        base[rows] += value
+
+
 def hybrid_scores(
     cosines: np.ndarray,
     query_text: str,
@@ -121,20 +143,21 @@ def hybrid_scores(
     in_period: np.ndarray | None = None,
     sparse: bool = False,
     weights: Weights = WEIGHTS,
+    named: Sequence[np.ndarray] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every row's score — its `cosines` (a fresh array, changed in place), +entity bonus for `focus_rows`, as much for rows
-    `in_period` (a mask), +BM25 (scaled to the lexical weight) over the best LEXICAL_POOL rows —
-    and the best `wanted` rows, unordered. Rows not `allowed` score -inf and are never among
-    the best."""
+    """Every row's score — its `cosines` (a fresh array, changed in place), +entity bonus for `focus_rows`,
+    +`name_weight` for each of `named` (one entity's rows each; a turn naming two of them gains both, as
+    BM25 sums its words), the entity bonus again for rows `in_period` (a mask), +BM25 (scaled to the lexical
+    weight) over the best LEXICAL_POOL rows — and the best `wanted` rows, unordered. Rows not `allowed`
+    score -inf and are never among the best."""
     base = cosines
     bonus = weights.entity_bonus
+    alone = len(named) == 1 and named[0] is focus_rows  # one entity: its weight joins the bonus, one pass
     if focus_rows is not None and len(focus_rows):
-        if len(focus_rows) > len(base) // 8:  # a mask is cheaper than a million-row fancy index
-            focus = np.zeros(len(base), dtype=bool)
-            focus[focus_rows] = True
-            base[focus] += bonus
-        else:
-            base[focus_rows] += bonus
+        _add(base, focus_rows, bonus + (name_weight(len(focus_rows), len(base), weights) if alone else 0.0))
+    for rows in () if alone else named:
+        if len(rows):
+            _add(base, rows, name_weight(len(rows), len(base), weights))
     if in_period is not None:
         base[in_period] += bonus  # a turn said in the period the question names: as telling
     if allowed is not None:
@@ -190,6 +213,7 @@ def backfill(
     lend: bool = True,
     in_period: np.ndarray | None = None,
     weights: Weights = WEIGHTS,
+    named: Sequence[np.ndarray] = (),
 ) -> list[tuple[int, float, int]]:
     """The best `room` turns not yet taken, best first: (row, score, row its score came from).
 
@@ -197,7 +221,7 @@ def backfill(
     fraction of the lender's), so ranking those and their neighbours ranks every turn; one
     matrix product is the only pass over all of them. `lend=False` ranks turns by their
     own words only, without a neighbour's or their session's score (a search result must
-    match by itself).
+    match by itself). `named`: each entity's rows among `focus_rows` (`hybrid_scores`).
     """
     if room <= 0 or not len(turns.ids):
         return []
@@ -205,7 +229,7 @@ def backfill(
     extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
     cosines = turns.cosines(query, wanted, extra, allowed)
     base, seeds = hybrid_scores(
-        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights
+        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights, named
     )
     if lend and weights.session > 0:
         pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
@@ -235,6 +259,16 @@ def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], 
     if len(parts) == 1:
         return parts[0]  # already sorted and unique
     return _union(parts, len(turns.ids)) if parts else np.zeros(0, dtype=np.int64)
+
+
+def rows_each(
+    turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...], int | None]], union: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """Each person's (name, aliases, entity id or None) rows, `rows_about` that person alone;
+    `union` is `rows_about` them all, so one person's rows are that, not read again."""
+    if len(people) == 1:
+        return (union,)
+    return tuple(rows_about(turns, [(name, aliases)], [] if entity is None else [entity]) for name, aliases, entity in people)
 
 
 def _union(parts: Sequence[np.ndarray], n: int) -> np.ndarray:

@@ -43,6 +43,7 @@ class Query:
     allowed: np.ndarray | None = None  # a time window over the turns; None: every turn
     in_period: np.ndarray | None = None  # the turns said in the period the question names ("in May 2024")
     con: duckdb.DuckDBPyConnection | None = None  # the store, for retrievers that read tables the snapshot lacks
+    named: tuple[np.ndarray, ...] = ()  # per person, in `people` order, the rows of `focus` by or naming them
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ class ProGraphRetriever:
             else pick(query, row, "neighbour", score, external(query, origin))
             for row, score, origin in backfill(
                 turns, query.vector, query.text, query.focus, budget, set(), query.allowed,
-                in_period=query.in_period, weights=self.weights,
+                in_period=query.in_period, weights=self.weights, named=query.named,
             )
         ]
         at: dict[int, int] = {}  # row -> its place in the ranking
@@ -63,7 +63,7 @@ class ProGraphRetriever:
                 break  # every turn there is
         ranking.stages = [
             f"fact sources and neighbours: {used_facts} (1/{share} of the budget at most, {_every(share)})",
-            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus, session score, "
+            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus and name weight, session score, "
             "scores lent across speakers)",
         ]
         return ranking

@@ -15,10 +15,10 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.evidence import SESSION_BEST, WEIGHTS, backfill
+from memhop.core.evidence import SESSION_BEST, WEIGHTS, backfill, name_weight
 from memhop.core.ingest import ingest
 from memhop.core.model import ResidualDraft
-from memhop.core.read import Context, read
+from memhop.core.read import Context, evidence_query, read
 from memhop.core.store import Store, memory, open_store
 from memhop.core.store.recall import TurnIndex
 
@@ -175,3 +175,48 @@ def test_a_period_the_question_names_lifts_the_turns_said_in_it(store: Store) ->
     for day, meal in (("5 January 2024", "oat milk"), ("7 January 2024", "chilli")):
         top = run(store, f"What food did I get on {day}?", evidence=1).evidence[0]
         assert meal in top.turn.text, (day, top.turn.text)
+
+
+def named_first(turns: TurnIndex, named: np.ndarray) -> list[int]:
+    """Backfill's order when the question names one entity, whose turns are `named`."""
+    return [r for r, _, _ in backfill(turns, QUESTION, "", named, len(turns.ids), set(), named=(named,))]
+
+
+def test_a_name_found_in_few_turns_lifts_them_like_a_rare_word() -> None:
+    """A diary of twenty entries, one naming the pet the question asks about (row 7): it
+    outranks an entry closer to the question's other words (row 3). Without the name's
+    weight, the entity bonus alone leaves it second."""
+    turns = index([(s, "Ana", 0.45 if s == 3 else 0.3 if s == 7 else 0.0) for s in range(20)])
+    pet = np.asarray([7])
+    assert named_first(turns, pet)[0] == 7
+    bonus_only = [r for r, _, _ in backfill(turns, QUESTION, "", pet, 20, set())]
+    assert bonus_only[0] == 3
+
+
+def test_a_turn_naming_two_of_the_questions_entities_gains_both_weights() -> None:
+    """Two entities named, each in two turns; row 9 names both and outranks turns closer
+    to the question's other words that name one (rows 7, 12) or none (row 3)."""
+    turns = index([(s, "Ana", {3: 0.45, 7: 0.3, 9: 0.25, 12: 0.3}.get(s, 0.0)) for s in range(20)])
+    first, second = np.asarray([7, 9]), np.asarray([9, 12])
+    order = [r for r, _, _ in backfill(turns, QUESTION, "", np.asarray([7, 9, 12]), 20, set(), named=(first, second))]
+    assert order[:4] == [9, 7, 12, 3]
+
+
+def test_a_speaker_of_most_turns_gains_next_to_nothing_from_being_named() -> None:
+    """Ana says eighteen of twenty turns: naming her tells little, so her turn (row 7) stays
+    below Ben's closer one (row 19), and her weight is a sliver of a one-turn name's."""
+    turns = index([(s, "Ben" if s >= 18 else "Ana", 0.45 if s == 19 else 0.3 if s == 7 else 0.0) for s in range(20)])
+    order = named_first(turns, np.arange(18))
+    assert order.index(19) < order.index(7)
+    assert name_weight(18, 20) < name_weight(1, 20) / 10 and name_weight(1, 20) == WEIGHTS.lexical
+
+
+def test_the_query_carries_each_named_persons_turns(store: Store) -> None:
+    """Two people named: each one's turns apart (the name weights), their union the focus."""
+    query = evidence_query(store, "What did Jo and Sam talk about at the climbing wall?", get_embedder("minilm"),
+                           ReadSettings())
+    assert [p.name for p in query.people] == ["Jo", "Sam"]
+    jo, sam = (set(rows.tolist()) for rows in query.named)
+    texts = query.snap.turns.texts(sorted(sam))
+    assert all(t in {text for who, text in CHAT if who == "Sam"} for t in texts) and len(texts) == 2
+    assert jo and not jo & sam and jo | sam == set(query.focus.tolist())
