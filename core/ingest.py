@@ -199,7 +199,8 @@ def ingest(
         self_name = stored_diarist(store)  # --self is remembered: "I" is the store's diarist
     report = IngestReport()
     report.files = each_file(
-        paths, format, stdin_name, lambda source: ingest_one(store, source, embedder, format, self_name, progress, options, engine)
+        paths, format, stdin_name,
+        lambda source: ingest_one(store, source, embedder, format, self_name, progress, options, engine),
     )
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)
