@@ -1,8 +1,9 @@
 """The offline engine: no model, no network, deterministic.
 
 spaCy (names, sentences, tags) and hand-written rules (relations, dates, rewriting)
-stand in for the model calls of ProGraph's write path. The session is parsed once, in
-identify(); each coextract() of the same session reuses that analysis.
+stand in for the model calls of ProGraph's write path. Each turn is tagged and parsed
+once: ahead, while `memhop ingest` embeds it (read_ahead), or in identify(); each
+coextract() of the same session reuses that analysis.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from memhop.core.engines.offline.model import SessionAnalysis
 
 _KEPT_SESSIONS = 4  # analyses cached: the write path works one session at a time
-_AHEAD_DOCS = 4096  # docs parsed ahead and held at most (~20 KB each with spaCy's tensor)
+_AHEAD_DOCS = 2048  # docs parsed ahead and held at most: ~23 KB each for a chat turn, ~50 MB in all
 
 
 class OfflineEngine:
