@@ -73,6 +73,8 @@ class OfflineEngine:
         words |= {w.lower() for t in session.turns for w in t.speaker.split()}
         found = identify(session, known, self._parsed(session, frozenset(words)))
         self._found[session] = found
+        if found:  # every coextract() of the session reads this analysis: made here, where the
+            self.analysis(session)  # write path overlaps it with the previous session's embedding
         self._count(started)
         return found
 
