@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,12 +119,25 @@ def store_parsed(
     embedder: Embedder,
     self_name: str | None,
     progress: Progress,
+    engine: Engine | None = None,
 ) -> raw.RawCounts:
-    """The raw layer of one source: new turns embedded first, then one transaction."""
+    """The raw layer of one source: new turns embedded first, then one transaction.
+
+    An engine that can `read_ahead` (the offline one parses) reads the new turns on this
+    thread while a worker embeds them: ONNX Runtime leaves the GIL while it computes, so
+    the write path's parsing is done on the core the embedder leaves idle."""
     batches = raw.new_turns(store, parsed)
-    texts = [turn.text for _, pairs in batches for turn, _ in pairs]
+    turns = [turn for _, pairs in batches for turn, _ in pairs]
+    texts = [turn.text for turn in turns]
     progress.start(f"embedding {name}", len(texts))
-    vectors = embed_in_chunks(embedder, texts, progress)
+    ahead = getattr(engine, "read_ahead", None)
+    if callable(ahead) and texts:
+        with ThreadPoolExecutor(1, "memhop-embed") as worker:
+            embedding = worker.submit(embed_in_chunks, embedder, texts, progress)
+            ahead([(turn.speaker, turn.text) for turn in turns])
+            vectors = embedding.result()
+    else:
+        vectors = embed_in_chunks(embedder, texts, progress)
     with store.transaction():
         counts = raw.insert_source(store, name, sha, parsed, batches, vectors, self_name or parsed.owner)
         store.log("ingest", f"source {name}: {counts.sessions} sessions, {counts.turns} turns")
@@ -138,6 +152,7 @@ def ingest_one(
     self_name: str | None,
     progress: Progress,
     options: ParseOptions | None = None,
+    engine: Engine | None = None,
 ) -> FileReport:
     started = time.perf_counter()
     sha = raw.sha256_of(source.data)
@@ -146,7 +161,7 @@ def ingest_one(
     parsed = importers.parse_source(
         source.data, source.shown_to_importer, format=format, self_name=self_name, options=options
     )
-    counts = store_parsed(store, source.name, sha, parsed, embedder, self_name, progress)
+    counts = store_parsed(store, source.name, sha, parsed, embedder, self_name, progress, engine)
     return FileReport(
         path=source.name,
         status="imported",
@@ -184,7 +199,8 @@ def ingest(
         self_name = stored_diarist(store)  # --self is remembered: "I" is the store's diarist
     report = IngestReport()
     report.files = each_file(
-        paths, format, stdin_name, lambda source: ingest_one(store, source, embedder, format, self_name, progress, options)
+        paths, format, stdin_name,
+        lambda source: ingest_one(store, source, embedder, format, self_name, progress, options, engine),
     )
     if engine is not None:
         report.write = write_pending(store, engine, embedder, dedup_threshold, progress)

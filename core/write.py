@@ -14,10 +14,11 @@ session order (core/write_held.py). A failed identification stops the run at its
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -111,8 +112,10 @@ def extract_session(
     pool: ThreadPoolExecutor | None = None,
     held: Mapping[int, int] | None = None,
     embedder: Embedder | None = None,
+    identified: Sequence[FoundEntity] | None = None,
 ) -> list[_EntityUpdate]:
-    """All engine calls for one session (1 + E of them); reads the store, writes nothing.
+    """All engine calls for one session (1 + E of them, E when `identified`, the session's
+    identification against `registry`, was made already); reads the store, writes nothing.
     With a `pool`, the E co-extractions run at once: each sees only the state before the
     session, so the result is the sequential one.
 
@@ -122,7 +125,9 @@ def extract_session(
     With an `embedder`, each update is embedded on its worker as soon as its reply is in,
     while the session's slower calls are still out."""
     waiting = held or {}
-    entities = [(found, _registry_entry(found, registry)) for found in engine.identify(session, registry)]
+    if identified is None:
+        identified = engine.identify(session, registry)
+    entities = [(found, _registry_entry(found, registry)) for found in identified]
     known_ids = [known.id for _, known in entities if known]
     profiles = memory.profiles_of(store, known_ids)
     residuals = memory.residuals_of_many(store, known_ids)
@@ -217,8 +222,11 @@ class Prepared:
     kept: list[list[int]]  # per update, its residual drafts that repeat nothing stored
 
 
-def prepare(store: Store, updates: Sequence[_EntityUpdate], embedder: Embedder, threshold: float) -> Prepared:
-    vectors = _embed(updates, embedder)
+def prepare(
+    store: Store, updates: Sequence[_EntityUpdate], embedder: Embedder, threshold: float,
+    vectors: list[_SessionVectors] | None = None,
+) -> Prepared:
+    vectors = _embed(updates, embedder) if vectors is None else vectors
     previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
     empty = np.zeros((0, embedder.dim), dtype=np.float32)
     kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(u.known.id, empty) if u.known else empty,
@@ -256,39 +264,66 @@ def _apply(
     report: WriteReport,
     retried: bool = False,
     prepared: Prepared | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> None:
     """The session in one transaction, one statement per table rather than per entity.
     `retried`: updates held by an earlier run, of a session written already (their
-    entities and mentions are stored: only profiles and facts are applied)."""
-    prepared = prepared or prepare(store, updates, embedder, threshold)
+    entities and mentions are stored: only profiles and facts are applied).
+
+    `meanwhile` runs inside the transaction once the entities are written (the registry is
+    as the session leaves it), while a worker thread embeds the session's profiles and
+    facts: ONNX Runtime leaves the GIL as it computes, so the next session's identification
+    (write_pending) is done on the core the embedder leaves idle."""
+    with ExitStack() as stack:
+        embedding = None
+        if prepared is None and meanwhile is not None:
+            embedding = stack.enter_context(ThreadPoolExecutor(1, "memhop-embed")).submit(_embed, updates, embedder)
+        with store.transaction():
+            entity_ids = [u.known.id if retried and u.known else _ensure_entity(store, u, report) for u in updates]
+            if meanwhile is not None:
+                meanwhile()
+            prepared = prepared or prepare(store, updates, embedder, threshold, embedding.result() if embedding else None)
+            _write_memory(store, session, updates, entity_ids, prepared, embedder.dim, report, retried)
+
+
+def _write_memory(
+    store: Store,
+    session: SessionView,
+    updates: Sequence[_EntityUpdate],
+    entity_ids: list[int],
+    prepared: Prepared,
+    dim: int,
+    report: WriteReport,
+    retried: bool,
+) -> None:
+    """Profiles, mentions, facts, replacements and held updates of a session whose entities
+    are written; the caller holds the transaction."""
     vectors, kept = prepared.vectors, prepared.kept
-    with store.transaction():
-        entity_ids = [u.known.id if retried and u.known else _ensure_entity(store, u, report) for u in updates]
-        profiles = {e: (u.extraction.profile, v.profile) for u, v, e in zip(updates, vectors, entity_ids)
-                    if v.profile is not None}  # an entity found twice keeps its last profile
-        memory.put_profiles(store, list(profiles), [text for text, _ in profiles.values()],
-                            np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, embedder.dim))
-        memory.add_mention_pairs(store, [(e, t) for u, e in zip(updates, entity_ids) for t in u.found.turn_ids])
-        report.residuals_deduplicated += sum(len(u.extraction.residuals) - len(k) for u, k in zip(updates, kept))
-        rows = [(e, u.extraction.residuals[i], v.drafts[i])
-                for u, v, e, k in zip(updates, vectors, entity_ids, kept) for i in k]
-        new_ids = iter(memory.insert_residual_rows(
-            store, [e for e, _, _ in rows], [d for _, d, _ in rows],
-            np.array([vec for _, _, vec in rows], dtype=np.float32).reshape(-1, embedder.dim),
-        ))
-        report.residuals_added += len(rows)
-        for update, keep in zip(updates, kept):
-            added = [(update.extraction.residuals[i], next(new_ids)) for i in keep]
-            report.residuals_superseded += _supersede(store, update, added)
-        for update, entity_id in zip(updates, entity_ids):
-            if update.held is not None:
-                quarantine.hold(store, entity_id, session.id, update.found.turn_ids, update.held, update.failed)
-                report.quarantined.append(HeldUpdate(update.found.name, session.id, update.held))
-            elif retried:
-                quarantine.release(store, entity_id, session.id)
-                report.released += 1
-        if not retried:
-            memory.mark_written(store, session.id)
+    profiles = {e: (u.extraction.profile, v.profile) for u, v, e in zip(updates, vectors, entity_ids)
+                if v.profile is not None}  # an entity found twice keeps its last profile
+    memory.put_profiles(store, list(profiles), [text for text, _ in profiles.values()],
+                        np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, dim))
+    memory.add_mention_pairs(store, [(e, t) for u, e in zip(updates, entity_ids) for t in u.found.turn_ids])
+    report.residuals_deduplicated += sum(len(u.extraction.residuals) - len(k) for u, k in zip(updates, kept))
+    rows = [(e, u.extraction.residuals[i], v.drafts[i])
+            for u, v, e, k in zip(updates, vectors, entity_ids, kept) for i in k]
+    new_ids = iter(memory.insert_residual_rows(
+        store, [e for e, _, _ in rows], [d for _, d, _ in rows],
+        np.array([vec for _, _, vec in rows], dtype=np.float32).reshape(-1, dim),
+    ))
+    report.residuals_added += len(rows)
+    for update, keep in zip(updates, kept):
+        added = [(update.extraction.residuals[i], next(new_ids)) for i in keep]
+        report.residuals_superseded += _supersede(store, update, added)
+    for update, entity_id in zip(updates, entity_ids):
+        if update.held is not None:
+            quarantine.hold(store, entity_id, session.id, update.found.turn_ids, update.held, update.failed)
+            report.quarantined.append(HeldUpdate(update.found.name, session.id, update.held))
+        elif retried:
+            quarantine.release(store, entity_id, session.id)
+            report.released += 1
+    if not retried:
+        memory.mark_written(store, session.id)
 
 
 def _ensure_entity(store: Store, update: _EntityUpdate, report: WriteReport) -> int:
@@ -354,6 +389,35 @@ def _retirements(update: _EntityUpdate, added: Sequence[tuple[ResidualDraft, int
     return pairs
 
 
+@dataclass
+class _Identified:
+    """A pending session as the engines read it, the registry of that moment, and, when it
+    was identified ahead, the engine's answer (or its failure)."""
+
+    session: SessionView
+    cut_turns: list[str]
+    registry: list[KnownEntity]
+    found: list[FoundEntity] | None = None
+    failure: EngineError | None = None
+
+
+def _read(store: Store, session_id: int) -> _Identified:
+    session, cut_turns = fit_session(memory.session_view(store, session_id))
+    return _Identified(session, cut_turns, memory.registry(store))
+
+
+def _identify_into(out: list[_Identified], store: Store, engine: Engine, session_id: int) -> None:
+    """The session identified against the registry as it is now (inside the transaction of
+    the session before it, its entities written), kept for the loop's next turn; a failure
+    is kept too, and stops the run there, after the session before it is committed."""
+    step = _read(store, session_id)
+    try:
+        step.found = engine.identify(step.session, step.registry)
+    except EngineError as exc:
+        step.failure = exc
+    out.append(step)
+
+
 def engine_jobs(engine: Engine) -> int:
     """How many model calls the engine says it can have in flight (1: call it sequentially;
     the offline engine is CPU-bound and not thread-safe, so it says nothing)."""
@@ -403,21 +467,30 @@ def write_pending(
         if held is None:  # the server is gone: nothing more to try
             pending, held = [], {}
         prefetch = stack.enter_context(Prefetcher(store, engine, pending, jobs, held)) if jobs > 1 and pending else None
+        overlap = pool is None and replies is None  # a local engine called in turn: see _apply's `meanwhile`
+        ahead: list[_Identified] = []  # the next session, identified while this one was embedded
         for position, session_id in enumerate(pending):
             if prefetch is not None:
                 prefetch.advance(position)
-            session, cut_turns = fit_session(memory.session_view(store, session_id))
-            report.warnings += cut_turns
+            step = ahead.pop() if ahead else _read(store, session_id)
+            session = step.session
+            report.warnings += step.cut_turns
             try:
-                updates = extract_session(store, engine, session, memory.registry(store), pool, held,
-                                          embedder if pool is not None else None)
+                if step.failure is not None:
+                    raise step.failure
+                updates = extract_session(store, engine, session, step.registry, pool, held,
+                                          embedder if pool is not None else None, step.found)
             except EngineError as exc:  # no identification (or no server): later sessions must wait
                 report.failures.append(SessionFailure(session_id, str(exc)))
                 break  # the sessions left stay pending for the next run, still in date order
-            prepared = prepare(store, updates, embedder, dedup_threshold)
-            if prefetch is not None:  # the next session's calls for these entities, asked while this one is written
-                prefetch.expect(position + 1, expected_after(prepared, store.next_id("residuals")))
-            _apply(store, session, updates, embedder, dedup_threshold, report, prepared=prepared)
+            if overlap and position + 1 < len(pending):
+                following = partial(_identify_into, ahead, store, engine, pending[position + 1])
+                _apply(store, session, updates, embedder, dedup_threshold, report, meanwhile=following)
+            else:
+                prepared = prepare(store, updates, embedder, dedup_threshold)
+                if prefetch is not None:  # the next session's calls for these entities, asked while this one is written
+                    prefetch.expect(position + 1, expected_after(prepared, store.next_id("residuals")))
+                _apply(store, session, updates, embedder, dedup_threshold, report, prepared=prepared)
             if any(u.failed for u in updates):
                 held.update({e: s for e, s in quarantine.first_held(store).items() if e not in held})
             report.sessions += 1

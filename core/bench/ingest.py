@@ -53,7 +53,7 @@ def ingest_parsed(
     sha = parsed_sha256(parsed)
     sessions = turns = 0
     if raw.source_id_for(store, sha) is None:
-        counts = store_parsed(store, name, sha, parsed, embedder, self_name, progress)
+        counts = store_parsed(store, name, sha, parsed, embedder, self_name, progress, engine)
         sessions, turns = counts.sessions, counts.turns
     embedded = time.perf_counter() - started
     write = write_pending(store, engine, embedder, dedup_threshold, progress) if engine is not None else None

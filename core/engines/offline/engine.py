@@ -1,14 +1,15 @@
 """The offline engine: no model, no network, deterministic.
 
 spaCy (names, sentences, tags) and hand-written rules (relations, dates, rewriting)
-stand in for the model calls of ProGraph's write path. The session is parsed once, in
-identify(); each coextract() of the same session reuses that analysis.
+stand in for the model calls of ProGraph's write path. Each turn is tagged and parsed
+once: ahead, while `memhop ingest` embeds it (read_ahead), or in identify(); each
+coextract() of the same session reuses that analysis.
 """
 
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from memhop.core.engines.base import Usage
 from memhop.core.errors import EngineError
 from memhop.core.language.placeholders import mask
+from memhop.core.limits import cut
 from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from memhop.core.engines.offline.model import SessionAnalysis
 
 _KEPT_SESSIONS = 4  # analyses cached: the write path works one session at a time
+_AHEAD_DOCS = 2048  # docs parsed ahead and held at most: ~23 KB each for a chat turn, ~50 MB in all
 
 
 class OfflineEngine:
@@ -37,6 +40,29 @@ class OfflineEngine:
         self._docs: OrderedDict[SessionView, list[Doc]] = OrderedDict()
         self._found: dict[SessionView, list[FoundEntity]] = {}
         self._analyses: dict[tuple[SessionView, tuple[str, ...]], SessionAnalysis] = {}
+        self._ahead: defaultdict[str, deque[Doc]] = defaultdict(deque)  # text -> docs parsed ahead, not yet read
+        self._ahead_count = 0
+
+    def read_ahead(self, turns: Sequence[tuple[str, str]]) -> None:
+        """Tag and parse (speaker, text) turns that a write run will read soon, as it will
+        read them: `memhop ingest` calls this while the raw layer's embeddings are computed
+        on the other core. Each doc waits under its text until a session reads that text
+        (the recogniser still runs then, as it depends on the registry of that moment); a
+        doc is the same whether parsed here or then. At most _AHEAD_DOCS are held, the
+        rest is parsed when read; a text spaCy refuses is left to the write run, which
+        reports it."""
+        from memhop.core.engines.offline.names import is_bot
+        from memhop.core.engines.offline.nlp import tag_and_parse
+
+        room = _AHEAD_DOCS - self._ahead_count
+        texts = [text for speaker, raw in turns if not is_bot(speaker) and (text := mask(cut(raw)))][: max(room, 0)]
+        try:
+            docs = tag_and_parse(texts)
+        except ValueError:  # spaCy refuses a text (E088): parsed, and reported, by the write run
+            return
+        for text, doc in zip(texts, docs):
+            self._ahead[text].append(doc)
+        self._ahead_count += len(docs)
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
         from memhop.core.engines.offline.identify import identify
@@ -47,6 +73,8 @@ class OfflineEngine:
         words |= {w.lower() for t in session.turns for w in t.speaker.split()}
         found = identify(session, known, self._parsed(session, frozenset(words)))
         self._found[session] = found
+        if found:  # every coextract() of the session reads this analysis: made here, where the
+            self.analysis(session)  # write path overlaps it with the previous session's embedding
         self._count(started)
         return found
 
@@ -98,13 +126,15 @@ class OfflineEngine:
     def _parsed(self, session: SessionView, known_words: frozenset[str] = frozenset()) -> list[Doc]:
         """spaCy docs of the session's turns, parsed once; names already known skip NER."""
         from memhop.core.engines.offline.names import is_bot
-        from memhop.core.engines.offline.nlp import parse
+        from memhop.core.engines.offline.nlp import recognise, tag_and_parse
 
         if session not in self._docs:
             # An assistant's replies are not the user's life: not parsed, never mined.
             texts = ["" if is_bot(t.speaker) else t.text for t in session.turns]
+            ready = [self._take_ahead(text) for text in texts]
             try:
-                self._docs[session] = list(parse(texts, known_words))
+                fresh = iter(tag_and_parse([text for text, doc in zip(texts, ready) if doc is None]))
+                self._docs[session] = recognise([doc if doc is not None else next(fresh) for doc in ready], known_words)
             except ValueError as exc:  # spaCy refuses a text, e.g. E088 over its max_length
                 reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "ValueError"
                 raise EngineError(f"offline engine: cannot parse session {session.id}: {reason[:200]}") from None
@@ -114,6 +144,17 @@ class OfflineEngine:
                 for key in [k for k in self._analyses if k[0] == old]:
                     del self._analyses[key]
         return self._docs[session]
+
+    def _take_ahead(self, text: str) -> Doc | None:
+        """A doc `read_ahead` parsed for this text, taken (each is read once)."""
+        waiting = self._ahead.get(text)
+        if not waiting:
+            return None
+        doc = waiting.popleft()
+        if not waiting:
+            del self._ahead[text]
+        self._ahead_count -= 1
+        return doc
 
     def _count(self, started: float) -> None:
         self.usage.calls += 1

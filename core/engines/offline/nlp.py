@@ -119,7 +119,20 @@ def _add_recogniser(nlp: Language) -> None:
 
 
 def parse(texts: Sequence[str], known_words: frozenset[str] = frozenset()) -> list[Doc]:
-    """Docs for many texts in one batched pass (much faster than one call per text).
+    """Docs for many texts in one batched pass (much faster than one call per text):
+    `tag_and_parse`, then `recognise`."""
+    return recognise(tag_and_parse(texts), known_words)
+
+
+def tag_and_parse(texts: Sequence[str]) -> list[Doc]:
+    """Tagged and parsed docs, no recogniser. A text's doc does not depend on the other
+    texts of the batch, so texts can be parsed ahead in any grouping (the write path's
+    read-ahead, core/engines/offline/engine.py)."""
+    return list(load_nlp().pipe(texts, batch_size=BATCH_SIZE, disable=["ner"]))
+
+
+def recognise(docs: list[Doc], known_words: frozenset[str] = frozenset()) -> list[Doc]:
+    """`docs` with the recogniser run, in place, on those where a name can be.
 
     NER, the costliest pipe (the small model gives it its own token encoder), runs only
     on texts where a name can be: a capitalised word that is not "I" and either stands
@@ -127,11 +140,9 @@ def parse(texts: Sequence[str], known_words: frozenset[str] = frozenset()) -> li
     name (`known_words`, lower case: registry entities, speakers). Elsewhere NER could only
     find sentence-initial dictionary words, which identification rejects anyway.
     """
-    nlp = load_nlp()
-    docs = list(nlp.pipe(texts, batch_size=BATCH_SIZE, disable=["ner"]))
     named = [doc for doc in docs if _may_name(doc, known_words)]
     if named:
-        ner: Any = nlp.get_pipe("ner")  # a spaCy pipe; typed as a bare callable
+        ner: Any = load_nlp().get_pipe("ner")  # a spaCy pipe; typed as a bare callable
         for _ in ner.pipe(named, batch_size=BATCH_SIZE):  # annotates in place
             pass
     return docs
