@@ -86,6 +86,15 @@ class Frame:
     filled: frozenset[str]  # lower-case words of the slots the question itself fills
 
 
+def question_verb(question: str) -> str | None:
+    """The question's main verb, bare ("give"), or None (a copula question): read by rules
+    when the question has a plain shape, so the parser is not loaded for it, else by `frame`."""
+    from memhop.core.engines.offline import question_verb as rules
+
+    ruled = rules.read(question)
+    return ruled.verb if ruled is not None else frame(question).verb
+
+
 def frame(question: str) -> Frame:
     doc = parsed(question)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)

@@ -198,6 +198,16 @@ def irregular_verbs() -> dict[str, str]:
     return dict(line.split("\t", 1) for line in lines)
 
 
+@cache
+def verb_lemmas() -> frozenset[str]:
+    """WordNet's verbs in their bare form ("play", "name", "weigh"), from the same lemma index."""
+    return frozenset(_derived("verbs", _verb_lines))
+
+
+def _verb_lines() -> list[str]:
+    return sorted(w for w in lemma_table("lemma_index").get(VERB_KEY, ()) if "_" not in w)
+
+
 def _irregular_verb_lines() -> list[str]:
     verbs: dict[str, list[str]] = lemma_table("lemma_exc").get(VERB_KEY, {})
     return [f"{form}\t{bases[0]}" for form, bases in sorted(verbs.items())]
