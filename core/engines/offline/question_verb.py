@@ -2,18 +2,18 @@
 
 Reading a question's verb with the parser means loading spaCy, ~0.7 s of CPU in a fresh
 `memhop ask` that often needs nothing else from it. English questions put the verb in a
-few fixed places: "what does Maren like ...?", "which city did my sister's partner move
-to?" (the bare verb right after a subject that is a pronoun, a name or a possessive
+few fixed places: "what does Maren like ...?", "which city did my best friend's partner
+move to?" (the bare verb right after a subject that is a pronoun, a name or a possessive
 chain ending in a relation word); "what is the favourite drink of ...?" (a copula with no
-participle after it has no main verb). A question in any other shape is left to the
-parser (`Read` is None), so the rules only ever answer where they are sure.
+participle after it has no main verb). A question of any other shape is left to the
+parser (`read` gives None), so the rules answer only where they are sure.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memhop.core.language.question import is_possessive, is_relation, tokens
+from memhop.core.language.question import MODIFIERS, is_possessive, is_relation, tokens
 
 _WH = frozenset({"what", "which"})
 _DO = frozenset({"do", "does", "did"})
@@ -96,8 +96,8 @@ def _subject_end(words: list[str], at: int) -> int | None:
             return i  # the name itself is the subject
     else:
         return None
-    while i < len(words) and words[i].islower() and is_possessive(words[i]):
-        i += 1  # "brother's"
+    while i < len(words) and (words[i] in MODIFIERS or words[i].islower() and is_possessive(words[i])):
+        i += 1  # "brother's", "best friend's"
     if i < len(words) and words[i].islower() and is_relation(words[i]):
         return i + 1
     return None
