@@ -50,7 +50,8 @@ def test_the_tokenizer_built_from_the_config_is_the_one_the_model_ships(whole: o
     """The pipeline skips reading the model's tokenizer file: what the config builds must be
     byte for byte what that file holds, and split text as a whole load does."""
     lean = nlp.load_nlp(ner=False)
-    assert lean.tokenizer.to_bytes() == whole.tokenizer.to_bytes()  # type: ignore[attr-defined]
+    rules = {"exclude": ["vocab"]}  # the shared vocabulary grows with every text parsed
+    assert lean.tokenizer.to_bytes(**rules) == whole.tokenizer.to_bytes(**rules)  # type: ignore[attr-defined]
     text = "Ji-ho's dog can't stop, e.g. at 5:30pm on 3/4 (U.K.) — isn't it?"
     assert [t.text for t in lean.tokenizer(text)] == [t.text for t in whole.tokenizer(text)]  # type: ignore[attr-defined]
 
