@@ -86,6 +86,15 @@ class Frame:
     filled: frozenset[str]  # lower-case words of the slots the question itself fills
 
 
+def question_verb(question: str) -> str | None:
+    """The question's main verb, bare ("give"), or None (a copula question): read by rules
+    when the question has a plain shape, so the parser is not loaded for it, else by `frame`."""
+    from memhop.core.engines.offline import question_verb as rules
+
+    ruled = rules.read(question)
+    return ruled.verb if ruled is not None else frame(question).verb
+
+
 def frame(question: str) -> Frame:
     doc = parsed(question)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
@@ -111,6 +120,8 @@ def verbless(text: str) -> bool:
 def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
     """What the sentence's `verb` takes as its object or complement, best first; a pronoun
     or a slot the question already fills (`skip`, lower-case words) is not an answer."""
+    if not _may_hold_verb(text, verb):
+        return []  # no word of the sentence is a form of the verb: nothing to parse for
     doc = parsed(text)
     found: list[tuple[int, Piece]] = []
     for token in doc:
@@ -125,6 +136,25 @@ def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
             if phrase is not None:
                 found.append((_COMPLEMENTS.index(child.dep_), phrase))
     return [p for _, p in sorted(found, key=lambda f: f[0])]
+
+
+def _may_hold_verb(text: str, verb: str) -> bool:
+    """False only when no word of `text` can have `verb` as its `verb_base`: a regular form
+    starts with the verb less its last letter ("liked", "liking", "tried"), an irregular
+    one is among the lemmatizer's forms ("gave")."""
+    low = text.lower()
+    return verb[:-1] in low or any(form in low for form in _irregular_forms().get(verb, ()))
+
+
+@lru_cache(maxsize=1)
+def _irregular_forms() -> dict[str, list[str]]:
+    """"give" -> ["gave", "given", ...]: the irregular verb forms by their base."""
+    from memhop.core.engines.offline.nlp import irregular_verbs
+
+    forms: dict[str, list[str]] = {}
+    for form, base in irregular_verbs().items():
+        forms.setdefault(base, []).append(form)
+    return forms
 
 
 def _phrase(head: Token) -> Piece | None:
@@ -197,6 +227,8 @@ def instance_of(text: str, at: int) -> str | None:
 def object_of(text: str, preposition: str, after: int) -> str | None:
     """"famous for its rare maps" answers "what is X famous for?": the object of the
     preposition the question leaves stranded, first after offset `after`."""
+    if preposition not in text[after:].lower():
+        return None  # not said after that point: nothing to parse for
     for token in parsed(text):
         if token.lower_ == preposition and token.idx >= after:
             objects = [c for c in token.children if c.dep_ == "pobj"]
@@ -209,8 +241,10 @@ def object_of(text: str, preposition: str, after: int) -> str | None:
 def class_of(text: str, name: str, kind_word: str | None) -> list[Piece]:
     """What the sentence says `name` is: "Juno is a lurcher" -> lurcher, "her lurcher Juno"
     -> lurcher. `kind_word` (the relation the question walked, "dog") is not a class."""
-    doc = parsed(text)
     first = name.split()[0].lower()
+    if first not in text.lower():
+        return []  # the name is not in the sentence: nothing to parse for
+    doc = parsed(text)
     found: list[Piece] = []
     for token in doc:
         if token.lower_ != first:

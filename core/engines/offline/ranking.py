@@ -57,7 +57,7 @@ def main_verb(question: Question) -> str | None:
     """The stem of the question's own verb, for the questions the grammar reads anyway."""
     if question.wh not in ("what", "which") or identity_question(question):
         return None
-    verb = grammar.frame(question.text).verb
+    verb = grammar.question_verb(question.text)
     return lexical.stem(verb) if verb else None
 
 

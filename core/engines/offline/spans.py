@@ -113,7 +113,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
             if found_object and found_object.lower() not in _IDIOMS:
                 return found_object
-        verb = grammar.frame(question.text).verb
+        verb = grammar.question_verb(question.text)
         if verb:
             skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
             found_objects = grammar.complements(sentence.text, verb, skip)
@@ -128,7 +128,7 @@ _MEASURE_VERBS = frozenset({"weigh", "cost", "measure"})
 
 def _asks_measure(question: Question) -> bool:
     """"What did X weigh?", "what does it cost?": the verb asks for an amount."""
-    verb = grammar.frame(question.text).verb
+    verb = grammar.question_verb(question.text)
     return question.target is None and verb is not None and grammar.verb_base(verb.lower()) in _MEASURE_VERBS
 
 

@@ -46,6 +46,16 @@ def test_the_word_lists_are_the_lemmatizers_own_tables_built_once_then_read_from
     assert [grammar.verb_base(w) for w in ("gave", "named", "stopped", "plays")] == ["give", "name", "stop", "play"]
 
 
+def test_the_tokenizer_built_from_the_config_is_the_one_the_model_ships(whole: object) -> None:
+    """The pipeline skips reading the model's tokenizer file: what the config builds must be
+    byte for byte what that file holds, and split text as a whole load does."""
+    lean = nlp.load_nlp(ner=False)
+    rules = {"exclude": ["vocab"]}  # the shared vocabulary grows with every text parsed
+    assert lean.tokenizer.to_bytes(**rules) == whole.tokenizer.to_bytes(**rules)  # type: ignore[attr-defined]
+    text = "Ji-ho's dog can't stop, e.g. at 5:30pm on 3/4 (U.K.) — isn't it?"
+    assert [t.text for t in lean.tokenizer(text)] == [t.text for t in whole.tokenizer(text)]  # type: ignore[attr-defined]
+
+
 def test_the_recogniser_added_on_demand_finds_what_a_whole_load_finds(whole: object) -> None:
     texts = [
         "Aoibheann moved to Tralee in May 2024 and paid €1,200 for the van.",
