@@ -141,7 +141,7 @@ def _said_verb(question: Question) -> str | None:
     """The stem of the verb a "where" or "when" question asks about ("where did they play?")."""
     if question.wh not in ("where", "when"):
         return None
-    verb = grammar.frame(question.text).verb
+    verb = grammar.question_verb(question.text)
     return lexical.stem(verb) if verb else None
 
 
