@@ -58,7 +58,10 @@ def serve(
     def warm_up() -> None:
         with mem:  # a foreign store fails here, before anything listens
             if mem.settings.engine == "offline":
-                mem.ask(WARM_UP)  # loads the embedder, spaCy and the matrices
+                from memhop.core.engines.offline.nlp import load_nlp
+
+                mem.ask(WARM_UP)  # loads the embedder and the matrices
+                load_nlp()  # and spaCy, which a plain question no longer loads: the kept process should have it
             else:
                 mem.read(WARM_UP)  # the same without a model call nobody asked for
 

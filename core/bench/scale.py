@@ -235,6 +235,10 @@ def _warm_asks(spec: dict[str, object]) -> tuple[list[float], list[bool]]:
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
     with open_store(db, read_only=True) as store:
         ask(store, questions[0]["text"], embedder, settings.read, answer)  # warm: load the matrices once
+        if settings.engine == "offline":  # and the parser, which a plain question no longer loads
+            from memhop.core.engines.offline.nlp import load_nlp
+
+            load_nlp()
         return _timed(store, questions, embedder, settings, answer)
 
 
