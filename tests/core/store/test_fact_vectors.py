@@ -191,3 +191,22 @@ def test_an_owner_index_past_the_vectors_is_stale_and_rebuilt(
     rebuilt = np.fromfile(path, dtype=np.int64)
     assert rebuilt.min() >= 0 and rebuilt.max() < len(rebuilt)
 
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self (Linux)")
+def test_forget_leaves_no_deleted_derived_file_open_in_a_long_lived_process(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    _, large = two
+    _facts(large, True, monkeypatch)  # the snapshot kept in this process holds the derived files
+    with open_store(large, read_only=True) as store:
+        (fact_id,) = store.con.execute("SELECT min(id) FROM residuals").fetchone()  # type: ignore[misc]
+    with open_store(large) as store:
+        forget(store, EMBED, fact=int(fact_id))
+    gc.collect()
+    derived = str(vectors.directory(large))
+    fds = [str(p.readlink()) for p in Path("/proc/self/fd").iterdir() if p.is_symlink()]
+    maps = Path("/proc/self/maps").read_text(encoding="utf-8").splitlines()
+    assert [f for f in fds if f.startswith(derived)] == []
+    assert [m for m in maps if derived in m] == []
