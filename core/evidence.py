@@ -31,6 +31,7 @@ from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
 
 LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
+MIN_NAME_WEIGHT = 1e-3  # a name weight below this is not added (a pass over its rows for nothing)
 SESSION_BEST = 3  # a session's score: the mean of its best few turns among the BM25 pool
 
 
@@ -156,8 +157,9 @@ def hybrid_scores(
     if focus_rows is not None and len(focus_rows):
         _add(base, focus_rows, bonus + (name_weight(len(focus_rows), len(base), weights) if alone else 0.0))
     for rows in () if alone else named:
-        if len(rows):
-            _add(base, rows, name_weight(len(rows), len(base), weights))
+        weight = name_weight(len(rows), len(base), weights)
+        if weight >= MIN_NAME_WEIGHT:  # a speaker of most turns: next to nothing, not worth a pass over them
+            _add(base, rows, weight)
     if in_period is not None:
         base[in_period] += bonus  # a turn said in the period the question names: as telling
     if allowed is not None:
@@ -262,13 +264,38 @@ def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], 
 
 
 def rows_each(
-    turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...], int | None]], union: np.ndarray
-) -> tuple[np.ndarray, ...]:
-    """Each person's (name, aliases, entity id or None) rows, `rows_about` that person alone;
-    `union` is `rows_about` them all, so one person's rows are that, not read again."""
-    if len(people) == 1:
-        return (union,)
-    return tuple(rows_about(turns, [(name, aliases)], [] if entity is None else [entity]) for name, aliases, entity in people)
+    turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...], int | None]]
+) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The rows about the question's people (`rows_about` them all: the focus) and each
+    person's own rows (their name's weight), from one match of the speakers. A speaker is
+    matched against all of them at once, as the focus is: "Rob" is neither "Robert Lane"
+    nor "Robert Moss" when both are named (a nickname must fit one registered name only),
+    where matched against each alone he was both."""
+    empty = np.zeros(0, dtype=np.int64)
+    if not people or not len(turns.ids):
+        return empty, tuple(empty for _ in people)
+    registry = [(name, aliases) for name, aliases, _ in people]
+    whose = {name: i for i, (name, _, _) in enumerate(people)}  # names are distinct
+    codes: list[list[int]] = [[] for _ in people]
+    for code, speaker in enumerate(turns.speakers):
+        match = match_registry(speaker, registry)
+        if match is not None:
+            codes[whose[match]].append(code)
+    each = []
+    for (_, _, entity), own in zip(people, codes):
+        parts = []
+        if own:
+            spoken = np.zeros(len(turns.speakers), dtype=bool)
+            spoken[own] = True  # a lookup per row, not np.isin's sort of a million codes
+            parts.append(np.flatnonzero(spoken[turns.speaker_codes]))
+        if entity is not None and entity in turns.mentions:
+            parts.append(turns.mentions[entity])
+        each.append(parts[0] if len(parts) == 1 else _union(parts, len(turns.ids)) if parts else empty)
+    if len(each) == 1:
+        return each[0], (each[0],)
+    parts = [rows for rows in each if len(rows)]
+    focus = parts[0] if len(parts) == 1 else _union(parts, len(turns.ids)) if parts else empty
+    return focus, tuple(each)
 
 
 def _union(parts: Sequence[np.ndarray], n: int) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 from memhop.core import retrievers
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.evidence import Evidence, FactSource, evidence_of, rows_about, rows_each
+from memhop.core.evidence import Evidence, FactSource, evidence_of, rows_each
 from memhop.core.expansion import expand, walk_chain
 from memhop.core.language.dates import stated_period
 from memhop.core.language.names import NameMatch, find_names
@@ -197,8 +197,8 @@ def _prepare(
 
     clock = time.perf_counter()
     people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
-    focus = rows_about(snap.turns, [(p.name, p.aliases) for p in people], [profiles.entity_ids[r] for r in anchors])
-    each = rows_each(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people], focus)
+    # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
+    focus, each = rows_each(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
                   store.con, each)
     timings["evidence"] = _ms(clock)

@@ -38,7 +38,10 @@ def compact(store: Store) -> None:
     on any failure here the old file, with the committed change, stays in place and the
     partial copy is removed.
     """
+    from memhop.core.store import recall
+
     path = store.path
+    recall.drop(store)  # no snapshot keeps the derived files open once deleted
     vectors.discard(path)  # derived embeddings of the rows being erased; rebuilt from the store when needed
     fresh = path.with_name(path.name + COMPACT_SUFFIX)
     for leftover in (fresh, wal_path(fresh)):

@@ -101,6 +101,11 @@ class FactVectors:
             out[order[start:end]] = np.frombuffer(data, dtype=np.float16).reshape(-1, DIM)
         return out
 
+    def close(self) -> None:
+        """Let go of the vectors file: once a forget's compaction deleted it, an open
+        descriptor would keep its bytes on disk for as long as the process lives."""
+        self.vectors.close()
+
 
 def directory(store_path: Path) -> Path:
     """Inside the turn vectors' directory: removed with it, listed by its residue scan."""
@@ -117,15 +122,15 @@ def load(store: Store, state: State | None = None, build: bool = True) -> FactVe
             return None
         try:
             _build(store, target, state)
-        except OSError:  # nowhere to write beside the store: the facts are read from it
-            return None
+        except (OSError, duckdb.Error):  # nowhere to write beside the store, or DuckDB refused the
+            return None  # build's reads (memory limit, IO): the facts are read from the store
     try:
         return _open(target, state)
-    except (OSError, ValueError):  # a file cut short or removed under us: build it again
+    except (OSError, ValueError):  # a file cut short, removed under us or wrong: build it again
         try:
             _build(store, target, state)
             return _open(target, state)
-        except (OSError, ValueError):
+        except (OSError, ValueError, duckdb.Error):
             return None
 
 
@@ -144,13 +149,14 @@ def refresh(store: Store) -> float:
 
 
 def _read_state(target: Path) -> State | None:
+    """The state the files were written for; None (stale: rebuilt) when missing or not one."""
+    data = vectors.read_json(target / _STATE)
+    if data is None or data.get("format") != FORMAT:
+        return None
     try:
-        data = json.loads((target / _STATE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return State(int(data["facts"]), int(data["max_id"]), int(data["superseded"]), int(data["oplog"]))
+    except (KeyError, TypeError, ValueError):
         return None
-    if data.get("format") != FORMAT:
-        return None
-    return State(int(data["facts"]), int(data["max_id"]), int(data["superseded"]), int(data["oplog"]))
 
 
 def _chunks(con: duckdb.DuckDBPyConnection, last: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -219,6 +225,8 @@ def _open(target: Path, state: State) -> FactVectors:
     if len(ids):
         owners = np.memmap(target / _OWNERS, dtype=np.int64, mode="r", shape=(len(ids),))
         by_owner = np.memmap(target / _BY_OWNER, dtype=np.int64, mode="r", shape=(len(ids),))
+        if int(by_owner.min()) < 0 or int(by_owner.max()) >= len(ids):  # a row past the vectors' end
+            raise ValueError(f"{target}: derived fact vectors list rows they do not hold")
     else:
         owners = by_owner = np.zeros(0, np.int64)
     pairs = np.fromfile(target / _SUPERSEDED, dtype=np.int64).reshape(-1, 2)

@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -467,6 +468,34 @@ def snapshot(store: Store) -> Snapshot:
     if store.con.execute("SELECT current_setting('access_mode')").fetchone() == ("read_only",):
         _TRUSTED[store.con] = value
     return value
+
+
+def drop(store: Store) -> None:
+    """Forget every snapshot of this store file and close its fact-vector file. A forget's
+    compaction deletes the derived files; a long-lived process (serve, library use) would
+    otherwise keep the deleted files open, their bytes on disk, until the snapshot went."""
+    from memhop.core.store import vectors
+
+    key = str(store.path.resolve())
+    gone = [_CACHE.pop(k)[1] for k in (key, key + "#whole") if k in _CACHE]
+    if store.con in _TRUSTED:
+        gone.append(_TRUSTED.pop(store.con))
+    derived = vectors.directory(store.path.resolve())
+    files = {id(v.turns.vectors) for v in gone if v.turns.vectors is not None}
+    files |= {id(f) for f in map(_fact_file, gone) if f is not None}
+    for con, value in list(_TRUSTED.items()):  # other connections to the file (closed, kept by their snapshot)
+        facts = _fact_file(value)
+        if (id(value.turns.vectors) in files or id(facts) in files
+                or (facts is not None and Path(facts.vectors.name).is_relative_to(derived))):
+            gone.append(_TRUSTED.pop(con))
+    for value in gone:
+        facts = _fact_file(value)
+        if facts is not None:
+            facts.close()
+
+
+def _fact_file(value: Snapshot) -> FactVectors | None:
+    return value.residuals.vectors if isinstance(value.residuals, LazyResiduals) else None
 
 
 def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:

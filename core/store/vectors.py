@@ -192,14 +192,24 @@ def refresh(store: Store, state: State | None = None, have: State | None = None)
         return time.perf_counter() - clock + fact_vectors.refresh(store)
 
 
-def _read_state(target: Path) -> State | None:
+def read_json(path: Path) -> dict[str, Any] | None:
+    """A derived state file's object; None when missing, unreadable or not a JSON object
+    (a damaged file is stale, and the files are rebuilt, not an error on every ask)."""
     try:
-        data = json.loads((target / _STATE).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("format") != FORMAT:
+    return data if isinstance(data, dict) else None
+
+
+def _read_state(target: Path) -> State | None:
+    data = read_json(target / _STATE)
+    if data is None or data.get("format") != FORMAT:
         return None
-    return State(int(data["turns"]), int(data["max_id"]), int(data["oplog"]))
+    try:
+        return State(int(data["turns"]), int(data["max_id"]), int(data["oplog"]))
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _write_state(target: Path, state: State) -> None:

@@ -220,3 +220,27 @@ def test_the_query_carries_each_named_persons_turns(store: Store) -> None:
     texts = query.snap.turns.texts(sorted(sam))
     assert all(t in {text for who, text in CHAT if who == "Sam"} for t in texts) and len(texts) == 2
     assert jo and not jo & sam and jo | sam == set(query.focus.tolist())
+
+
+def test_a_nickname_two_named_people_could_share_gives_neither_of_them_its_turns(tmp_path: Path) -> None:
+    """"Rob" could be Robert Lane or Robert Moss: the focus counts him as neither, and so
+    must each one's name weight (matched against one name alone, he was both)."""
+    chat = [("Robert Lane", "The boat needs a new sail before the regatta."),
+            ("Robert Moss", "I can sew the sail if you bring the canvas."),
+            ("Rob", "The boat leaks at the stern, I saw it on Sunday.")]
+    (tmp_path / "chat.jsonl").write_text("".join(
+        json.dumps({"speaker": who, "text": text, "timestamp": f"2024-03-02T10:0{i}:00"}) + "\n"
+        for i, (who, text) in enumerate(chat)), encoding="utf-8")
+    embedder = get_embedder("minilm")
+    with open_store(tmp_path / "memhop.duckdb") as opened:
+        ingest(opened, [str(tmp_path / "chat.jsonl")], embedder)
+    with open_store(tmp_path / "memhop.duckdb", read_only=True) as opened:
+        query = evidence_query(opened, "What did Robert Lane and Robert Moss say about the boat?", embedder,
+                               ReadSettings())
+        turns = query.snap.turns
+        bob = {r for r in range(len(turns.ids)) if turns.speakers[turns.speaker_codes[r]] == "Rob"}
+        assert [p.name for p in query.people] == ["Robert Lane", "Robert Moss"] and bob
+        lane, moss = (set(rows.tolist()) for rows in query.named)
+        assert not bob & set(query.focus.tolist())
+        assert not bob & lane and not bob & moss and lane and moss
+        assert lane | moss == set(query.focus.tolist())

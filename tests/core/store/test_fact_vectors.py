@@ -144,3 +144,69 @@ def test_ingest_into_a_large_store_leaves_its_fact_vectors_current(
         assert current is not None and current.state == fact_vectors.State.of(store.con)
         # the build read with a small DuckDB cache, and left the store's as it was
         assert store.con.execute("SELECT current_setting('memory_limit')").fetchone() == limit
+
+
+def _answers_after(large: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[tuple[str, ...]]]:
+    monkeypatch.setattr(recall, "_CACHE", {})  # as in a fresh process: no snapshot of the store kept
+    return _facts(large, True, monkeypatch)
+
+
+def test_duckdb_refusing_the_build_reads_the_facts_from_the_store(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, large = two
+    first = _facts(large, True, monkeypatch)
+    shutil.rmtree(fact_vectors.directory(large))  # the turn vectors stay current: only the facts' are built
+    monkeypatch.setattr(vectors, "BUILD_BUFFERS", "a lot")  # DuckDB refuses the build's memory limit
+    assert _answers_after(large, monkeypatch) == first
+    assert _mapped(large).vectors is None  # read from the store, not from a file
+    assert not fact_vectors.directory(large).exists()
+
+
+@pytest.mark.parametrize("content", ["[]", "{}", '{"format": 1}', '{"format": 1, "facts": "many"}', "null"])
+def test_a_state_file_of_the_wrong_shape_is_stale_and_rebuilt(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, content: str
+) -> None:
+    _, large = two
+    first = _facts(large, True, monkeypatch)
+    for target in (fact_vectors.directory(large), vectors.directory(large)):
+        (target / "state.json").write_text(content, encoding="utf-8")
+    assert _answers_after(large, monkeypatch) == first
+    with open_store(large, read_only=True) as store:
+        assert fact_vectors.load(store, build=False) is not None  # rebuilt, current again
+        assert vectors.load(store, build=False) is not None
+
+
+@pytest.mark.parametrize("row", [-1, 10**6])
+def test_an_owner_index_past_the_vectors_is_stale_and_rebuilt(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, row: int
+) -> None:
+    _, large = two
+    first = _facts(large, True, monkeypatch)
+    path = fact_vectors.directory(large) / "by_owner.i64"
+    by_owner = np.fromfile(path, dtype=np.int64)
+    by_owner[len(by_owner) // 2] = row
+    by_owner.tofile(path)
+    assert _answers_after(large, monkeypatch) == first
+    rebuilt = np.fromfile(path, dtype=np.int64)
+    assert rebuilt.min() >= 0 and rebuilt.max() < len(rebuilt)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self (Linux)")
+def test_forget_leaves_no_deleted_derived_file_open_in_a_long_lived_process(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    _, large = two
+    _facts(large, True, monkeypatch)  # the snapshot kept in this process holds the derived files
+    with open_store(large, read_only=True) as store:
+        (fact_id,) = store.con.execute("SELECT min(id) FROM residuals").fetchone()  # type: ignore[misc]
+    with open_store(large) as store:
+        forget(store, EMBED, fact=int(fact_id))
+    gc.collect()
+    derived = str(vectors.directory(large))
+    fds = [str(p.readlink()) for p in Path("/proc/self/fd").iterdir() if p.is_symlink()]
+    maps = Path("/proc/self/maps").read_text(encoding="utf-8").splitlines()
+    assert [f for f in fds if f.startswith(derived)] == []
+    assert [m for m in maps if derived in m] == []
