@@ -7,6 +7,7 @@ before that file, and the other files of the same command still import.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -100,9 +101,20 @@ def stdin_input(label: str | None) -> InputFile:
     return InputFile(name=name, data=data, parse_name=importers.STDIN)
 
 
-def embed_in_chunks(embedder: Embedder, texts: Sequence[str], progress: Progress) -> np.ndarray:
+class EmbeddingStopped(Exception):
+    """`embed_in_chunks` was told to stop: its caller left early and reads no vectors."""
+
+
+def embed_in_chunks(
+    embedder: Embedder, texts: Sequence[str], progress: Progress, stop: threading.Event | None = None
+) -> np.ndarray:
+    """The texts' vectors, EMBED_CHUNK at a time. `stop` (set by a caller that gave up on
+    the result, e.g. on Ctrl-C) ends the work before the next chunk, so a worker thread
+    does not keep embedding a whole file that nobody will store."""
     parts = []
     for start in range(0, len(texts), EMBED_CHUNK):
+        if stop is not None and stop.is_set():
+            raise EmbeddingStopped(f"stopped after {start} of {len(texts)} texts")
         chunk = texts[start : start + EMBED_CHUNK]
         parts.append(embedder.embed(chunk))
         progress.advance(len(chunk))
@@ -125,17 +137,23 @@ def store_parsed(
 
     An engine that can `read_ahead` (the offline one parses) reads the new turns on this
     thread while a worker embeds them: ONNX Runtime leaves the GIL while it computes, so
-    the write path's parsing is done on the core the embedder leaves idle."""
+    the write path's parsing is done on the core the embedder leaves idle. If this thread
+    leaves early (Ctrl-C, an error in the read-ahead), the worker is told to stop after
+    the chunk it is embedding, rather than the executor waiting for the whole file."""
     batches = raw.new_turns(store, parsed)
     turns = [turn for _, pairs in batches for turn, _ in pairs]
     texts = [turn.text for turn in turns]
     progress.start(f"embedding {name}", len(texts))
     ahead = getattr(engine, "read_ahead", None)
     if callable(ahead) and texts:
+        stop = threading.Event()
         with ThreadPoolExecutor(1, "memhop-embed") as worker:
-            embedding = worker.submit(embed_in_chunks, embedder, texts, progress)
-            ahead([(turn.speaker, turn.text) for turn in turns])
-            vectors = embedding.result()
+            embedding = worker.submit(embed_in_chunks, embedder, texts, progress, stop)
+            try:
+                ahead([(turn.speaker, turn.text) for turn in turns])
+                vectors = embedding.result()
+            finally:
+                stop.set()  # no effect once the vectors are in; otherwise the worker stops
     else:
         vectors = embed_in_chunks(embedder, texts, progress)
     with store.transaction():

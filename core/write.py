@@ -392,13 +392,14 @@ def _retirements(update: _EntityUpdate, added: Sequence[tuple[ResidualDraft, int
 @dataclass
 class _Identified:
     """A pending session as the engines read it, the registry of that moment, and, when it
-    was identified ahead, the engine's answer (or its failure)."""
+    was identified ahead, the engine's answer (or its failure: an EngineError is recorded
+    as the session's failure, anything else is raised to the caller)."""
 
     session: SessionView
     cut_turns: list[str]
     registry: list[KnownEntity]
     found: list[FoundEntity] | None = None
-    failure: EngineError | None = None
+    failure: BaseException | None = None
 
 
 def _read(store: Store, session_id: int) -> _Identified:
@@ -409,11 +410,14 @@ def _read(store: Store, session_id: int) -> _Identified:
 def _identify_into(out: list[_Identified], store: Store, engine: Engine, session_id: int) -> None:
     """The session identified against the registry as it is now (inside the transaction of
     the session before it, its entities written), kept for the loop's next turn; a failure
-    is kept too, and stops the run there, after the session before it is committed."""
+    is kept too, and stops the run there, after the session before it is committed.
+
+    Any failure is kept, not only an EngineError: raised here, inside that transaction, a
+    Ctrl-C, a missing model or a bug in identify would roll back the finished session."""
     step = _read(store, session_id)
     try:
         step.found = engine.identify(step.session, step.registry)
-    except EngineError as exc:
+    except BaseException as exc:  # re-raised by write_pending once the session before is committed
         step.failure = exc
     out.append(step)
 

@@ -22,14 +22,14 @@ from support.fake_engine import FakeEngine
 PEOPLE = ("Bob Kowalski", "Alice Nguyen")
 
 
-def rule_engine(fail_on: str | None = None, supersede: bool = True) -> FakeEngine:
+def rule_engine(fail_on: str | None = None, supersede: bool = True, failure: BaseException | None = None) -> FakeEngine:
     """Finds the PEOPLE by name; one residual per sentence naming them; 'works at' sets the job
-    slot. fail_on: identify fails for good on a session containing that text; supersede=False:
-    an engine that never says a fact was replaced."""
+    slot. fail_on: identify fails for good on a session containing that text (with `failure`,
+    else an EngineError); supersede=False: an engine that never says a fact was replaced."""
 
     def identify(session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
         if fail_on and any(fail_on in t.text for t in session.turns):
-            raise EngineError("the model replied with invalid JSON three times")
+            raise failure or EngineError("the model replied with invalid JSON three times")
         registry = [(k.name, k.aliases) for k in known]
         found = []
         for person in PEOPLE:
@@ -255,3 +255,24 @@ def test_an_entity_known_by_a_kin_word_takes_the_name_the_text_gives_it(store: S
 )
 def test_a_one_word_name_grows_into_the_full_name_the_text_gives(name: str, aliases: set[str], fuller: str | None) -> None:
     assert fuller_name(KnownEntity(1, name, "person"), aliases) == fuller
+
+
+@pytest.mark.parametrize(
+    "failure", [RuntimeError("a bug in identify"), ModuleNotFoundError("no spaCy model"), KeyboardInterrupt()],
+    ids=["bug", "missing-model", "ctrl-c"],
+)
+def test_a_non_engine_error_identifying_the_next_session_leaves_the_session_before_it_written(
+    store: Store, failure: BaseException
+) -> None:
+    """The next session is identified inside the transaction of the one before it (the
+    write path overlaps the two): a Ctrl-C, a missing model or a bug there must reach the
+    caller only once that session is committed."""
+    add_source(store, "a", DAYS)
+    with pytest.raises(type(failure)) as raised:
+        write_pending(store, rule_engine(fail_on="Northlight", failure=failure), get_embedder())
+    assert raised.value is failure
+    assert len(memory.pending_sessions(store)) == 2  # the first session is written, the failing one waits
+    bob = memory.entity_by_name(store, "Bob Kowalski")
+    assert bob is not None
+    facts = store.con.execute("SELECT text FROM residuals WHERE entity_id = ?", [bob.id]).fetchall()
+    assert ("Bob Kowalski works at Crumb & Co bakery.",) in facts

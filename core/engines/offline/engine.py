@@ -26,7 +26,11 @@ if TYPE_CHECKING:
     from memhop.core.engines.offline.model import SessionAnalysis
 
 _KEPT_SESSIONS = 4  # analyses cached: the write path works one session at a time
-_AHEAD_DOCS = 2048  # docs parsed ahead and held at most: ~23 KB each for a chat turn, ~50 MB in all
+# Characters of text parsed ahead and held at most. A doc's memory grows with its text
+# (~150-170 bytes a character with en_core_web_sm: tokens, tags, arcs, the tok2vec tensor),
+# not with the number of turns: a diary's day can be 20,000 characters. 1,000,000 characters
+# hold ~160 MB of docs, enough to keep the parser busy for a large file's whole embedding.
+_AHEAD_CHARS = 1_000_000
 
 
 class OfflineEngine:
@@ -41,28 +45,48 @@ class OfflineEngine:
         self._found: dict[SessionView, list[FoundEntity]] = {}
         self._analyses: dict[tuple[SessionView, tuple[str, ...]], SessionAnalysis] = {}
         self._ahead: defaultdict[str, deque[Doc]] = defaultdict(deque)  # text -> docs parsed ahead, not yet read
-        self._ahead_count = 0
+        self._ahead_chars = 0  # characters of the docs in _ahead
 
     def read_ahead(self, turns: Sequence[tuple[str, str]]) -> None:
         """Tag and parse (speaker, text) turns that a write run will read soon, as it will
         read them: `memhop ingest` calls this while the raw layer's embeddings are computed
         on the other core. Each doc waits under its text until a session reads that text
         (the recogniser still runs then, as it depends on the registry of that moment); a
-        doc is the same whether parsed here or then. At most _AHEAD_DOCS are held, the
-        rest is parsed when read; a text spaCy refuses is left to the write run, which
-        reports it."""
+        doc is the same whether parsed here or then. The first turns up to _AHEAD_CHARS
+        characters are held, the rest is parsed when read.
+
+        This is only a head start: a text spaCy refuses, or a model that cannot be loaded,
+        is left to the write run, which reports it (the raw layer is stored first)."""
         from memhop.core.engines.offline.names import is_bot
         from memhop.core.engines.offline.nlp import tag_and_parse
 
-        room = _AHEAD_DOCS - self._ahead_count
-        texts = [text for speaker, raw in turns if not is_bot(speaker) and (text := mask(cut(raw)))][: max(room, 0)]
+        room = _AHEAD_CHARS - self._ahead_chars
+        texts = []
+        for speaker, raw in turns:
+            if room <= 0:
+                break
+            if is_bot(speaker):
+                continue
+            text = mask(cut(raw))
+            if len(text) > room:
+                break
+            if text:
+                texts.append(text)
+                room -= len(text)
         try:
             docs = tag_and_parse(texts)
         except ValueError:  # spaCy refuses a text (E088): parsed, and reported, by the write run
             return
+        except (ImportError, OSError):  # no spaCy or no model: the write run reports it
+            return
         for text, doc in zip(texts, docs):
             self._ahead[text].append(doc)
-        self._ahead_count += len(docs)
+        self._ahead_chars += sum(map(len, texts))
+
+    @property
+    def ahead_waiting(self) -> int:
+        """Docs parsed by `read_ahead` that no session has read yet."""
+        return sum(map(len, self._ahead.values()))
 
     def identify(self, session: SessionView, known: Sequence[KnownEntity]) -> list[FoundEntity]:
         from memhop.core.engines.offline.identify import identify
@@ -153,7 +177,7 @@ class OfflineEngine:
         doc = waiting.popleft()
         if not waiting:
             del self._ahead[text]
-        self._ahead_count -= 1
+        self._ahead_chars -= len(text)
         return doc
 
     def _count(self, started: float) -> None:
