@@ -369,3 +369,14 @@ def test_what_the_group_hop_cannot_answer_is_still_read_from_its_member() -> Non
     gig = turn(1, "Ansel's band played at the Copper Hall on Friday.", "2024-05-12")
     assert ask("What is Ansel's band called?", slices=(NOOR, ansel, owls)) == "Tin Owls"
     assert ask("Where did Ansel's band play?", slices=(NOOR, ansel, owls), evidence=(gig,)) == "Copper Hall"
+
+
+def test_a_where_question_is_not_parsed_unless_a_note_could_stand_in_for_its_verb() -> None:
+    """Reading a where/when question's verb loads the parser on a cold ask: it is read only
+    for a sentence that opens like a note ("Ines at the Copper Hall ...")."""
+    from memhop.core.engines.offline import grammar
+
+    said = turn(1, "Ines played at the Copper Hall on 2 June 2024.", "2024-06-02")
+    grammar.parsed.cache_clear()
+    assert ask("Where did Ines play?", evidence=(said,)) == "Copper Hall"
+    assert grammar.parsed.cache_info().misses == 0
