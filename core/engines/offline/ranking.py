@@ -101,7 +101,7 @@ def ranked(
     for sentence in sentences:
         hits = matched(sentence, weights, bases)
         # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
-        second = any(t != _MOVE and set_off(sentence.text, pos) for t, pos in hits.items())
+        second = any(set_off(sentence.text, pos) for pos in hits.values())
         credit = sum(weights[t] for t in hits)
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
         if opening is not None and hits:  # a note stands in for the verb only beside another matched word

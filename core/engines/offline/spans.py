@@ -46,9 +46,9 @@ _LEFT_OVER = frozenset(
 # A trip, not a move: "left for Rome for a two-day conference", "left for Lyon for the day".
 _TRIP = re.compile(
     r"\b(?:conference|congress|trip|holiday|holidays|vacation|weekend|meeting|visit|tour|wedding|funeral|"
-    r"festival|concert|gig|match|seminar|workshop|interview|business|break|return|returns|returning|back)\b"
+    r"festival|concert|gig|match|seminar|workshop|course|interview|business|break|return|returns|returning|back)\b"
     r"|\bfor\s+(?:the|a|an|one|two|three|four|five|a\s+few|a\s+couple\s+of|several)\s+(?:[\w-]+\s+)?"
-    r"(?:day|days|night|nights|week|weeks)\b|\w-day\b",
+    r"(?:day|days|night|nights|week|weeks)\b|\w-(?:day|night|week)\b",
     re.I,
 )
 

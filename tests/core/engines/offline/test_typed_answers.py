@@ -132,6 +132,7 @@ def test_left_for_never_outranks_a_move_and_a_trip_or_what_is_left_is_no_home() 
     assert ask("Where does Ines live now?", evidence=(trip,)) == DONT_KNOW
     plain = turn(2, "Ines left for Rome on Friday.", "2024-05-10")
     assert ask("Where does Ines live now?", evidence=(moved, plain)) == "Leeds"
+    assert ask("Where did Ines move to?", evidence=(moved, plain)) == "Leeds"
     for said in ("Ines left for the airport in Dublin after lunch.", "Ines is on leave for two weeks in Porto.",
                  "Ines has three days left for Lisbon."):
         assert ask("Where does Ines live now?", evidence=(turn(3, said, "2024-06-01"),)) == DONT_KNOW, said
