@@ -182,9 +182,14 @@ def _target(sentence: Sentence, toks: list[Token], k: int, owner_at: int) -> str
 
 
 def _after_owner(sentence: Sentence, toks: list[Token], k: int) -> str | None:
-    """"the drummer in Tin Owls is Cal", "the sister of Bob was Carol": the name after the
-    owner's name and a copula."""
-    if k + 2 >= len(toks) or toks[k + 1].group(0).lower() not in ("of", "in"):
+    """"the drummer in Tin Owls is Cal": a known name after the group's name and a copula.
+    Only that shape: "the mother of Bob was French" names no one after the copula."""
+    if k + 2 >= len(toks) or toks[k + 1].group(0).lower() != "in":
+        return None
+    j = k - 1
+    while j >= 0 and (toks[j].group(0).lower() in MODIFIERS or _describing(toks, j)):
+        j -= 1
+    if j < 0 or toks[j].group(0).lower() not in ("the", "a", "an"):
         return None
     owner = name_at(sentence, toks[k + 2].start(), toks[k + 2].end())
     if owner is None:
@@ -194,7 +199,8 @@ def _after_owner(sentence: Sentence, toks: list[Token], k: int) -> str | None:
         i += 1
     if i + 1 < len(toks) and toks[i].group(0).lower() in _COPULAS and toks[i + 1].group(0)[0].isupper() \
             and not _possessive_name(toks, i + 1):  # "… is Bo's singer": Bo is not the one
-        return _entity_at(sentence, toks[i + 1])
+        named = name_at(sentence, toks[i + 1].start(), toks[i + 1].end())
+        return named.entity if named else None
     return None
 
 

@@ -211,6 +211,22 @@ def _describes_word(low: list[str], k: int) -> bool:
             and not any(word == link[-1] for link in _LINKS))
 
 
+_ROLE_ENDINGS = ("er", "or", "ist", "ian", "ant")  # drummer, conductor, bassist, librarian, assistant
+_ROLE_NOUNS = frozenset({"captain", "coach", "lead", "frontman", "frontwoman", "chef", "nurse", "member"})
+
+
+def _member_role(low: list[str], k: int) -> bool:
+    """"the drummer in ...", "the lead singer in ...": a role noun after an article names a
+    member; "what does Ines play in ...", "who plays drums in ..." name none."""
+    word = low[k]
+    if not _describes_word(low, k) or not (word in _ROLE_NOUNS or word.endswith(_ROLE_ENDINGS)):
+        return False
+    j = k - 1
+    while j >= 0 and (low[j] in MODIFIERS or _describes_word(low, j)) and low[j] not in ("the", "a", "an"):
+        j -= 1
+    return j >= 0 and low[j] in ("the", "a", "an")
+
+
 _LINKS = (("of",), ("owned", "by"), ("belonging", "to"), ("kept", "by"))  # "the cat owned by Ines"
 
 
@@ -221,7 +237,7 @@ def _outer(low: list[str], at: int, relations: list[str], used: set[int]) -> Non
     while True:
         link = next((w for w in _LINKS if k - len(w) >= 0 and tuple(low[k - len(w) + 1 : k + 1]) == w), None)
         if link is None and k >= 1 and low[k] == "in" and relations and relations[-1] in GROUPS \
-                and _describes_word(low, k - 1):
+                and _member_role(low, k - 1):
             link = ("in",)  # "the drummer in my colleague's band": a member, by the part they play
         elif link is None or not is_relation(low[k - len(link)]):
             return

@@ -168,8 +168,10 @@ def _grounded(question: Question, sentence: Sentence) -> bool:
 
 
 def _strong(ranked: Sequence[ranking.Scored]) -> list[ranking.Scored]:
-    """The supporting sentences nearly as good as the best one."""
-    return [r for r in ranked if r.score >= STRONG_SHARE * ranked[0].score]
+    """The supporting sentences nearly as good as the best one (and as direct: a hint such
+    as "left for Rome" does not join sentences that say it outright)."""
+    top = ranked[0]
+    return [r for r in ranked if r.second == top.second and r.score >= STRONG_SHARE * top.score]
 
 
 def _gathered(question: Question, ranked: Sequence[ranking.Scored]) -> tuple[str, str] | None:

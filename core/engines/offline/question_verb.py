@@ -22,6 +22,11 @@ _AUX = _DO | _BE | frozenset("has have had can could will would should shall may
 _PRONOUNS = frozenset({"i", "you", "he", "she", "we", "they", "it"})
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their"})
 _LEADING = frozenset("in on at for from with to by of about during".split())  # "in which city ..."
+# Adverbs that stand where the verb does ("what did she last buy?"); several are verbs too.
+_ADVERBS = frozenset(
+    "last still even best better further ever never really usually often also just first".split()
+)
+_PARTICLES = frozenset("up down out off back over away around along about on in".split())  # "grow up"
 MAX_WORDS = 14  # a short question: longer ones (clauses, lists) are the parser's
 MAX_TYPE_WORDS = 3  # "what kind of music", between the question word and its auxiliary
 MAX_NAME_WORDS = 3  # "Halloran Café", "Rhys Evans"
@@ -67,10 +72,15 @@ def _after_subject(words: list[str], at: int) -> Read | None:
     end = _subject_end(words, at)
     if end is None or end >= len(words):
         return None
-    if words[end].endswith("ly") and end + 1 < len(words):
-        end += 1  # "does my colleague normally play"
-    if end + 1 < len(words) and words[end + 1].endswith("ing"):
-        return None  # "does she enjoy listening to": which verb leads is the parser's call
+    from memhop.core.engines.offline.nlp import verb_lemmas
+
+    if words[end].endswith("ly") and end + 1 < len(words) and words[end] not in verb_lemmas():
+        end += 1  # "does my colleague normally play", not "did Maren apply last"
+    if words[end].lower() in _ADVERBS:
+        return None  # "what did she last buy?": the parser finds the verb past the adverb
+    after = words[end + 1] if end + 1 < len(words) else ""
+    if after.endswith("ing") or after in verb_lemmas() and after not in _PARTICLES:
+        return None  # "does she enjoy listening to", "did she still want": which verb leads is the parser's call
     return _bare_verb(words[end])
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memhop.core.engines.offline import grammar, lists
-from memhop.core.engines.offline.spans import SET_OFF, asks_class, identity_question, role, span
+from memhop.core.engines.offline.spans import asks_class, identity_question, role, set_off, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates, stated_period
@@ -32,6 +32,7 @@ AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
 _WHO_DID = re.compile(r"^\W*who\s+(?!(?:do|does|did|is|was|are|were)\b)[a-z]+", re.I)  # "Who found Gran ...?"
+NOTE_SHARE = MIN_COVERAGE / 2  # the most a note without the verb adds: another word must match too
 VERB_WEIGHT = 2.0  # the question's own verb counts this many times its other words
 SIZE_WEIGHT = 0.5  # "top three": how many, more than what the sentence must say
 # Words that ask for the same thing in other words.
@@ -66,6 +67,7 @@ class Scored:
     score: float
     sentence: Sentence
     hit: int
+    second: bool = False  # it only hints at the answer (a note without the verb, "left for"): ranks last
 
 
 def ranked(
@@ -95,14 +97,22 @@ def ranked(
     bases = verb_stems(question)
     found: list[Scored] = []
     classing = asks_class(question)
-    said_verb = _said_verb(question)
+    said_verb: list[str | None] = []  # a where/when question's verb, read once a note could stand in for it
     for sentence in sentences:
         hits = matched(sentence, weights, bases)
-        if said_verb in weights and said_verb not in hits and entity is not None:
-            opening = _opening(sentence, entity)
-            if opening is not None:
-                hits[said_verb] = opening
-        coverage = sum(weights[t] for t in hits) / total if total else 0.0
+        # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
+        second = any(set_off(sentence.text, pos) for pos in hits.values())
+        credit = sum(weights[t] for t in hits)
+        opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
+        if opening is not None and hits:  # a note stands in for the verb only beside another matched word
+            if not said_verb:
+                said_verb.append(_said_verb(question))
+            said = said_verb[0]
+            if said in weights and said not in hits and grammar.verbless(sentence.text):
+                hits[said] = opening
+                credit += min(weights[said], NOTE_SHARE * total)
+                second = True
+        coverage = credit / total if total else 0.0
         attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
         if not total and (identity or question.wh in TYPED or classing):
             typed = role(sentence.text) if identity else None
@@ -129,9 +139,9 @@ def ranked(
         score = coverage * about * sentence.weight * _in_scope(sentence, scope)
         if span(question, sentence, hit, entity):
             score += SPAN_BONUS
-        found.append(Scored(score, sentence, hit))
+        found.append(Scored(score, sentence, hit, second))
     current = any(w in CURRENT for w in lexical.words(question.text))
-    return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: -f.score)
+    return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: (f.second, -f.score))
 
 
 _NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
@@ -146,7 +156,7 @@ def _said_verb(question: Question) -> str | None:
 
 
 def _opening(sentence: Sentence, entity: str) -> int | None:
-    """Where the words after `entity` start, when a sentence without a verb opens with it and
+    """Where the words after `entity` start, when a sentence (without a verb) opens with it and
     a preposition ("Tin Owls at the Copper Hall last night"): it says where or when the
     entity did whatever the question asks."""
     first = sentence.names[0] if sentence.names else None
@@ -154,7 +164,7 @@ def _opening(sentence: Sentence, entity: str) -> int | None:
         return None
     if not _NOTE_PLACE.match(sentence.text, first.end):
         return None  # the name must be followed by where: "Tin Owls rehearse on Thursdays" has a verb
-    return first.end if grammar.verbless(sentence.text) else None
+    return first.end  # the caller checks it has no verb, the one costly test
 
 
 def _newer_first(found: list[Scored], bonus: float) -> list[Scored]:
@@ -164,7 +174,7 @@ def _newer_first(found: list[Scored], bonus: float) -> list[Scored]:
     if len(stamps) < 2:
         return found
     return [
-        Scored(f.score + bonus * stamps.index(d) / (len(stamps) - 1), f.sentence, f.hit) if d else f
+        Scored(f.score + bonus * stamps.index(d) / (len(stamps) - 1), f.sentence, f.hit, f.second) if d else f
         for f, d in zip(found, days)
     ]
 
@@ -186,8 +196,8 @@ def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str]
     for word, start in lexical.positions(sentence.text):
         stem = lexical.stem(word)
         base = lexical.stem(grammar.verb_base(word))
-        if SET_OFF.match(sentence.text, start):
-            stem = _MOVE  # "left for Lyon" says where someone went to live, as "moved to Lyon" does
+        if set_off(sentence.text, start):
+            stem = _MOVE  # "left for Lyon" may say where someone went to live, as "moved to Lyon" does
         for term in weights:
             if term in found:
                 continue

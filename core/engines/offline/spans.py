@@ -33,10 +33,40 @@ _PLACE = re.compile(
     r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?"
     r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
-SET_OFF = re.compile(r"\b(?:left|leaves|leaving|leave)\s+for\b", re.I)  # "left for Lyon": where one went
+# "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
 _DESTINATION = re.compile(
-    r"\b(?:left|leaves|leaving|leave)\s+(for)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
+    r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 )
+# "three days left for Lisbon", "the flat was left for Ines": what remains, not who went.
+_LEFT_OVER = frozenset(
+    """day days week weeks hour hours minute minutes month months year years time money nothing something
+    anything much little enough none budget cash one two three four five six seven eight nine ten is was
+    are were be been being""".split()
+)
+# A trip, not a move: "left for Rome for a two-day conference", "left for Lyon for the day".
+_TRIP = re.compile(
+    r"\b(?:conference|congress|trip|holiday|holidays|vacation|weekend|meeting|visit|tour|wedding|funeral|"
+    r"festival|concert|gig|match|seminar|workshop|course|interview|business|break|return|returns|returning|back)\b"
+    r"|\bfor\s+(?:the|a|an|one|two|three|four|five|a\s+few|a\s+couple\s+of|several)\s+(?:[\w-]+\s+)?"
+    r"(?:day|days|night|nights|week|weeks)\b|\w-(?:day|night|week)\b",
+    re.I,
+)
+
+
+def set_off(text: str, start: int) -> re.Match[str] | None:
+    """"Ines left for Lyon" at `start`: someone going to a named place, with nothing saying it
+    is a trip or what is left over. Weaker than "moved to": it may be a journey."""
+    found = _DESTINATION.match(text, start)
+    if found is None:
+        return None
+    before = lexical.words(text[:start])
+    if before and (before[-1].lower() in _LEFT_OVER or before[-1].isdigit()):
+        return None
+    end = re.search(r"[.;!?]", text[found.end() :])
+    rest = text[found.end() : found.end() + end.start() if end else len(text)]
+    return None if _TRIP.search(rest) else found
+
+
 _EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})")
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
@@ -230,7 +260,8 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     named = [(m.start(1), m.group(1), m.group(0).split()[0].lower())
              for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))]
-    named += [(m.start(2), m.group(2), "to") for m in _DESTINATION.finditer(text)]  # "left for Lyon": gone to Lyon
+    named += [(m.start(2), m.group(2), "to") for m in _DESTINATION.finditer(text)  # "left for Lyon": gone to Lyon
+              if set_off(text, m.start())]
     found = [
         (at, _before_a_date(place, at, dates), preposition)
         for at, place, preposition in named

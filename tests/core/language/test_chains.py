@@ -23,3 +23,10 @@ def test_the_member_of_a_group_is_the_name_after_its_copula() -> None:
 
 def test_a_relative_in_a_place_is_not_the_places() -> None:
     assert follow("Lyon", "sister", said("My sister in Lyon is Carol.")) is None
+
+
+def test_only_a_known_name_after_the_copula_is_the_member() -> None:
+    """"The mother of Carol was French": an adjective is no one's mother, and only "the
+    <role> in <group> is <name>" equates a role with the name after the copula."""
+    assert follow("Carol", "mother", said("The mother of Carol was French, and she taught her to cook.")) is None
+    assert follow("Tin Owls", "drummer", said("The drummer in Tin Owls is Brilliant, honestly.")) is None
