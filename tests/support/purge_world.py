@@ -86,6 +86,16 @@ def install(template_path: Path, home: Path) -> Path:
     return db
 
 
+def install_twice(template_path: Path, root: Path, first: str, second: str) -> tuple[Path, Path]:
+    """The same store in two homes under `root`: for tests that read one copy one way (exact
+    search, a small store) and the other another (derived vectors, a large store)."""
+    one = install(template_path, root / first)
+    two = root / second / one.name
+    two.parent.mkdir()
+    shutil.copy(one, two)
+    return one, two
+
+
 def build(path: Path) -> Path:
     embedder = EMBEDDER
     for stale in (path, path.with_name(path.name + ".wal")):

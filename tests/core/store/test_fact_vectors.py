@@ -29,11 +29,7 @@ QUESTIONS = ["What instrument does Bob play?", "Where does Alice live?", "Who ha
 @pytest.fixture
 def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
     """The same store twice: one read as a small store, one (the second) as a large one."""
-    small = purge_world.install(purge_template, tmp_path / "small")
-    large = tmp_path / "large" / small.name
-    large.parent.mkdir()
-    shutil.copy(small, large)
-    return small, large
+    return purge_world.install_twice(purge_template, tmp_path, "small", "large")
 
 
 def _facts(db: Path, large: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, list[tuple[str, ...]]]:

@@ -34,11 +34,7 @@ QUESTIONS = [
 @pytest.fixture
 def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
     """The same store twice: one searched exactly, one (the second) through derived vectors."""
-    exact = purge_world.install(purge_template, tmp_path / "exact")
-    approx = tmp_path / "approx" / exact.name
-    approx.parent.mkdir()
-    shutil.copy(exact, approx)
-    return exact, approx
+    return purge_world.install_twice(purge_template, tmp_path, "exact", "approx")
 
 
 @pytest.fixture
