@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import duckdb
 import numpy as np
 
 from memhop.core.embed import DIM
@@ -160,15 +161,25 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
             return None
         try:
             refresh(store, state, have)
-        except OSError as exc:  # nowhere to write beside the store: search it exactly, in memory
-            logging.getLogger(__name__).warning("%s: cannot write derived vectors (%s); searching exactly", target, exc)
+        except (OSError, duckdb.Error) as exc:  # nowhere to write, or DuckDB refused the build's reads
+            _searched_exactly(target, exc)
             return None
     try:
         return _open(target, state)
     except (OSError, ValueError):  # a file cut short or removed under us: build it again
-        with bounded_buffers(store):
-            _rebuild(store, target, state)
-        return _open(target, state)
+        try:
+            with bounded_buffers(store):
+                _rebuild(store, target, state)
+            return _open(target, state)
+        except (OSError, ValueError, duckdb.Error) as exc:
+            _searched_exactly(target, exc)
+            return None
+
+
+def _searched_exactly(target: Path, problem: Exception) -> None:
+    """No derived vectors for this ask: the store is searched exactly, in memory (slower on a
+    large store, never wrong); the warning says why."""
+    logging.getLogger(__name__).warning("%s: cannot build derived vectors (%s); searching exactly", target, problem)
 
 
 def refresh(store: Store, state: State | None = None, have: State | None = None) -> float:

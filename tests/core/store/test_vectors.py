@@ -16,7 +16,7 @@ from memhop.core.config import ReadSettings
 from memhop.core.forget import forget
 from memhop.core.ingest import ingest
 from memhop.core.read import read
-from memhop.core.store import open_store, vectors
+from memhop.core.store import open_store, recall, vectors
 from memhop.core.store.recall import snapshot
 
 pytest.importorskip("usearch")
@@ -58,6 +58,22 @@ def test_a_large_store_reads_the_same_evidence_through_the_index(two: tuple[Path
         turns = snapshot(store).turns
         assert turns.approximate and turns.columns is None  # texts were fetched by row, not loaded
     assert vectors.directory(approx).is_dir() and not vectors.directory(exact).exists()
+
+
+@pytest.mark.parametrize("damage", ["refused", "cut short and refused"])
+def test_a_large_store_duckdb_will_not_build_vectors_for_is_searched_exactly(
+    two: tuple[Path, Path], small_threshold: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    damage: str,
+) -> None:
+    exact, approx = two
+    expected = {q: _evidence(exact, q) for q in QUESTIONS}
+    if damage == "cut short and refused":  # current state, files cut short: the rebuild is refused
+        _evidence(approx, QUESTIONS[0])
+        (vectors.directory(approx) / "vectors.f16").write_bytes(b"")
+    monkeypatch.setattr(vectors, "BUILD_BUFFERS", "a lot")  # DuckDB refuses the build's memory limit
+    monkeypatch.setattr(recall, "_CACHE", {})  # a fresh process: no snapshot kept
+    assert {q: _evidence(approx, q) for q in QUESTIONS} == expected
+    assert "searching exactly" in caplog.text
 
 
 def test_the_derived_files_hold_no_text(two: tuple[Path, Path], small_threshold: None) -> None:
@@ -114,8 +130,6 @@ def test_approximate_scores_are_the_exact_cosines_of_the_rows_that_can_rank(
 ) -> None:
     """Few candidates asked of the index: its nearest and their neighbours, every row a
     bonus may lift and every row of a small window are scored exactly, the rest never rank."""
-    from memhop.core.store import recall
-
     exact_db, approx_db = two
     query = EMBED.embed(["playing the piano"])[0]
     with open_store(exact_db, read_only=True) as store:
