@@ -19,12 +19,10 @@ scan (vectors.leftovers) sees them.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -34,12 +32,10 @@ import numpy as np
 
 from memhop.core.embed import DIM
 from memhop.core.store import vectors
-from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
 
 FORMAT = 1  # bump when the files' layout changes: an older directory is rebuilt
 NAME = "facts"
-CHUNK = 50_000  # fact ids read from the store per query while building
 _STATE = "state.json"
 _IDS = "ids.i64"  # live fact ids, ascending; row i of the vectors is fact ids[i]
 _VECTORS = "vectors.f16"
@@ -149,27 +145,7 @@ def refresh(store: Store) -> float:
 
 
 def _read_state(target: Path) -> State | None:
-    """The state the files were written for; None (stale: rebuilt) when missing or not one."""
-    data = vectors.read_json(target / _STATE)
-    if data is None or data.get("format") != FORMAT:
-        return None
-    try:
-        return State(int(data["facts"]), int(data["max_id"]), int(data["superseded"]), int(data["oplog"]))
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def _chunks(con: duckdb.DuckDBPyConnection, last: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """(ids ascending, float32 vectors) of the live facts, CHUNK ids at a time."""
-    for lo in range(0, last, CHUNK):
-        table = con.execute(
-            "SELECT id, embedding FROM residuals "
-            f"WHERE superseded_by IS NULL AND id > {int(lo)} AND id <= {int(lo + CHUNK)}"  # ints: no bound list
-        ).arrow().read_all()
-        if table.num_rows:
-            ids = table.column("id").to_numpy().astype(np.int64)
-            order = np.argsort(ids, kind="stable")
-            yield ids[order], arrow_vectors(table.column("embedding"))[order]
+    return vectors.read_state(target / _STATE, State, FORMAT)
 
 
 def _build(store: Store, target: Path, state: State) -> None:
@@ -198,7 +174,7 @@ def _write(store: Store, fresh: Path, state: State) -> None:
     ids, owners = ids[live][order], owners[live][order]
     written = 0
     with open(fresh / _VECTORS, "wb") as out:
-        for chunk_ids, chunk in _chunks(store.con, state.max_id):
+        for chunk_ids, chunk in vectors.id_chunks(store.con, "residuals", 0, state.max_id, "superseded_by IS NULL"):
             if not np.array_equal(chunk_ids, ids[written : written + len(chunk_ids)]):
                 raise OSError(f"{store.path}: the facts changed while their vectors were written")
             out.write(chunk.astype(np.float16).tobytes())
@@ -210,8 +186,7 @@ def _write(store: Store, fresh: Path, state: State) -> None:
     owners[by_owner].tofile(fresh / _OWNERS)
     by_owner.astype(np.int64).tofile(fresh / _BY_OWNER)
     np.stack([stale_owners, stale_counts]).astype(np.int64).T.tofile(fresh / _SUPERSEDED)
-    (fresh / _STATE).write_text(json.dumps({"format": FORMAT, "facts": state.facts, "max_id": state.max_id,
-                                            "superseded": state.superseded, "oplog": state.oplog}), encoding="utf-8")
+    vectors.write_state(fresh / _STATE, state, FORMAT)
 
 
 def _open(target: Path, state: State) -> FactVectors:

@@ -26,9 +26,9 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
 import numpy as np
@@ -38,6 +38,7 @@ from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
     from usearch.index import Index
 
 ANN_MIN_TURNS = 50_000  # below this an exact product over float32 rows is as fast, and exact
@@ -61,6 +62,7 @@ SCAN_MAX_TURNS = 250_000
 # memory layers only); after any other (`forget`) the files are rebuilt, never extended.
 KEEP_TURNS = frozenset({"ingest", "edit", "fact add", "fact edit", "merge", "rename", "rebuild started", "rebuild finished"})
 _STATE = "state.json"
+S = TypeVar("S", bound="DataclassInstance")  # a derived directory's State (turn vectors, fact vectors)
 _IDS = "ids.i64"
 _VECTORS = "vectors.f16"
 _INDEX = "turns.usearch"
@@ -203,31 +205,35 @@ def refresh(store: Store, state: State | None = None, have: State | None = None)
         return time.perf_counter() - clock + fact_vectors.refresh(store)
 
 
-def read_json(path: Path) -> dict[str, Any] | None:
-    """A derived state file's object; None when missing, unreadable or not a JSON object
-    (a damaged file is stale, and the files are rebuilt, not an error on every ask)."""
+def read_state(path: Path, kind: type[S], fmt: int) -> S | None:
+    """The state a derived directory's files were written for (`kind`'s int fields, under
+    `fmt`); None when missing, unreadable, of another format or the wrong shape: a damaged
+    file is stale and the files are rebuilt, not an error on every ask."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
-
-
-def _read_state(target: Path) -> State | None:
-    data = read_json(target / _STATE)
-    if data is None or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") != fmt:
         return None
     try:
-        return State(int(data["turns"]), int(data["max_id"]), int(data["oplog"]))
+        return kind(**{f.name: int(data[f.name]) for f in fields(kind)})
     except (KeyError, TypeError, ValueError):
         return None
 
 
+def write_state(path: Path, state: S, fmt: int) -> None:
+    """Write `state` under `fmt` through a temporary file: a reader sees the old or the new."""
+    tmp = path.with_name(f"{path.name}.{uuid.uuid4().hex}")
+    tmp.write_text(json.dumps({"format": fmt, **asdict(state)}), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _read_state(target: Path) -> State | None:
+    return read_state(target / _STATE, State, FORMAT)
+
+
 def _write_state(target: Path, state: State) -> None:
-    tmp = target / f"{_STATE}.{uuid.uuid4().hex}"
-    tmp.write_text(json.dumps({"format": FORMAT, "turns": state.turns, "max_id": state.max_id,
-                               "oplog": state.oplog}), encoding="utf-8")
-    os.replace(tmp, target / _STATE)
+    write_state(target / _STATE, state, FORMAT)
 
 
 def _only_appended(store: Store, have: State, now: State) -> bool:
@@ -239,20 +245,18 @@ def _only_appended(store: Store, have: State, now: State) -> bool:
     return have.turns + int(added) == now.turns
 
 
-def _chunks(store: Store, after: int, last: int) -> Any:
-    """(sorted ids, float32 vectors) of the turns with after < id <= last, CHUNK ids at a time."""
-    lo = after
-    while lo < last:
-        hi = lo + CHUNK
-        table = store.con.execute(
-            f"SELECT id, embedding FROM turns WHERE id > {int(lo)} AND id <= {int(hi)}"  # bound ints cost DuckDB an import
-        ).arrow().read_all()
-        lo = hi
-        if not table.num_rows:
-            continue
-        ids = table.column("id").to_numpy().astype(np.int64)
-        order = np.argsort(ids, kind="stable")
-        yield ids[order], arrow_vectors(table.column("embedding"))[order]
+def id_chunks(
+    con: duckdb.DuckDBPyConnection, table: str, after: int, last: int, where: str = "TRUE"
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(sorted ids, float32 embeddings) of `table`'s rows with after < id <= last that
+    satisfy `where`, CHUNK ids at a time: a build holds one chunk, never the whole matrix."""
+    for lo in range(after, last, CHUNK):
+        span = f"id > {int(lo)} AND id <= {int(lo + CHUNK)}"  # ints, not bound: binding costs DuckDB an import
+        rows = con.execute(f"SELECT id, embedding FROM {table} WHERE ({where}) AND {span}").arrow().read_all()
+        if rows.num_rows:
+            ids = rows.column("id").to_numpy().astype(np.int64)
+            order = np.argsort(ids, kind="stable")
+            yield ids[order], arrow_vectors(rows.column("embedding"))[order]
 
 
 @contextmanager
@@ -283,7 +287,7 @@ def _rebuild(store: Store, target: Path, state: State) -> None:
     try:
         index = _new_index()
         with open(fresh / _IDS, "wb") as ids_out, open(fresh / _VECTORS, "wb") as vec_out:
-            for ids, vectors in _chunks(store, 0, state.max_id):
+            for ids, vectors in id_chunks(store.con, "turns", 0, state.max_id):
                 ids_out.write(ids.tobytes())
                 vec_out.write(vectors.astype(np.float16).tobytes())
                 index.add(ids, vectors, threads=os.cpu_count() or 1)
@@ -321,7 +325,7 @@ def _extend(store: Store, target: Path, have: State, state: State) -> None:
         return
     _write_state(target, State(-1, -1, -1))  # files about to change: stale until done
     with open(target / _IDS, "ab") as ids_out, open(target / _VECTORS, "ab") as vec_out:
-        for ids, vectors in _chunks(store, have.max_id, state.max_id):
+        for ids, vectors in id_chunks(store.con, "turns", have.max_id, state.max_id):
             ids_out.write(ids.tobytes())
             vec_out.write(vectors.astype(np.float16).tobytes())
             index.add(ids, vectors, threads=os.cpu_count() or 1)
