@@ -22,6 +22,7 @@ from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
     JOB_WORDS,
     PLACE_NOUNS,
+    STRANDED,
     TIME_NOUNS,
     asks_name,
     clause,
@@ -50,7 +51,6 @@ NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
-_STRANDED = re.compile(r"\b(?:for|of|about|with|on|from|by|in)\W*$", re.I)
 _SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
 _IN_LAW = "-in-law"
 _SIBLINGS = ("sister", "brother")
@@ -153,7 +153,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
 def _needs_span(question: Question) -> bool:
     """A clause is no answer to "where", "when", "who", "how many" — nor to "which city",
     "in what year": the type the question names must be found, or nothing is."""
-    if _STRANDED.search(question.text):  # "what is the gallery famous for?": its object, or nothing
+    if STRANDED.search(question.text):  # "what is the gallery famous for?": its object, or nothing
         return True
     return question.wh in NEEDS_SPAN or question.target in PLACE_NOUNS | TIME_NOUNS
 

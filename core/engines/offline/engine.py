@@ -75,10 +75,8 @@ class OfflineEngine:
                 room -= len(text)
         try:
             docs = tag_and_parse(texts)
-        except ValueError:  # spaCy refuses a text (E088): parsed, and reported, by the write run
-            return
-        except (ImportError, OSError):  # no spaCy or no model: the write run reports it
-            return
+        except (ValueError, ImportError, OSError):  # spaCy refuses a text (E088), or no spaCy or model:
+            return  # the write run parses, and reports it
         for text, doc in zip(texts, docs):
             self._ahead[text].append(doc)
         self._ahead_chars += sum(map(len, texts))

@@ -86,9 +86,11 @@ class Frame:
     filled: frozenset[str]  # lower-case words of the slots the question itself fills
 
 
+@lru_cache(maxsize=1024)
 def question_verb(question: str) -> str | None:
     """The question's main verb, bare ("give"), or None (a copula question): read by rules
-    when the question has a plain shape, so the parser is not loaded for it, else by `frame`."""
+    when the question has a plain shape, so the parser is not loaded for it, else by `frame`.
+    Cached: the answerer asks for it once per candidate sentence."""
     from memhop.core.engines.offline import question_verb as rules
 
     ruled = rules.read(question)

@@ -97,7 +97,6 @@ def ranked(
     bases = verb_stems(question)
     found: list[Scored] = []
     classing = asks_class(question)
-    said_verb: list[str | None] = []  # a where/when question's verb, read once a note could stand in for it
     for sentence in sentences:
         hits = matched(sentence, weights, bases)
         # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
@@ -105,9 +104,7 @@ def ranked(
         credit = sum(weights[t] for t in hits)
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
         if opening is not None and hits:  # a note stands in for the verb only beside another matched word
-            if not said_verb:
-                said_verb.append(_said_verb(question))
-            said = said_verb[0]
+            said = _said_verb(question)  # read only now, when a note could stand in for it (cached)
             if said in weights and said not in hits and grammar.verbless(sentence.text):
                 hits[said] = opening
                 credit += min(weights[said], NOTE_SHARE * total)
@@ -149,8 +146,6 @@ _NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
 
 def _said_verb(question: Question) -> str | None:
     """The stem of the verb a "where" or "when" question asks about ("where did they play?")."""
-    if question.wh not in ("where", "when"):
-        return None
     verb = grammar.question_verb(question.text)
     return lexical.stem(verb) if verb else None
 

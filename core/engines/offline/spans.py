@@ -29,14 +29,12 @@ _AGE = re.compile(
     r"|['’]s\s+(\d{1,3})(?:st|nd|rd|th)\b(?!\s+(?:of|floor|time|place|anniversary))",  # "for Ines's 60th"
     re.I,
 )
-_PLACE = re.compile(
-    r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?"
-    r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
-)
+# a capitalised name of up to five words
+_PROPER = r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
+_PLACE = re.compile(r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?" + _PROPER)
+STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in)\W*$", re.I)  # "what is it famous for?"
 # "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
-_DESTINATION = re.compile(
-    r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
-)
+_DESTINATION = re.compile(r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?" + _PROPER)
 # "three days left for Lisbon", "the flat was left for Ines": what remains, not who went.
 _LEFT_OVER = frozenset(
     """day days week weeks hour hours minute minutes month months year years time money nothing something
@@ -67,7 +65,7 @@ def set_off(text: str, start: int) -> re.Match[str] | None:
     return None if _TRIP.search(rest) else found
 
 
-_EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})")
+_EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?" + _PROPER)
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
     r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
@@ -138,7 +136,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
             if named:  # "a band called X", "the felt mouse, her favourite toy"
                 return named
-        stranded = re.search(r"\b(for|of|about|with|on|from|by|in)\W*$", question.text, re.I)
+        stranded = STRANDED.search(question.text)
         if stranded:  # "what is the café famous for?": the object of that preposition
             found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
             if found_object and found_object.lower() not in _IDIOMS:
