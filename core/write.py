@@ -274,9 +274,11 @@ def _apply(
     as the session leaves it), while a worker thread embeds the session's profiles and
     facts: ONNX Runtime leaves the GIL as it computes, so the next session's identification
     (write_pending) is done on the core the embedder leaves idle."""
+    if prepared is None and meanwhile is None:  # nothing to overlap: embed before the transaction opens
+        prepared = prepare(store, updates, embedder, threshold)
     with ExitStack() as stack:
         embedding = None
-        if prepared is None and meanwhile is not None:
+        if prepared is None:
             embedding = stack.enter_context(ThreadPoolExecutor(1, "memhop-embed")).submit(_embed, updates, embedder)
         with store.transaction():
             entity_ids = [u.known.id if retried and u.known else _ensure_entity(store, u, report) for u in updates]
