@@ -108,14 +108,13 @@ class LazyResiduals:
     superseded: dict[int, int]
     con: duckdb.DuckDBPyConnection
     kept: dict[int, ResidualIndex] = field(default_factory=dict)  # spans read so far, by entity
-    vectors: FactVectors | None = None  # None: vectors are read from the store with the texts
-    rows: np.ndarray | None = None  # with `vectors`: each of `ids`' row in its matrix
+    vectors: FactVectors | None = None  # None: read from the store with the texts; else ids = its ids[by_owner]
 
     @staticmethod
     def load(con: duckdb.DuckDBPyConnection, facts: FactVectors | None = None) -> LazyResiduals:
         if facts is not None:
             return LazyResiduals(np.asarray(facts.ids[facts.by_owner]), facts.owners, facts.superseded, con,
-                                 vectors=facts, rows=facts.by_owner)
+                                 vectors=facts)
         table = con.execute("SELECT id, entity_id, superseded_by IS NULL AS live FROM residuals").arrow().read_all()
         ids = table.column("id").to_numpy().astype(np.int64)
         owners = table.column("entity_id").to_numpy().astype(np.int64)
@@ -157,11 +156,11 @@ class LazyResiduals:
             rows = [at[int(i)] for i in self.ids[lo:hi] if int(i) in at]
             part = table.take(pa.array(rows, pa.int64()))
             matrix = None
-            if self.vectors is not None and self.rows is not None:
+            if self.vectors is not None:
                 if len(rows) != hi - lo:
                     raise StoreError(f"the derived fact vectors list facts of entity {e} the store does not "
                                      "hold; delete the store's .vectors directory and ask again")
-                matrix = self.vectors.rows(np.asarray(self.rows[lo:hi]))
+                matrix = self.vectors.rows(np.asarray(self.vectors.by_owner[lo:hi]))
             out[e] = _residuals(part, {e: self.superseded[e]} if e in self.superseded else {}, matrix)
         return out
 

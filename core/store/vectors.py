@@ -202,7 +202,7 @@ def refresh(store: Store, state: State | None = None, have: State | None = None)
             _extend(store, target, have, state)
         elif have != state:
             _rebuild(store, target, state)
-        return time.perf_counter() - clock + fact_vectors.refresh(store)
+    return time.perf_counter() - clock + fact_vectors.refresh(store)  # bounds its own build's buffers
 
 
 def read_state(path: Path, kind: type[S], fmt: int) -> S | None:
