@@ -56,7 +56,8 @@ def test_the_report_and_the_json_summary_show_the_same_choices() -> None:
     assert isinstance(weights, dict) and weights["session"] == {"shipped": WEIGHTS.session,
                                                                 "chosen": {"alpha": 0.3, "beta": 0.3}, "holds": False}
     row = next(line for line in render(result, []).splitlines() if line.startswith("| `session`"))
-    assert row.endswith("| no |")
+    assert row.endswith("| no |") and "| 0.3 | 90.0 / 90.0 | 70.0 / 70.0 |" in row  # alpha's choice, as in the JSON
+    assert "| 0.3 | 70.0 / 70.0 | 90.0 / 90.0 |" in row  # beta's
 
 
 def test_one_conversation_is_no_gap() -> None:

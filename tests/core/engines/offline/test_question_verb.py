@@ -69,10 +69,13 @@ def test_other_shapes_are_left_to_the_parser() -> None:
 def test_where_the_parser_reads_the_verb_right_the_rules_do_too() -> None:
     """The parser trips on unknown names ("does Tove like" can give "tove"); wherever it is
     right, the rules must not be wrong."""
+    compared = 0
     for question, verb in PLAIN + OTHER:
         ruled = read(question)
         if ruled is not None and grammar.frame(question).verb == verb:
             assert ruled.verb == verb, question
+            compared += 1
+    assert compared >= len(PLAIN) // 2  # the comparison ran: neither side gave up on most questions
     assert grammar.question_verb("What is Tove's band called now?") == grammar.frame("What is Tove's band called now?").verb
 
 

@@ -325,6 +325,8 @@ def test_a_stranded_preposition_wants_its_object_not_an_idiom_or_a_clause() -> N
     the sentence about her working there."""
     ines = EntitySlice("Ines", "Ines is Noor's flatmate.", ("Ines has been working at Crumb Hall Bakery for a while now.",))
     assert ask("What is the bakery where Ines works famous for?", slices=(NOOR, ines)) == DONT_KNOW
+    bakery = EntitySlice("Crumb Hall Bakery", "Crumb Hall Bakery is a bakery.", ("Crumb Hall Bakery is famous for its rye sourdough.",))
+    assert ask("What is Crumb Hall Bakery famous for?", slices=(NOOR, ines, bakery)) == "rye sourdough"  # the object, when said
 
 
 ANSEL = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Noor's colleague Ansel plays keys in a band called Tin Owls.",))
