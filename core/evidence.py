@@ -254,13 +254,7 @@ def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], 
     if not people or not len(turns.ids):
         return np.zeros(0, dtype=np.int64)
     codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
-    spoken = np.zeros(len(turns.speakers), dtype=bool)
-    spoken[codes] = True  # a lookup per row, not np.isin's sort of a million codes
-    parts = [np.flatnonzero(spoken[turns.speaker_codes])] if codes else []
-    parts += [turns.mentions[e] for e in entity_ids if e in turns.mentions]
-    if len(parts) == 1:
-        return parts[0]  # already sorted and unique
-    return _union(parts, len(turns.ids)) if parts else np.zeros(0, dtype=np.int64)
+    return _spoken_or_named(turns, codes, [turns.mentions[e] for e in entity_ids if e in turns.mentions])
 
 
 def rows_each(
@@ -281,26 +275,27 @@ def rows_each(
         match = match_registry(speaker, registry)
         if match is not None:
             codes[whose[match]].append(code)
-    each = []
-    for (_, _, entity), own in zip(people, codes):
-        parts = []
-        if own:
-            spoken = np.zeros(len(turns.speakers), dtype=bool)
-            spoken[own] = True  # a lookup per row, not np.isin's sort of a million codes
-            parts.append(np.flatnonzero(spoken[turns.speaker_codes]))
-        if entity is not None and entity in turns.mentions:
-            parts.append(turns.mentions[entity])
-        each.append(parts[0] if len(parts) == 1 else _union(parts, len(turns.ids)) if parts else empty)
-    if len(each) == 1:
-        return each[0], (each[0],)
-    parts = [rows for rows in each if len(rows)]
-    focus = parts[0] if len(parts) == 1 else _union(parts, len(turns.ids)) if parts else empty
-    return focus, tuple(each)
+    each = tuple(_spoken_or_named(turns, own, [turns.mentions[e]] if e is not None and e in turns.mentions else [])
+                 for (_, _, e), own in zip(people, codes))
+    return _union([rows for rows in each if len(rows)], len(turns.ids)), each
+
+
+def _spoken_or_named(turns: TurnIndex, codes: Sequence[int], named: Sequence[np.ndarray]) -> np.ndarray:
+    """Rows of the turns spoken by one of these speaker codes or in `named` (row arrays)."""
+    parts = list(named)
+    if codes:
+        spoken = np.zeros(len(turns.speakers), dtype=bool)
+        spoken[list(codes)] = True  # a lookup per row, not np.isin's sort of a million codes
+        parts.insert(0, np.flatnonzero(spoken[turns.speaker_codes]))
+    return _union(parts, len(turns.ids))
 
 
 def _union(parts: Sequence[np.ndarray], n: int) -> np.ndarray:
-    """The sorted distinct rows of these arrays (np.unique's result). Many rows (a speaker's
-    every turn) are marked in a mask: np.unique hashes them, ~0.5 s CPU for a million."""
+    """The sorted distinct rows of these arrays (each sorted and distinct; np.unique's result).
+    Many rows (a speaker's every turn) are marked in a mask: np.unique hashes them, ~0.5 s
+    CPU for a million."""
+    if len(parts) <= 1:
+        return parts[0] if parts else np.zeros(0, dtype=np.int64)
     if sum(len(p) for p in parts) > n // 64:
         keep = np.zeros(n, dtype=bool)
         for rows in parts:
