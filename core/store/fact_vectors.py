@@ -20,9 +20,7 @@ scan (vectors.leftovers) sees them.
 from __future__ import annotations
 
 import os
-import shutil
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -118,15 +116,17 @@ def load(store: Store, state: State | None = None, build: bool = True) -> FactVe
             return None
         try:
             _build(store, target, state)
-        except (OSError, duckdb.Error):  # nowhere to write beside the store, or DuckDB refused the
-            return None  # build's reads (memory limit, IO): the facts are read from the store
+        except (OSError, duckdb.Error) as exc:  # nowhere to write, or DuckDB refused the build's reads
+            vectors.unbuilt(target, exc, "reading facts from the store")
+            return None
     try:
         return _open(target, state)
     except (OSError, ValueError):  # a file cut short, removed under us or wrong: build it again
         try:
             _build(store, target, state)
             return _open(target, state)
-        except (OSError, ValueError, duckdb.Error):
+        except (OSError, ValueError, duckdb.Error) as exc:
+            vectors.unbuilt(target, exc, "reading facts from the store")
             return None
 
 
@@ -149,17 +149,13 @@ def _read_state(target: Path) -> State | None:
 
 
 def _build(store: Store, target: Path, state: State) -> None:
-    """Write every file into a fresh directory, then swap it in (a reader sees old or new)."""
     target.parent.mkdir(mode=0o700, exist_ok=True)
-    fresh = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
-    fresh.mkdir(mode=0o700)
-    try:
+
+    def write(fresh: Path) -> None:
         with vectors.bounded_buffers(store):  # every embedding is read once: cache few blocks
             _write(store, fresh, state)
-        vectors.swap_in(fresh, target, lambda: _read_state(target) == state)
-    except BaseException:
-        shutil.rmtree(fresh, ignore_errors=True)
-        raise
+
+    vectors.build_in_place(target, write, lambda: _read_state(target) == state)
 
 
 def _write(store: Store, fresh: Path, state: State) -> None:

@@ -164,7 +164,7 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
         try:
             refresh(store, state, have)
         except (OSError, duckdb.Error) as exc:  # nowhere to write, or DuckDB refused the build's reads
-            _searched_exactly(target, exc)
+            unbuilt(target, exc, "searching exactly")
             return None
     try:
         return _open(target, state)
@@ -174,14 +174,14 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
                 _rebuild(store, target, state)
             return _open(target, state)
         except (OSError, ValueError, duckdb.Error) as exc:
-            _searched_exactly(target, exc)
+            unbuilt(target, exc, "searching exactly")
             return None
 
 
-def _searched_exactly(target: Path, problem: Exception) -> None:
-    """No derived vectors for this ask: the store is searched exactly, in memory (slower on a
-    large store, never wrong); the warning says why."""
-    logging.getLogger(__name__).warning("%s: cannot build derived vectors (%s); searching exactly", target, problem)
+def unbuilt(target: Path, problem: Exception, instead: str) -> None:
+    """Derived files could not be built for this ask: it reads the store `instead` (slower on
+    a large store, never wrong), and the warning says why."""
+    logging.getLogger(__name__).warning("%s: cannot build derived vectors (%s); %s", target, problem, instead)
 
 
 def refresh(store: Store, state: State | None = None, have: State | None = None) -> float:
@@ -281,10 +281,7 @@ def _new_index() -> Index:
 
 
 def _rebuild(store: Store, target: Path, state: State) -> None:
-    """Write every file into a fresh directory, then swap it in (a reader sees old or new)."""
-    fresh = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
-    fresh.mkdir(mode=0o700)
-    try:
+    def write(fresh: Path) -> None:
         index = _new_index()
         with open(fresh / _IDS, "wb") as ids_out, open(fresh / _VECTORS, "wb") as vec_out:
             for ids, vectors in id_chunks(store.con, "turns", 0, state.max_id):
@@ -293,13 +290,24 @@ def _rebuild(store: Store, target: Path, state: State) -> None:
                 index.add(ids, vectors, threads=os.cpu_count() or 1)
         index.save(str(fresh / _INDEX))
         _write_state(fresh, state)
-        swap_in(fresh, target, lambda: _read_state(target) == state)
+
+    build_in_place(target, write, lambda: _read_state(target) == state)
+
+
+def build_in_place(target: Path, write: Callable[[Path], None], current: Callable[[], bool]) -> None:
+    """`write` every file into a fresh directory beside `target`, then swap it in (a reader
+    sees the old files or the new, never half); on any failure nothing is left behind."""
+    fresh = target.with_name(f"{target.name}.{uuid.uuid4().hex}.tmp")
+    fresh.mkdir(mode=0o700)
+    try:
+        write(fresh)
+        _swap_in(fresh, target, current)
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
         raise
 
 
-def swap_in(fresh: Path, target: Path, current: Callable[[], bool]) -> None:
+def _swap_in(fresh: Path, target: Path, current: Callable[[], bool]) -> None:
     """Put a built directory in place. Two asks building at once: the second finds the
     first's in place, keeps it if it is `current` (as up to date), and drops its own."""
     old = target.with_name(f"{target.name}.{uuid.uuid4().hex}.old")

@@ -148,7 +148,7 @@ def _answers_after(large: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, li
 
 
 def test_duckdb_refusing_the_build_reads_the_facts_from_the_store(
-    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     _, large = two
     first = _facts(large, True, monkeypatch)
@@ -157,6 +157,7 @@ def test_duckdb_refusing_the_build_reads_the_facts_from_the_store(
     assert _answers_after(large, monkeypatch) == first
     assert _mapped(large).vectors is None  # read from the store, not from a file
     assert not fact_vectors.directory(large).exists()
+    assert "reading facts from the store" in caplog.text  # said, not silently slower
 
 
 @pytest.mark.parametrize("content", ["[]", "{}", '{"format": 1}', '{"format": 1, "facts": "many"}', "null"])
