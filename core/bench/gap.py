@@ -101,12 +101,15 @@ def _best(values: Sequence[float], recalls: Sequence[tuple[float, float]], shipp
 def choices(records: Sequence[GapRecord]) -> list[Choice]:
     """Per weight: the value each conversation chooses and every value's recall on each."""
     sources = sorted({r.source for r in records})
+    grouped: dict[tuple[str, str, float], list[GapRecord]] = {}
+    for r in records:  # one pass over the records, not one per (weight, source, value)
+        grouped.setdefault((r.weight, r.source, r.value), []).append(r)
     out = []
     for name, values in GRID.items():
         recall: dict[tuple[str, float], tuple[float, float]] = {}
         for source in sources:
             for value in values:
-                mine = [r for r in records if r.source == source and r.weight == name and r.value == value]
+                mine = grouped.get((name, source, value))
                 if mine:
                     recall[(source, value)] = (mean(r.recall10 for r in mine) or 0.0,
                                                mean(r.recall25 for r in mine) or 0.0)
@@ -140,7 +143,7 @@ def section(found: Sequence[Choice]) -> str:
         for train in sources:
             value = c.chosen[train]
             tests = [c.recall[(t, value)] for t in sources if t != train]
-            test = (sum(r[0] for r in tests) / len(tests), sum(r[1] for r in tests) / len(tests))
+            test = (mean(r[0] for r in tests) or 0.0, mean(r[1] for r in tests) or 0.0)
             cells += [f"{value:g}", _pct(c.recall[(train, value)]), _pct(test)]
         cells.append("yes" if c.holds() else "no")
         rows.append(cells)

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
+from memhop.core.bench import gap
 from memhop.core.bench.metrics import METRICS, markdown_table, mean, percentile
 from memhop.core.bench.natural import NaturalResult, Tally
 from memhop.core.bench.plots import draw_all
@@ -270,8 +271,6 @@ def retriever_section(result: BenchResult) -> str:
 
 def gap_section(result: BenchResult) -> str:
     """Each tunable weight of `prograph` chosen on one LoCoMo conversation, tested on the others."""
-    from memhop.core.bench import gap
-
     return gap.section(result.weight_choices)
 
 

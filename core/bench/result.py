@@ -4,7 +4,6 @@ runner that fills it and the report and plots that read it (neither imports the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,10 +84,10 @@ class BenchResult:
     seconds: float = 0.0
     machine: str = ""  # cores and load: timings mean little on a busy machine
 
-    @cached_property
+    @property
     def weight_choices(self) -> list[Choice]:
-        """The gap's choices (core/bench/gap.py), worked out once for the report and the
-        JSON summary; read it when `gap` is complete (after the run)."""
+        """The gap's choices (core/bench/gap.py) for the report and the JSON summary: one
+        pass over the records, so worked out on each read, never stale mid-run."""
         return choices(self.gap)
 
 
