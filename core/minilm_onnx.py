@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memhop.core.cache import write_atomically
-from memhop.core.embed import DIM
+from memhop.core.embed import DIM, MODEL
 from memhop.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def build_graph(model_dir: Path) -> onnx.ModelProto:
     g.nodes.append(helper.make_node("Div", [pooled, g.op("Max", norm, g.const("c_tiny2", 1e-12))], ["embedding"]))
 
     graph = helper.make_graph(
-        g.nodes, "all-MiniLM-L6-v2",
+        g.nodes, MODEL,
         [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "tokens"]) for n in INPUTS],
         [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", DIM])],
         initializer=g.initializers,
@@ -170,7 +170,7 @@ def cached_model(model_dir: Path, cache_dir: Path | None, quantized: bool = Fals
     `memhop ask`), with the same vectors.
     """
     if cache_dir is not None:
-        stem = "all-MiniLM-L6-v2-int8" if quantized else "all-MiniLM-L6-v2"
+        stem = f"{MODEL}-int8" if quantized else MODEL
         target = cache_dir / f"{stem}-{cache_key(model_dir)}.onnx"
         if target.is_file() and weights_file(target).is_file():
             return str(target)
