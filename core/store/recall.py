@@ -304,7 +304,14 @@ class TurnIndex:
 
     def lookup(self, turn_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Row of each turn id, aligned, and whether the snapshot holds it."""
-        return _lookup(self.ids, self.id_order, turn_ids, self.sorted_ids)
+        many = len(turn_ids) >= DENSE_LOOKUP  # the id table is made once, when first worth it
+        return _lookup(self.ids, self.id_order, turn_ids, self.sorted_ids, self.id_table if many else None)
+
+    @cached_property
+    def id_table(self) -> np.ndarray | None:
+        """`_id_table` of the snapshot's turns, once: hero looks up a speaker cue's every turn
+        on each ask, and a table of the largest id's size per ask cost 8 MB at 1M turns."""
+        return _id_table(self.ids, self.id_order)
 
     def texts(self, rows: Sequence[int]) -> list[str]:
         if self.columns is not None:
@@ -389,25 +396,35 @@ def _ascending(keys: list[np.ndarray]) -> bool:
 
 
 def _lookup(
-    ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray, ordered: np.ndarray | None = None
+    ids: np.ndarray, order: np.ndarray, wanted_ids: Sequence[int] | np.ndarray, ordered: np.ndarray | None = None,
+    table: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Row of each wanted id, and whether it is there (`ordered`: ids[order], if made already).
-    Many ids (a snapshot's mentions) are looked up in a table indexed by id when the ids are
-    dense enough for it: a binary search per id cost ~290 ms CPU for 680k mentions in 1M
-    turns, the table ~20."""
+    """Row of each wanted id, and whether it is there (`ordered`: ids[order], `table`:
+    `_id_table`, if made already). Many ids (a snapshot's mentions) are looked up in a table
+    indexed by id when the ids are dense enough for it: a binary search per id cost ~290 ms
+    CPU for 680k mentions in 1M turns, the table ~20."""
     wanted = np.asarray(wanted_ids, dtype=np.int64)
     if not len(ids) or not len(wanted):
         return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
-    top = int(ids[order[-1]])
-    if len(wanted) >= DENSE_LOOKUP and int(ids[order[0]]) >= 0 and top <= 4 * len(ids):
-        table = np.full(top + 1, -1, dtype=np.int64)
-        table[ids] = np.arange(len(ids))
-        inside = (wanted >= 0) & (wanted <= top)
-        rows = np.where(inside, table[np.where(inside, wanted, 0)], -1)
-        return np.maximum(rows, 0), rows >= 0
+    if len(wanted) >= DENSE_LOOKUP:
+        table = table if table is not None else _id_table(ids, order)
+        if table is not None:
+            inside = (wanted >= 0) & (wanted < len(table))
+            rows = np.where(inside, table[np.where(inside, wanted, 0)], -1)
+            return np.maximum(rows, 0), rows >= 0
     ordered = ids[order] if ordered is None else ordered
     at = np.clip(np.searchsorted(ordered, wanted), 0, len(ordered) - 1)
     return order[at], ordered[at] == wanted
+
+
+def _id_table(ids: np.ndarray, order: np.ndarray) -> np.ndarray | None:
+    """The row of every id, indexed by id (-1: no such row), when the ids are dense enough
+    for a table (at most 4 slots a row); None otherwise, or for no ids."""
+    if not len(ids) or int(ids[order[0]]) < 0 or int(ids[order[-1]]) > 4 * len(ids):
+        return None
+    table = np.full(int(ids[order[-1]]) + 1, -1, dtype=np.int64)
+    table[ids] = np.arange(len(ids))
+    return table
 
 
 @dataclass(frozen=True)
