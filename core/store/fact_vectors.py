@@ -266,6 +266,8 @@ def _append(store: Store, target: Path, have: State, state: State) -> None:
                 raise OSError(f"{store.path}: the facts changed while their vectors were written")
             out.write(chunk.astype(np.float16).tobytes())
             written += len(chunk_ids)
+    if written != len(new_ids):
+        raise OSError(f"{store.path}: the facts changed while their vectors were written")
     ids = np.concatenate([old, new_ids])
     owners = np.concatenate([row_owner, np.array([e for _, e in new], dtype=np.int64)])
     by_owner = np.lexsort((ids, owners))
