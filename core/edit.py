@@ -17,7 +17,7 @@ from memhop.core.errors import MemhopError, UsageError
 from memhop.core.forget_plans import resolve_exactly
 from memhop.core.language.names import name_forms
 from memhop.core.model import CATEGORIES, KnownEntity, ResidualDraft, for_users
-from memhop.core.store import Store, edits, memory, quarantine, tables
+from memhop.core.store import Store, edits, fact_vectors, memory, quarantine, tables
 
 DEFAULT_CATEGORY = "identity"
 
@@ -81,6 +81,7 @@ def add_fact(store: Store, name: str, text: str, embedder: Embedder, category: s
     with store.transaction():
         [fact_id] = memory.insert_residuals(store, entity.id, [ResidualDraft(text, category, ())], vectors)
         store.log("fact add", f"fact {fact_id} added to {entity.name}")
+    fact_vectors.keep_current(store)  # after the commit: a crash before it leaves them stale
     return EditReport("fact add", entity.name, details={"id": fact_id, "category": category})
 
 
@@ -95,6 +96,7 @@ def edit_fact(store: Store, fact_id: int, text: str, embedder: Embedder, categor
     with store.transaction():
         tables.update_rows(store, "residuals", [(fact_id, values)])
         store.log("fact edit", f"fact {fact_id} edited")
+    fact_vectors.keep_current(store)  # after the commit: a crash before it leaves them stale
     return EditReport("fact edit", found[1], details={"id": fact_id})
 
 
@@ -162,6 +164,7 @@ def merge(
         if vector is not None:
             memory.put_profile(store, a.id, profile, vector)
         store.log("merge", f"{b.name} merged into {a.name}")
+    fact_vectors.keep_current(store)  # after the commit: a crash before it leaves them stale
     return report
 
 
@@ -226,6 +229,7 @@ def rename(
             tables.update_rows(store, table, rows)
         edits.bump_profiles(store, [key for table, key, _ in pending if table == "profiles"])
         store.log("rename", f"{entity.name} renamed to {new}")
+    fact_vectors.keep_current(store)  # after the commit: a crash before it leaves them stale
     return report
 
 

@@ -20,7 +20,7 @@ from memhop.core.errors import StoreError, StoreNotFound
 from memhop.core.store import lock as store_lock
 from memhop.core.store import meta
 from memhop.core.store.meta import EmbedderRecord
-from memhop.core.store.schema import CUES_MIGRATION, LATEST, META_MIGRATION, MIGRATIONS
+from memhop.core.store.schema import CUES_MIGRATION, IDENTITY_MIGRATION, LATEST, META_MIGRATION, MIGRATIONS
 
 if TYPE_CHECKING:
     from memhop.core.store.intent import Resumed
@@ -151,6 +151,8 @@ def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
                 from memhop.core.store import cues
 
                 cues.backfill(con)
+            if version == IDENTITY_MIGRATION:
+                meta.write_identity(con)
             con.execute("INSERT INTO migrations VALUES (?, ?, ?)", [version, name, datetime.now()])
         except duckdb.Error:
             con.rollback()

@@ -9,9 +9,13 @@ their float16 rows, who owns each, and the rows' order by owner (one entity's fa
 one slice of it). No text: texts and source turns are still read from the store, for the
 selected entities' facts only.
 
-The store stays the source of truth: the files are keyed to its facts (count, largest
-id, how many are superseded) and its last logged operation, and built again from scratch
-when missing or stale (ingest builds them at its end, as it extends the turn vectors).
+The store stays the source of truth: the files are keyed to its identity
+(core/store/meta.py), its facts (count, largest id, how many are superseded) and its last
+logged operation that may change facts (a profile edit does not), and built again from
+scratch when missing or stale. Commands that change facts leave them current: ingest
+builds them at its end, as it extends the turn vectors, and the hand edits
+(core/edit.py) bring them up to date after their commit — a `fact add` by appending its
+row, anything else by building them again.
 They live inside the turn vectors' directory, so whatever removes that directory — every
 forget's compaction (core/store/compact.py) — removes them too, and the forget's residue
 scan (vectors.leftovers) sees them.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -42,22 +47,32 @@ _BY_OWNER = "by_owner.i64"  # rows sorted by owner, then id
 _SUPERSEDED = "superseded.i64"  # (entity, how many of its facts are superseded) pairs
 
 
+# Logged operations that leave every fact as it was (a profile edit): they do not make the
+# files stale. Any other may add, rewrite, move or supersede facts.
+FACTS_KEPT = ("edit",)
+
+
 @dataclass(frozen=True)
 class State:
-    """What the store's facts looked like when the files were written."""
+    """What the store's facts looked like when the files were written: which store, its
+    facts' counts, and the last logged operation that may have changed them (and its time)."""
 
     facts: int
     max_id: int
     superseded: int
     oplog: int
+    store: str = ""  # the store's identity (core/store/meta.py); "" for one without (yet)
+    op_at: int = 0
 
     @staticmethod
-    def of(con: duckdb.DuckDBPyConnection) -> State:
-        (facts, max_id, superseded), (oplog,) = (
-            con.execute("SELECT count(*), coalesce(max(id), 0), count(superseded_by) FROM residuals").fetchone(),  # type: ignore[misc]
-            con.execute("SELECT coalesce(max(id), 0) FROM oplog").fetchone(),  # type: ignore[misc]
-        )
-        return State(int(facts), int(max_id), int(superseded), int(oplog))
+    def of(con: duckdb.DuckDBPyConnection, counts: tuple[int, int, int] | None = None) -> State:
+        """`counts` (facts, largest id, superseded) when the caller has them already."""
+        facts, max_id, superseded = counts or con.execute(
+            "SELECT count(*), coalesce(max(id), 0), count(superseded_by) FROM residuals"
+        ).fetchone()  # type: ignore[misc]
+        kept = ", ".join(f"'{op}'" for op in FACTS_KEPT)
+        identity, oplog, op_at = vectors.last_op(con, f"op NOT IN ({kept})")
+        return State(int(facts), int(max_id), int(superseded), oplog, identity, op_at)
 
 
 @dataclass(frozen=True)
@@ -111,11 +126,12 @@ def load(store: Store, state: State | None = None, build: bool = True) -> FactVe
     they are not there and not built, or there is nowhere to write them."""
     state = state or State.of(store.con)
     target = directory(store.path)
-    if _read_state(target) != state:
+    have = _read_state(target)
+    if have != state:
         if not build:
             return None
         try:
-            _build(store, target, state)
+            _update(store, target, have, state)
         except (OSError, duckdb.Error) as exc:  # nowhere to write, or DuckDB refused the build's reads
             vectors.unbuilt(target, exc, "reading facts from the store")
             return None
@@ -137,11 +153,34 @@ def refresh(store: Store) -> float:
         return 0.0
     state = State.of(store.con)
     target = directory(store.path)
-    if _read_state(target) == state:
+    have = _read_state(target)
+    if have == state:
         return 0.0
     clock = time.perf_counter()
-    _build(store, target, state)
+    _update(store, target, have, state)
     return time.perf_counter() - clock
+
+
+def _update(store: Store, target: Path, have: State | None, state: State) -> None:
+    """From the files for `have` to files for `state`: new rows appended when facts were only
+    added since, else built again from scratch."""
+    if have is not None and _only_added(store, have, state):
+        try:
+            _append(store, target, have, state)
+            return
+        except ValueError:  # the files are not what their state says: built again below
+            pass
+    _build(store, target, state)
+
+
+def keep_current(store: Store) -> None:
+    """After a command changed facts (and committed): bring the files up to date now, so the
+    next ask does not rebuild them. If this fails or the process dies first, the files stay
+    keyed to the store as it was, are stale, and the next ask rebuilds them: never wrong."""
+    try:
+        refresh(store)
+    except (OSError, duckdb.Error) as exc:
+        vectors.unbuilt(directory(store.path), exc, "the next ask builds them")
 
 
 def _read_state(target: Path) -> State | None:
@@ -183,6 +222,60 @@ def _write(store: Store, fresh: Path, state: State) -> None:
     by_owner.astype(np.int64).tofile(fresh / _BY_OWNER)
     np.stack([stale_owners, stale_counts]).astype(np.int64).T.tofile(fresh / _SUPERSEDED)
     vectors.write_state(fresh / _STATE, state, FORMAT)
+
+
+def _only_added(store: Store, have: State, now: State) -> bool:
+    """The same store, its history since `have` only `fact add`s (each a new live fact with a
+    larger id, none superseding another): the files can take the new rows at their end."""
+    if have.store != now.store or not now.store or have.superseded != now.superseded:
+        return False
+    kept = ", ".join(f"'{op}'" for op in FACTS_KEPT)
+    there = store.con.execute(f"SELECT epoch_us(happened_at) FROM oplog WHERE id = {int(have.oplog)}").fetchone()
+    if have.oplog and (there is None or int(there[0]) != have.op_at):
+        return False  # the operation the files were written after is not in this store's history
+    ops = store.con.execute(
+        f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)} AND op NOT IN ({kept})"
+    ).fetchall()
+    if any(op != "fact add" for (op,) in ops):
+        return False
+    (added,) = store.con.execute(f"SELECT count(*) FROM residuals WHERE id > {int(have.max_id)}").fetchone()  # type: ignore[misc]
+    return have.facts + int(added) == now.facts
+
+
+def _append(store: Store, target: Path, have: State, state: State) -> None:
+    """Add the facts made since `have` in place: their rows at the vectors' end, and the
+    (small) id and owner files written again. Marked stale first, so a crash midway leaves
+    files the next ask rebuilds, never wrong ones."""
+    old = np.fromfile(target / _IDS, dtype=np.int64)
+    by_owner, owned = (np.fromfile(target / name, dtype=np.int64) for name in (_BY_OWNER, _OWNERS))
+    if (not len(old) == len(by_owner) == len(owned) == have.facts - have.superseded
+            or (target / _VECTORS).stat().st_size != len(old) * DIM * 2
+            or (len(old) and (int(by_owner.min()) < 0 or int(by_owner.max()) >= len(old)))):
+        raise ValueError(f"{target}: derived fact vectors do not hold what their state says")
+    vectors.write_state(target / _STATE, State(-1, -1, -1, -1), FORMAT)
+    row_owner = np.empty(len(old), dtype=np.int64)
+    row_owner[by_owner] = owned
+    new = store.con.execute(
+        f"SELECT id, entity_id FROM residuals WHERE id > {int(have.max_id)} AND superseded_by IS NULL ORDER BY id"
+    ).fetchall()
+    new_ids = np.array([i for i, _ in new], dtype=np.int64)
+    written = 0
+    with open(target / _VECTORS, "ab") as out:
+        for chunk_ids, chunk in vectors.id_chunks(store.con, "residuals", have.max_id, state.max_id, "superseded_by IS NULL"):
+            if not np.array_equal(chunk_ids, new_ids[written : written + len(chunk_ids)]):
+                raise OSError(f"{store.path}: the facts changed while their vectors were written")
+            out.write(chunk.astype(np.float16).tobytes())
+            written += len(chunk_ids)
+    if written != len(new_ids):
+        raise OSError(f"{store.path}: the facts changed while their vectors were written")
+    ids = np.concatenate([old, new_ids])
+    owners = np.concatenate([row_owner, np.array([e for _, e in new], dtype=np.int64)])
+    by_owner = np.lexsort((ids, owners))
+    for name, values in ((_IDS, ids), (_OWNERS, owners[by_owner]), (_BY_OWNER, by_owner.astype(np.int64))):
+        tmp = target / f"{name}.{uuid.uuid4().hex}"
+        values.tofile(tmp)
+        os.replace(tmp, target / name)
+    vectors.write_state(target / _STATE, state, FORMAT)
 
 
 def _open(target: Path, state: State) -> FactVectors:

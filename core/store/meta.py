@@ -1,12 +1,21 @@
-"""The store's record of what wrote it: the embedder whose vectors it holds.
+"""The store's record of what wrote it: the embedder whose vectors it holds, and its identity.
 
 Vectors of two embedders cannot be compared, so a store keeps the ones it was created
 with; the record lets `open_store` refuse any other embedder instead of answering with
 nonsense.
+
+The identity is a random id the store gets when it is made (or, for a store made before
+there was one, at the first writing open: the migration that adds it). Derived files
+beside the store (`<store>.vectors/`) are keyed to it as well as to the store's counts, so
+files left behind by a deleted store are never read as those of a new store made at the
+same path. A copy of the file (a backup) is the same store and keeps the id: files
+derived from it at another point of its history are told apart by the counts and the
+last logged operation's time (core/store/vectors.py State).
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +26,7 @@ from memhop.core.errors import StoreError
 
 EMBEDDER_KEY = "embedder"
 DIM_KEY = "embedding_dim"
+IDENTITY_KEY = "store_id"
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,21 @@ def write(con: duckdb.DuckDBPyConnection, record: EmbedderRecord) -> None:
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",
         [EMBEDDER_KEY, record.name, DIM_KEY, str(record.dim)],
     )
+
+
+def write_identity(con: duckdb.DuckDBPyConnection) -> None:
+    """A fresh random identity, inside the caller's transaction (the migration that adds it)."""
+    con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [IDENTITY_KEY, uuid.uuid4().hex])
+
+
+def identity(con: duckdb.DuckDBPyConnection) -> str:
+    """The store's identity; "" for a store opened read-only before a writing open gave it
+    one (it is not migrated: derived files are then keyed to its counts alone, as before)."""
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = ?", [IDENTITY_KEY]).fetchone()
+    except duckdb.CatalogException:  # older still: no meta table (its embedder is meta.LEGACY)
+        return ""
+    return "" if row is None else str(row[0])
 
 
 def read(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

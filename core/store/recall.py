@@ -25,6 +25,7 @@ import pyarrow as pa
 from memhop.core.errors import StoreError
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
+from memhop.core.store import meta
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
 from memhop.core.store.memory import in_list
@@ -473,7 +474,9 @@ def snapshot(store: Store) -> Snapshot:
     trusted = _TRUSTED.get(store.con)
     if trusted is not None and not (whole and trusted.turns.approximate):
         return trusted
-    stamp = tuple(sorted(store.con.execute(_STAMP_SQL).fetchall()))
+    # Row 0, which store: one made anew at the path has its own identity (core/store/meta.py)
+    # even where every count is the same.
+    stamp = ((0, meta.identity(store.con), 0, 0), *sorted(store.con.execute(_STAMP_SQL).fetchall()))
     key = str(store.path.resolve()) + ("#whole" if whole else "")
     hit = _CACHE.get(key)
     value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
@@ -533,12 +536,12 @@ def _load(store: Store, key: str, stamp: tuple[Any, ...]) -> Snapshot:
 
 
 def _fact_vectors(store: Store, stamp: tuple[Any, ...]) -> FactVectors | None:
-    """The derived fact vectors, keyed by the stamp's facts and oplog rows (no query more)."""
+    """The derived fact vectors, keyed by the stamp's fact counts (and the store's last
+    fact-changing operation)."""
     from memhop.core.store import fact_vectors
 
-    rows = {row[0]: row[1:] for row in stamp}
-    (facts, max_id, superseded), oplog = rows[3], rows[6][1]
-    return fact_vectors.load(store, fact_vectors.State(int(facts), int(max_id), int(superseded), int(oplog)))
+    facts, max_id, superseded = {row[0]: row[1:] for row in stamp}[3]
+    return fact_vectors.load(store, fact_vectors.State.of(store.con, (int(facts), int(max_id), int(superseded))))
 
 
 def _load_profiles(store: Store) -> ProfileIndex:

@@ -160,9 +160,15 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         );
         """,
     ),
+    (
+        8,
+        "meta: the store's identity (derived files beside it are keyed to it)",
+        "",  # no table changes: applying it writes a random id into meta (core/store/meta.py)
+    ),
 ]
 LATEST = MIGRATIONS[-1][0]
 META_MIGRATION = 3  # applying it also writes the record (core/store/meta.py)
+IDENTITY_MIGRATION = 8  # applying it also writes the store's identity (core/store/meta.py)
 CUES_MIGRATION = 7  # applying it also files the store's existing turns under their cues (core/store/cues.py)
 
 # Every table's columns as the migrations leave them, in table order, typed with DuckDB's

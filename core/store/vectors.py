@@ -9,8 +9,9 @@ per row), and a usearch HNSW index over the same vectors keyed by turn id, opene
 view of the file (nothing is loaded until a search touches it).
 
 The DuckDB store stays the source of truth: the directory is derived, keyed to the
-store's state (turn count, largest turn id, last logged operation) and rebuilt when
-missing or stale. After ingest-only changes it is extended in place (new turns have
+store's identity (core/store/meta.py: files left by a deleted store are never read as a
+new one's at the same path) and state (turn count, largest turn id, last logged operation
+and its time) and rebuilt when missing or stale. After ingest-only changes it is extended in place (new turns have
 larger ids); after anything else — a forget rewriting or deleting turns — it is built
 again from scratch. A compaction (every forget) deletes it first: it holds embeddings of
 the forgotten text (core/store/compact.py).
@@ -26,7 +27,7 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -102,17 +103,34 @@ def leftovers(store_path: Path) -> list[str]:
 
 @dataclass(frozen=True)
 class State:
-    """What the store looked like when the files were written."""
+    """What the store looked like when the files were written: which store (its identity),
+    and where in its history (counts, last logged operation and that operation's time)."""
 
     turns: int
     max_id: int
     oplog: int
+    store: str = ""  # the store's identity (core/store/meta.py); "" for one without (yet)
+    op_at: int = 0  # the last logged operation's time (µs): a restored backup's redone history differs
 
     @staticmethod
     def of(store: Store) -> State:
         turns, max_id = store.con.execute("SELECT count(*), coalesce(max(id), 0) FROM turns").fetchone()  # type: ignore[misc]
-        (oplog,) = store.con.execute("SELECT coalesce(max(id), 0) FROM oplog").fetchone()  # type: ignore[misc]
-        return State(int(turns), int(max_id), int(oplog))
+        identity, oplog, op_at = last_op(store.con)
+        return State(int(turns), int(max_id), oplog, identity, op_at)
+
+
+def last_op(con: duckdb.DuckDBPyConnection, where: str = "TRUE") -> tuple[str, int, int]:
+    """(store identity, id and time in µs of the last logged operation that satisfies `where`).
+    A store without an identity (not yet migrated) reports time 0: its files stay keyed to
+    counts alone, as they were written before either existed."""
+    from memhop.core.store import meta
+
+    identity = meta.identity(con)
+    row = con.execute(
+        f"SELECT coalesce(max(id), 0), coalesce(epoch_us(arg_max(happened_at, id)), 0) FROM oplog WHERE {where}"
+    ).fetchone()
+    oplog, op_at = (int(row[0]), int(row[1])) if row else (0, 0)
+    return identity, oplog, op_at if identity else 0
 
 
 @dataclass(frozen=True)
@@ -215,8 +233,9 @@ def read_state(path: Path, kind: type[S], fmt: int) -> S | None:
         return None
     if not isinstance(data, dict) or data.get("format") != fmt:
         return None
-    try:
-        return kind(**{f.name: int(data[f.name]) for f in fields(kind)})
+    try:  # a field with a default may be missing: the files were written before it existed
+        return kind(**{f.name: (str if f.type in ("str", str) else int)(data[f.name])
+                       for f in fields(kind) if f.name in data or f.default is MISSING})
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -237,12 +256,21 @@ def _write_state(target: Path, state: State) -> None:
 
 
 def _only_appended(store: Store, have: State, now: State) -> bool:
-    """Only ingests since `have`, each adding turns with larger ids: the files can grow."""
+    """The same store, and only ingests since `have` (the operation it names still there),
+    each adding turns with larger ids: the files can grow."""
+    if have.store != now.store or have.op_at != _op_at(store, have.oplog, now.store):
+        return False
     ops = store.con.execute(f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)}").fetchall()
     if any(op not in KEEP_TURNS for (op,) in ops):
         return False
     (added,) = store.con.execute(f"SELECT count(*) FROM turns WHERE id > {int(have.max_id)}").fetchone()  # type: ignore[misc]
     return have.turns + int(added) == now.turns
+
+
+def _op_at(store: Store, oplog: int, identity: str) -> int:
+    """The time of the operation `oplog` in this store (0 for none, or a store without identity)."""
+    row = store.con.execute(f"SELECT epoch_us(happened_at) FROM oplog WHERE id = {int(oplog)}").fetchone()
+    return int(row[0]) if row and identity else 0
 
 
 def id_chunks(
@@ -325,6 +353,9 @@ def _swap_in(fresh: Path, target: Path, current: Callable[[], bool]) -> None:
 def _extend(store: Store, target: Path, have: State, state: State) -> None:
     """Append the turns added since `have`: to the id and vector files, and to the index
     (loaded, extended, saved under a new name, then renamed over the old)."""
+    if state.max_id == have.max_id:  # no turn added (a fact edit, a merge): the files are current
+        _write_state(target, state)
+        return
     usearch_index = _usearch_index()
 
     index = usearch_index.restore(str(target / _INDEX), view=False)

@@ -228,3 +228,26 @@ def test_the_trace_gives_the_question_type_and_why(invoke, question: str, kind: 
 def test_an_inference_question_is_ranked_by_its_words_without_the_guess(invoke) -> None:
     data = json.loads(invoke("Would Bob likely enjoy a piano recital?", "--json").stdout)
     assert data["trace"]["query"] == "enjoy a piano recital?"
+
+
+def test_a_store_made_anew_where_a_deleted_one_was_answers_from_its_own_turns(
+    invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deleted store's `.vectors` folder stays beside the new one, its counts the same:
+    the evidence is still the new store's turns, ranked by their own vectors."""
+    pytest.importorskip("usearch")
+    from memhop.core.store import vectors
+    from support import replaced_store
+
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 3)  # searched through the derived files
+    db = tmp_path / "memhop.duckdb"
+    replaced_store.make(db, replaced_store.OLD, replaced_store.OLD_FACT)
+    first = invoke(replaced_store.QUESTION, "--json", db=db)
+    assert first.exit_code == 0, first.output
+    assert vectors.directory(db).is_dir()
+    replaced_store.delete(db)
+    replaced_store.make(db, replaced_store.NEW, replaced_store.NEW_FACT)
+    again = invoke(replaced_store.QUESTION, "--json", db=db)
+    assert again.exit_code == 0, again.output
+    texts = [e["text"] for e in json.loads(again.stdout)["evidence"]]
+    assert texts[0] == replaced_store.NEW[0] and set(texts) <= set(replaced_store.NEW)

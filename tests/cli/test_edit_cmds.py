@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -227,3 +228,33 @@ def test_the_diarist_is_folded_into_someone_only_with_yes(
     assert folded.exit_code == 0, folded.output
     listed = {e["name"]: e for e in json.loads(run(runner, "entities", "--json").stdout)}
     assert "Maya Patel" not in listed and listed["Priya"]["kind"] == "self"
+
+
+def test_fact_add_and_edit_leave_a_large_stores_fact_file_current(
+    purge_db: Path, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next ask reads the fact file as the command left it: nothing to rebuild."""
+    pytest.importorskip("usearch")
+    from memhop.core.store import fact_vectors, open_store, vectors
+
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)  # the sample store counts as large
+    assert run(runner, "ask", "What instrument does Bob play?").exit_code == 0  # the derived files, built
+
+    def current() -> tuple[list[int], np.ndarray]:
+        with open_store(purge_db, read_only=True) as store:
+            facts = fact_vectors.load(store, build=False)  # None if stale
+            assert facts is not None and facts.state == fact_vectors.State.of(store.con)
+            rows = store.con.execute("SELECT id, embedding FROM residuals WHERE superseded_by IS NULL ORDER BY id").fetchall()
+            assert facts.ids.tolist() == [r[0] for r in rows]
+            vectors_now = facts.rows(np.arange(len(rows)))
+            facts.close()
+        assert np.allclose(vectors_now, [r[1] for r in rows], atol=2e-3)  # each row the fact's own embedding
+        return [r[0] for r in rows], vectors_now
+
+    added = run(runner, "fact", "add", BOB, "Bob restores old sailing boats on weekends.", "--json")
+    assert added.exit_code == 0, added.output
+    fact_id = json.loads(added.stdout)["details"]["id"]
+    assert fact_id in current()[0]
+    edited = run(runner, "fact", "edit", str(fact_id), "Bob restores old rowing boats in winter.", "--json")
+    assert edited.exit_code == 0, edited.output
+    current()

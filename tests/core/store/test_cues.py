@@ -15,6 +15,7 @@ from memhop.core.embed import DIM, get_embedder
 from memhop.core.errors import StoreError
 from memhop.core.read import read
 from memhop.core.store import cues, open_store
+from memhop.core.store.schema import LATEST
 
 TURNS = [
     (1, "Wren Halloway", "Our kayak club meets at the reservoir every Saturday."),
@@ -46,7 +47,7 @@ def test_migration_7_files_an_old_store_s_turns_under_their_cues(tmp_path: Path)
             read(store, "Where does the kayak club meet?", get_embedder("minilm"),
                  replace(ReadSettings(), retriever="hero"))
     with open_store(path) as store:
-        assert store.schema_version() == 7
+        assert store.schema_version() == LATEST
         got = set(store.con.execute("SELECT turn_id, cue, kind FROM turn_cues").fetchall())
     assert got == {(t, cue, kind) for t, speaker, text in TURNS for cue, kind in cues.cues_of(speaker, text)}
     assert {(1, "kayak", "word"), (2, "reservoir", "word"), (3, "wren halloway", "speaker")} <= got

@@ -14,7 +14,7 @@ import pytest
 from support import purge_world
 
 from memhop.core.config import ReadSettings
-from memhop.core.edit import add_fact
+from memhop.core.edit import add_fact, edit_fact
 from memhop.core.forget import forget
 from memhop.core.read import read
 from memhop.core.store import fact_vectors, open_store, recall, vectors
@@ -82,7 +82,11 @@ def test_a_missing_or_stale_file_is_rebuilt_and_answers_stay_the_same(
         assert fact_vectors.load(store, build=False) is not None  # rebuilt, current again
 
 
-def test_a_fact_added_to_a_large_store_is_in_the_rebuilt_file(
+def _file_bytes(target: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(target.iterdir())}
+
+
+def test_a_fact_added_to_a_large_store_is_in_the_file_when_the_command_ends(
     two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, large = two
@@ -90,11 +94,74 @@ def test_a_fact_added_to_a_large_store_is_in_the_rebuilt_file(
     with open_store(large) as store:
         add_fact(store, "Bob Kowalski", "Bob restores old sailing boats on weekends.", EMBED)
         (new_id,) = store.con.execute("SELECT max(id) FROM residuals").fetchone()  # type: ignore[misc]
-        assert fact_vectors.load(store, build=False) is None  # the store changed: stale
+        current = fact_vectors.load(store, build=False)  # current already: no ask has to rebuild it
+        assert current is not None and new_id in current.ids.tolist()
+        assert current.state == fact_vectors.State.of(store.con)
+        current.close()
+    added = _file_bytes(fact_vectors.directory(large))  # the new row appended in place
+    with open_store(large, read_only=True) as store:
+        context = read(store, "What does Bob restore on weekends?", EMBED, ReadSettings())
+    assert any("sailing boats" in fact for s in context.selected for fact in s.facts)
+    shutil.rmtree(fact_vectors.directory(large))
+    with open_store(large, read_only=True) as store:
+        rebuilt = fact_vectors.load(store)
+        assert rebuilt is not None
+        rebuilt.close()
+    assert _file_bytes(fact_vectors.directory(large)) == added  # the same files a whole build writes
+
+
+def test_a_fact_added_beside_a_cut_short_file_builds_it_whole_instead_of_appending(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, large = two
+    _facts(large, True, monkeypatch)
+    rows = fact_vectors.directory(large) / "vectors.f16"
+    rows.write_bytes(rows.read_bytes()[: -384 * 2])  # one row short: appended rows would be misplaced
+    with open_store(large) as store:
+        add_fact(store, "Bob Kowalski", "Bob restores old sailing boats on weekends.", EMBED)
+        current = fact_vectors.load(store, build=False)
+        stored = store.con.execute("SELECT embedding FROM residuals WHERE superseded_by IS NULL ORDER BY id").fetchall()
+        assert current is not None and len(current.ids) == len(stored)
+        assert np.allclose(current.rows(np.arange(len(stored))), [r[0] for r in stored], atol=2e-3)
+        current.close()
+
+
+def test_a_profile_edit_leaves_the_fact_file_current(two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from memhop.core.edit import edit_profile
+
+    _, large = two
+    _facts(large, True, monkeypatch)
+    before = _file_bytes(fact_vectors.directory(large))
+    with open_store(large) as store:
+        edit_profile(store, "Bob Kowalski", EMBED, text="Bob Kowalski plays the cello.")
+        assert fact_vectors.load(store, build=False) is not None  # no fact changed: not stale
+    assert _file_bytes(fact_vectors.directory(large)) == before
+
+
+def test_a_crash_between_the_commit_and_the_refresh_leaves_the_file_stale_then_rebuilt(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, large = two
+    _facts(large, True, monkeypatch)
+    with open_store(large) as store:
+        (fact_id,) = store.con.execute(
+            "SELECT min(r.id) FROM residuals r JOIN entities e ON e.id = r.entity_id "
+            "WHERE e.name = 'Bob Kowalski' AND r.superseded_by IS NULL"
+        ).fetchone()  # type: ignore[misc]
+
+        def killed(store: object) -> None:
+            raise KeyboardInterrupt  # the process dies right after the edit's commit
+
+        with monkeypatch.context() as m:
+            m.setattr(fact_vectors, "keep_current", killed)
+            with pytest.raises(KeyboardInterrupt):
+                edit_fact(store, int(fact_id), "Bob restores old sailing boats on weekends.", EMBED)
+        assert fact_vectors.load(store, build=False) is None  # stale, never read as current
     with open_store(large, read_only=True) as store:
         context = read(store, "What does Bob restore on weekends?", EMBED, ReadSettings())
         rebuilt = fact_vectors.load(store, build=False)
-    assert rebuilt is not None and new_id in rebuilt.ids.tolist()
+        assert rebuilt is not None and rebuilt.state == fact_vectors.State.of(store.con)
+        rebuilt.close()
     assert any("sailing boats" in fact for s in context.selected for fact in s.facts)
 
 

@@ -3,6 +3,8 @@ embedder (or a newer memhop's schema) without touching the file."""
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -11,7 +13,7 @@ from support.old_stores import store_at_version
 
 from memhop.core.embed import DIM, MODEL
 from memhop.core.errors import ConfigError, StoreError
-from memhop.core.store import memory, open_store
+from memhop.core.store import memory, meta, open_store
 from memhop.core.store.meta import LEGACY, EmbedderRecord
 from memhop.core.store.schema import LATEST
 
@@ -43,10 +45,9 @@ def test_a_new_store_records_the_embedder_that_created_it(tmp_path: Path) -> Non
     open_store(path).close()
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert dict(con.execute("SELECT key, value FROM meta").fetchall()) == {
-            "embedder": MODEL,
-            "embedding_dim": str(DIM),
-        }
+        record = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        assert record == {"embedder": MODEL, "embedding_dim": str(DIM), "store_id": record["store_id"]}
+        assert re.fullmatch(r"[0-9a-f]{32}", record["store_id"])
     finally:
         con.close()
     with open_store(path, read_only=True) as store:
@@ -93,6 +94,37 @@ def test_an_old_store_without_meta_is_migrated_and_keeps_working(tmp_path: Path)
             memory.add_entity(store, "Bob Kowalski", "person")
     with open_store(path, read_only=True) as store:
         assert [e.name for e in memory.registry(store)] == ["Alice Nguyen", "Bob Kowalski"]
+
+
+def test_each_new_store_has_its_own_identity_and_a_copy_keeps_it(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    open_store(first).close()
+    open_store(second).close()
+    shutil.copyfile(first, tmp_path / "backup.duckdb")
+    ids = []
+    for path in (first, second, tmp_path / "backup.duckdb"):
+        with open_store(path, read_only=True) as store:
+            ids.append(meta.identity(store.con))
+    assert ids[0] != ids[1] and ids[2] == ids[0]  # a backup is the same store (core/store/meta.py)
+    with open_store(first) as store:
+        assert meta.identity(store.con) == ids[0]  # kept across opens
+
+
+def test_an_old_store_gets_an_identity_at_its_first_writing_open_and_none_read_only(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    store_at_version(path, LATEST - 1).close()
+    before = _files(path)
+    with open_store(path, read_only=True) as store:  # reading never migrates: no identity yet
+        assert meta.identity(store.con) == ""
+    assert _files(path) == before
+    with open_store(path) as store:
+        assert store.schema_version() == LATEST
+        made = meta.identity(store.con)
+    with open_store(path, read_only=True) as store:
+        assert made and meta.identity(store.con) == made
+    _old_store(tmp_path / "older.duckdb")  # before the meta table itself
+    with open_store(tmp_path / "older.duckdb", read_only=True) as store:
+        assert meta.identity(store.con) == ""
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support import purge_world
+from support import purge_world, replaced_store
 
 from memhop.core.config import ReadSettings
 from memhop.core.forget import forget
 from memhop.core.ingest import ingest
 from memhop.core.read import read
 from memhop.core.store import open_store, recall, vectors
+from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.recall import snapshot
 
 pytest.importorskip("usearch")
@@ -247,3 +248,57 @@ def test_a_large_store_reads_an_entitys_edited_fact_in_the_same_process(
     facts = next(s.facts for s in after.selected if s.name == "Bob Kowalski")
     assert "Bob Kowalski plays the theremin in a cellar band." in facts
     assert bob.facts[0] not in facts
+
+
+def test_a_new_store_made_where_a_deleted_one_was_never_reads_the_old_ones_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhop.core.store import fact_vectors
+
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 3)
+    db = tmp_path / "memhop.duckdb"
+    replaced_store.make(db, replaced_store.OLD, replaced_store.OLD_FACT)
+    _texts(db, replaced_store.QUESTION)  # the old store's derived files, built and current
+    assert fact_vectors.directory(db).is_dir()
+    replaced_store.delete(db)
+    replaced_store.make(db, replaced_store.NEW, replaced_store.NEW_FACT)  # the same counts, other texts
+    monkeypatch.setattr(recall, "_CACHE", {})  # as in a fresh process: only the files on disk are left
+    approx = _texts(db, replaced_store.QUESTION)
+    with monkeypatch.context() as m:
+        m.setattr(vectors, "ANN_MIN_TURNS", 10**9)  # the same store searched exactly, no derived files
+        m.setattr(recall, "_CACHE", {})
+        assert approx == _texts(db, replaced_store.QUESTION)
+    assert approx[0] == replaced_store.NEW[0]  # "The dishwasher broke down ..."
+    with open_store(db, read_only=True) as store:
+        turns, facts = vectors.load(store, build=False), fact_vectors.load(store, build=False)
+        stored = arrow_vectors(store.con.execute("SELECT embedding FROM turns ORDER BY id").arrow().read_all().column(0))
+        (fact,) = store.con.execute("SELECT embedding FROM residuals").fetchone()  # type: ignore[misc]
+        assert turns is not None and facts is not None
+        assert np.allclose(np.asarray(turns.matrix, dtype=np.float32), stored, atol=2e-3)  # the new store's rows
+        assert np.allclose(facts.rows(np.array([0])), [fact], atol=2e-3)
+        facts.close()
+
+
+def test_a_restored_backup_whose_history_is_redone_otherwise_never_reads_the_undone_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy of the store is the same store (its identity too): after it is restored, the
+    files of the history it undid are told apart by their last operation, not by counts."""
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 3)
+    db, backup = tmp_path / "memhop.duckdb", tmp_path / "backup.duckdb"
+    replaced_store.make(db, replaced_store.OLD, replaced_store.OLD_FACT)
+    shutil.copyfile(db, backup)
+    replaced_store.add(db, replaced_store.NEW, month=6)  # ingest extends the derived files
+    undone = _texts(db, replaced_store.QUESTION)
+    assert undone[0] == replaced_store.NEW[0]
+    shutil.copyfile(backup, db)  # the backup restored over the store: the new diary undone
+    new = replaced_store.NEW
+    other = [new[1], new[2], "The toaster sparked and died this morning.", new[3]]  # the appliance moved
+    replaced_store.add(db, other, month=6)  # redone otherwise: every count as before the restore
+    monkeypatch.setattr(recall, "_CACHE", {})  # as in a fresh process
+    approx = _texts(db, replaced_store.QUESTION)
+    with monkeypatch.context() as m:
+        m.setattr(vectors, "ANN_MIN_TURNS", 10**9)
+        m.setattr(recall, "_CACHE", {})
+        assert approx == _texts(db, replaced_store.QUESTION)
+    assert approx[0] == other[2]
