@@ -126,7 +126,7 @@ def load(store: Store, state: State | None = None, build: bool = True) -> FactVe
     they are not there and not built, or there is nowhere to write them."""
     state = state or State.of(store.con)
     target = directory(store.path)
-    have = _read_state(target)
+    have = vectors.adopted(_read_state(target), state, target / _STATE, FORMAT)
     if have != state:
         if not build:
             return None
@@ -153,7 +153,7 @@ def refresh(store: Store) -> float:
         return 0.0
     state = State.of(store.con)
     target = directory(store.path)
-    have = _read_state(target)
+    have = vectors.adopted(_read_state(target), state, target / _STATE, FORMAT)
     if have == state:
         return 0.0
     clock = time.perf_counter()

@@ -302,3 +302,31 @@ def test_a_restored_backup_whose_history_is_redone_otherwise_never_reads_the_und
         m.setattr(recall, "_CACHE", {})
         assert approx == _texts(db, replaced_store.QUESTION)
     assert approx[0] == other[2]
+
+
+def test_files_written_before_the_store_had_an_identity_are_kept_not_rebuilt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgrade gives an old store its identity; its derived files, current by the counts
+    they were keyed to then, are marked as its own instead of rebuilt (a quarter of an hour
+    at 1M turns), and answer as before."""
+    import json
+
+    from memhop.core.store import fact_vectors
+
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 3)
+    db = tmp_path / "memhop.duckdb"
+    replaced_store.make(db, replaced_store.OLD, replaced_store.OLD_FACT)
+    before = _texts(db, replaced_store.QUESTION)
+    states = [vectors.directory(db) / "state.json", fact_vectors.directory(db) / "state.json"]
+    for path in states:  # as written before identities: no store, no operation time
+        data = json.loads(path.read_text(encoding="utf-8"))
+        path.write_text(json.dumps({k: v for k, v in data.items() if k not in ("store", "op_at")}), encoding="utf-8")
+    written = {p: p.stat().st_mtime_ns for p in vectors.directory(db).rglob("*") if p.is_file() and p.name != "state.json"}
+    monkeypatch.setattr(recall, "_CACHE", {})  # a fresh process
+    assert _texts(db, replaced_store.QUESTION) == before
+    assert {p: p.stat().st_mtime_ns for p in written} == written  # not one file written again
+    with open_store(db, read_only=True) as store:
+        identity = store.con.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+    assert identity and identity[0]
+    assert all(json.loads(p.read_text(encoding="utf-8"))["store"] == identity[0] for p in states)
