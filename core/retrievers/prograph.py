@@ -33,6 +33,7 @@ class ProGraphRetriever:
             for row, score, origin in backfill(
                 turns, query.vector, query.text, query.focus, budget, set(), query.allowed,
                 in_period=query.in_period, weights=self.weights, named=query.named,
+                listeners=query.listeners,
             )
         ]
         at: dict[int, int] = {}  # row -> its place in the ranking
