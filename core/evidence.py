@@ -5,12 +5,14 @@ budget of K turns: (1) the turns the chosen verified facts came from (facts that
 relevance gate, best first), (2) their replies and the turns they reply to, then (3)
 backfill over every turn — cosine of the question without its names (names dominate a
 small embedding and every turn of a speaker lacks them), a bonus for turns by or about the
-entities the question names plus each name's BM25 weight (`name_weight`), BM25 over the
+entities the question names plus each name's BM25 weight (`name_weight`; not for a reply
+that names them only to address them, `addressed`), BM25 over the
 best candidates for the rare words embeddings blur, a share of the score of the session
 the turn was said in (its best few turns: the evidence of one question clusters in the
 sessions about it), and one-hop recovery across speakers (a turn inherits part of the
 score of the turn it answers or that answers it; a writer's next sentence in a diary is
-not a reply and lends nothing). Layers 1–2 take at
+not a reply and lends nothing, and a reply to the question's person inherits nothing:
+what they did is in their own turns). Layers 1–2 take at
 most a quarter of the budget: on LoCoMo a larger share cost recall (the facts point at
 the right turns, but backfill finds more of the others). The `prograph` retriever
 (core/retrievers/prograph.py) puts these together. Every tunable number is a field of
