@@ -11,8 +11,7 @@ best candidates for the rare words embeddings blur, a share of the score of the 
 the turn was said in (its best few turns: the evidence of one question clusters in the
 sessions about it), and one-hop recovery across speakers (a turn inherits part of the
 score of the turn it answers or that answers it; a writer's next sentence in a diary is
-not a reply and lends nothing, and a reply to the question's person inherits nothing:
-what they did is in their own turns). Layers 1–2 take at
+not a reply and lends nothing). Layers 1–2 take at
 most a quarter of the budget: on LoCoMo a larger share cost recall (the facts point at
 the right turns, but backfill finds more of the others). The `prograph` retriever
 (core/retrievers/prograph.py) puts these together. Every tunable number is a field of
@@ -222,15 +221,6 @@ def addressed(
     return out
 
 
-def _listening(listeners: Sequence[Listener], sessions: np.ndarray, row: int) -> bool:
-    """A turn said by someone else in a session the question's people speak in: a reply to
-    them. Its own words may still rank it, but it inherits no score from the turn it answers
-    — what they did is in their own turns. (On LoCoMo 26 and 30 such lent replies held 1 gold
-    turn of 131 places among the multi-hop questions' top 25, and 3 of 276 single-hop.)"""
-    return bool(listeners) and not any(_has(li.spoken, row) for li in listeners) and any(
-        _speaks_in(li.spoken, sessions, row) for li in listeners)
-
-
 def _has(sorted_rows: np.ndarray, row: int) -> bool:
     at = int(np.searchsorted(sorted_rows, row))
     return at < len(sorted_rows) and int(sorted_rows[at]) == row
@@ -294,8 +284,7 @@ def backfill(
     matrix product is the only pass over all of them. `lend=False` ranks turns by their
     own words only, without a neighbour's or their session's score (a search result must
     match by itself). `named`: each entity's rows among `focus_rows`; `listeners`: those
-    entities as parties to the conversation (`hybrid_scores`); a turn said to them by
-    someone else in their session inherits nothing (`_listening`).
+    entities as parties to the conversation (`hybrid_scores`).
     """
     if room <= 0 or not len(turns.ids):
         return []
@@ -314,7 +303,7 @@ def backfill(
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))
         for other in _neighbours(turns, seed) if lend else ():
-            if (allowed is not None and not allowed[other]) or _listening(listeners, turns.sessions, other):
+            if allowed is not None and not allowed[other]:
                 continue
             lent = (weights.neighbour_share * float(base[seed]), seed)
             best[other] = max(best.get(other, (float(base[other]), other)), lent)

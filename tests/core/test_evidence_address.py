@@ -78,11 +78,11 @@ QUESTION = np.asarray([1.0, 0.0, 0.0], dtype=np.float32)
 TOVA = ("Tova Lindqvist", "Tova")
 
 
-def order(turns: TurnIndex, focus: list[int], listening: bool = True, lend: bool = False) -> list[int]:
+def order(turns: TurnIndex, focus: list[int], listening: bool = True) -> list[int]:
     rows = np.asarray(focus, dtype=np.int64)
     spoken = np.flatnonzero(np.asarray(turns.speakers)[turns.speaker_codes] == "Tova")
     listeners = (Listener(TOVA, spoken),) if listening else ()
-    return [r for r, _, _ in backfill(turns, QUESTION, "", rows, len(turns.ids), set(), lend=lend,
+    return [r for r, _, _ in backfill(turns, QUESTION, "", rows, len(turns.ids), set(), lend=False,
                                       named=(rows,), listeners=listeners)]
 
 
@@ -105,20 +105,3 @@ def test_a_turn_about_the_person_or_said_where_they_are_absent_keeps_their_names
     assert got.index(5) < got.index(1)
     before = order(turns, focus, listening=False)  # every naming turn gains alike
     assert before.index(1) < before.index(5)
-
-
-def test_a_reply_to_the_person_inherits_nothing_from_what_they_said() -> None:
-    """Tova's answer (row 0) and Bram's reply to it (row 1); Cai's turn (row 3) and Bram's
-    reply to her (row 4) in an evening Tova is not part of. Bram's reply to Cai still
-    inherits part of her turn's score; his reply to Tova ranks by its own words."""
-    turns = index([
-        (1, "Tova", "We glazed mugs with the kids.", 0.9),
-        (1, "Bram", "Sounds lovely!", 0.0),
-        (1, "Tova", "It was.", 0.1),
-        (2, "Cai", "We glazed mugs with the kids.", 0.8),
-        (2, "Bram", "Sounds lovely!", 0.0),
-    ])
-    got = order(turns, [0, 2], lend=True)
-    assert got[:2] == [0, 3] and got.index(4) < got.index(2) < got.index(1)
-    before = order(turns, [0, 2], listening=False, lend=True)
-    assert before.index(1) < before.index(2)
