@@ -5,7 +5,8 @@ budget of K turns: (1) the turns the chosen verified facts came from (facts that
 relevance gate, best first), (2) their replies and the turns they reply to, then (3)
 backfill over every turn — cosine of the question without its names (names dominate a
 small embedding and every turn of a speaker lacks them), a bonus for turns by or about the
-entities the question names plus each name's BM25 weight (`name_weight`), BM25 over the
+entities the question names plus each name's BM25 weight (`name_weight`; not for a reply
+that names them only to address them, `addressed`), BM25 over the
 best candidates for the rare words embeddings blur, a share of the score of the session
 the turn was said in (its best few turns: the evidence of one question clusters in the
 sessions about it), and one-hop recovery across speakers (a turn inherits part of the
@@ -26,6 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from memhop.core.language import lexical
+from memhop.core.language.address import only_addressed
 from memhop.core.language.names import match_registry
 from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
@@ -48,6 +50,15 @@ class Weights:
 
 
 WEIGHTS = Weights()
+
+
+@dataclass(frozen=True)
+class Listener:
+    """One person the question names, as a party to the conversation: their name's forms
+    and the rows of the turns they said (sorted)."""
+
+    forms: tuple[str, ...]
+    spoken: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -145,12 +156,16 @@ def hybrid_scores(
     sparse: bool = False,
     weights: Weights = WEIGHTS,
     named: Sequence[np.ndarray] = (),
+    listeners: Sequence[Listener] = (),
+    sessions: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every row's score — its `cosines` (a fresh array, changed in place), +entity bonus for `focus_rows`,
     +`name_weight` for each of `named` (one entity's rows each; a turn naming two of them gains both, as
     BM25 sums its words), the entity bonus again for rows `in_period` (a mask), +BM25 (scaled to the lexical
     weight) over the best LEXICAL_POOL rows — and the best `wanted` rows, unordered. Rows not `allowed`
-    score -inf and are never among the best."""
+    score -inf and are never among the best. `listeners` (one per `named`, with the turns' `sessions`): a
+    row of the pool that names a person only to address them, in a session they speak in, loses what
+    naming them gave it (`addressed`)."""
     base = cosines
     bonus = weights.entity_bonus
     alone = len(named) == 1 and named[0] is focus_rows  # one entity: its weight joins the bonus, one pass
@@ -167,11 +182,55 @@ def hybrid_scores(
     seeds = _best(base, wanted, sparse)
     pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
     query_terms = lexical.terms(query_text)
+    addressing = bool(listeners) and sessions is not None and focus_rows is not None and len(focus_rows) > 0
+    pool_texts = texts(pool.tolist()) if len(pool) and (query_terms or addressing) else []
+    if addressing and sessions is not None and focus_rows is not None:
+        gains = [bonus + name_weight(len(focus_rows), len(base), weights)] if alone else [
+            w if (w := name_weight(len(rows), len(base), weights)) >= MIN_NAME_WEIGHT else 0.0 for rows in named]
+        base[pool] -= addressed(pool, pool_texts, named, listeners, sessions, gains, 0.0 if alone else bonus)
     if query_terms and len(pool):
-        lex = np.asarray(lexical.bm25(query_terms, [lexical.terms(text) for text in texts(pool.tolist())]))
+        lex = np.asarray(lexical.bm25(query_terms, [lexical.terms(text) for text in pool_texts]))
         if lex.max(initial=0.0) > 0:
             base[pool] += weights.lexical * lex / lex.max()
     return base, seeds
+
+
+def addressed(
+    pool: np.ndarray, texts: Sequence[str], named: Sequence[np.ndarray], listeners: Sequence[Listener],
+    sessions: np.ndarray, gains: Sequence[float], bonus: float,
+) -> np.ndarray:
+    """Per row of `pool`, what naming the question's people gave it and should not have:
+    each person's gain (`gains`, as `named`) for a turn said by someone else that names
+    them only to address them ("Thanks, Mel!", core/language/address.py) in a session they
+    speak in — a reply said to them, not about them (what they did is in their own turns) —
+    and the shared `bonus` when that holds for every person the turn names."""
+    out = np.zeros(len(pool), dtype=np.float64)
+    for at, (row, text) in enumerate(zip(pool.tolist(), texts)):
+        about = said_to = 0
+        for rows, listener, gain in zip(named, listeners, gains):
+            if not _has(rows, row):
+                continue
+            if not _has(listener.spoken, row) and _speaks_in(listener.spoken, sessions, row) \
+                    and only_addressed(text, listener.forms):
+                out[at] += gain
+                said_to += 1
+            else:
+                about += 1
+        if said_to and not about:
+            out[at] += bonus
+    return out
+
+
+def _has(sorted_rows: np.ndarray, row: int) -> bool:
+    at = int(np.searchsorted(sorted_rows, row))
+    return at < len(sorted_rows) and int(sorted_rows[at]) == row
+
+
+def _speaks_in(spoken: np.ndarray, sessions: np.ndarray, row: int) -> bool:
+    """Whether one of these rows (sorted) is in `row`'s session: a session's turns are
+    consecutive rows, so the nearest said turn on either side tells."""
+    at = int(np.searchsorted(spoken, row))
+    return any(0 <= i < len(spoken) and sessions[int(spoken[i])] == sessions[row] for i in (at - 1, at))
 
 
 def _best(base: np.ndarray, wanted: int, sparse: bool) -> np.ndarray:
@@ -216,6 +275,7 @@ def backfill(
     in_period: np.ndarray | None = None,
     weights: Weights = WEIGHTS,
     named: Sequence[np.ndarray] = (),
+    listeners: Sequence[Listener] = (),
 ) -> list[tuple[int, float, int]]:
     """The best `room` turns not yet taken, best first: (row, score, row its score came from).
 
@@ -223,7 +283,8 @@ def backfill(
     fraction of the lender's), so ranking those and their neighbours ranks every turn; one
     matrix product is the only pass over all of them. `lend=False` ranks turns by their
     own words only, without a neighbour's or their session's score (a search result must
-    match by itself). `named`: each entity's rows among `focus_rows` (`hybrid_scores`).
+    match by itself). `named`: each entity's rows among `focus_rows`; `listeners`: those
+    entities as parties to the conversation (`hybrid_scores`).
     """
     if room <= 0 or not len(turns.ids):
         return []
@@ -231,7 +292,8 @@ def backfill(
     extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
     cosines = turns.cosines(query, wanted, extra, allowed)
     base, seeds = hybrid_scores(
-        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights, named
+        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights, named,
+        listeners, turns.sessions,
     )
     if lend and weights.session > 0:
         pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
@@ -265,9 +327,17 @@ def rows_each(
     matched against all of them at once, as the focus is: "Rob" is neither "Robert Lane"
     nor "Robert Moss" when both are named (a nickname must fit one registered name only),
     where matched against each alone he was both."""
+    focus, each, _ = people_rows(turns, people)
+    return focus, each
+
+
+def people_rows(
+    turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...], int | None]]
+) -> tuple[np.ndarray, tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """`rows_each`, and each person's rows of the turns they said (what `Listener` needs)."""
     empty = np.zeros(0, dtype=np.int64)
     if not people or not len(turns.ids):
-        return empty, tuple(empty for _ in people)
+        return empty, tuple(empty for _ in people), tuple(empty for _ in people)
     registry = [(name, aliases) for name, aliases, _ in people]
     whose = {name: i for i, (name, _, _) in enumerate(people)}  # names are distinct
     codes: list[list[int]] = [[] for _ in people]
@@ -275,18 +345,27 @@ def rows_each(
         match = match_registry(speaker, registry)
         if match is not None:
             codes[whose[match]].append(code)
-    each = tuple(_spoken_or_named(turns, own, [turns.mentions[e]] if e is not None and e in turns.mentions else [])
-                 for (_, _, e), own in zip(people, codes))
-    return _union([rows for rows in each if len(rows)], len(turns.ids)), each
+    spoken = tuple(_spoken(turns, own) for own in codes)
+    each = tuple(_union([rows for rows in (said, *([turns.mentions[e]] if e is not None and e in turns.mentions else []))
+                         if len(rows)], len(turns.ids))
+                 for (_, _, e), said in zip(people, spoken))
+    return _union([rows for rows in each if len(rows)], len(turns.ids)), each, spoken
+
+
+def _spoken(turns: TurnIndex, codes: Sequence[int]) -> np.ndarray:
+    """Rows of the turns spoken by one of these speaker codes, sorted."""
+    if not codes:
+        return np.zeros(0, dtype=np.int64)
+    said = np.zeros(len(turns.speakers), dtype=bool)
+    said[list(codes)] = True  # a lookup per row, not np.isin's sort of a million codes
+    return np.flatnonzero(said[turns.speaker_codes])
 
 
 def _spoken_or_named(turns: TurnIndex, codes: Sequence[int], named: Sequence[np.ndarray]) -> np.ndarray:
     """Rows of the turns spoken by one of these speaker codes or in `named` (row arrays)."""
     parts = list(named)
     if codes:
-        spoken = np.zeros(len(turns.speakers), dtype=bool)
-        spoken[list(codes)] = True  # a lookup per row, not np.isin's sort of a million codes
-        parts.insert(0, np.flatnonzero(spoken[turns.speaker_codes]))
+        parts.insert(0, _spoken(turns, codes))
     return _union(parts, len(turns.ids))
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from memhop.core import retrievers
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
-from memhop.core.evidence import Evidence, FactSource, evidence_of, rows_each
+from memhop.core.evidence import Evidence, FactSource, Listener, evidence_of, people_rows
 from memhop.core.expansion import expand, walk_chain
 from memhop.core.language.dates import stated_period
 from memhop.core.language.names import NameMatch, find_names
@@ -198,9 +198,10 @@ def _prepare(
     clock = time.perf_counter()
     people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
     # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
-    focus, each = rows_each(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
+    focus, each, spoken = people_rows(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
+    listeners = tuple(Listener((p.name, *p.aliases), said) for p, said in zip(people, spoken))
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
-                  store.con, each)
+                  store.con, each, listeners)
     timings["evidence"] = _ms(clock)
     return query, chosen, trace
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from memhop.core.evidence import FactSource
+from memhop.core.evidence import FactSource, Listener
 from memhop.core.store.recall import Snapshot
 from memhop.core.trace import EvidencePick
 
@@ -44,6 +44,7 @@ class Query:
     in_period: np.ndarray | None = None  # the turns said in the period the question names ("in May 2024")
     con: duckdb.DuckDBPyConnection | None = None  # the store, for retrievers that read tables the snapshot lacks
     named: tuple[np.ndarray, ...] = ()  # per person, in `people` order, the rows of `focus` by or naming them
+    listeners: tuple[Listener, ...] = ()  # per person, in `people` order: their name's forms and the turns they said
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ class ProGraphRetriever:
             for row, score, origin in backfill(
                 turns, query.vector, query.text, query.focus, budget, set(), query.allowed,
                 in_period=query.in_period, weights=self.weights, named=query.named,
+                listeners=query.listeners,
             )
         ]
         at: dict[int, int] = {}  # row -> its place in the ranking
@@ -63,8 +64,8 @@ class ProGraphRetriever:
                 break  # every turn there is
         ranking.stages = [
             f"fact sources and neighbours: {used_facts} (1/{share} of the budget at most, {_every(share)})",
-            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus and name weight, session score, "
-            "scores lent across speakers)",
+            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus and name weight unless a turn "
+            "only addresses the person, session score, scores lent across speakers)",
         ]
         return ranking
 

@@ -1,0 +1,54 @@
+"""Whether a text names someone only to speak to them (a vocative: "Thanks, Mel!", "Hey
+Tova, how was it?") rather than about them ("Tova's kiln", "I met Tova").
+
+In a conversation a reply names its listener to address them; what the listener did is
+in their own turns. The read path uses this to tell a turn said to a person from a turn
+about them (core/evidence.py `Listeners`). The rule is English punctuation grammar: a
+vocative is set off from its sentence — at the sentence's start or after a comma, or after
+a greeting or thanks ("Hey", "Thanks") — and followed by a comma, the sentence's end, or
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+# Words that open an address without a comma ("Hey Tova", "Thanks Tova", "Thank you Tova").
+GREETINGS = frozenset("hey hi hello hiya dear thanks thank you congrats congratulations bye goodbye".split())
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_SET_OFF_AFTER = frozenset(",.!?;:")
+_WORD = re.compile(r"[a-z']+")
+
+
+@lru_cache(maxsize=256)
+def _pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(f) for f in sorted(set(forms), key=len, reverse=True) if f)
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def only_addressed(text: str, forms: Sequence[str]) -> bool:
+    """True when `text` names the person (any of `forms`, their name and aliases) and every
+    mention is a vocative; False when one mention is about them, or none is found."""
+    if not any(forms):
+        return False
+    found = False
+    for match in _pattern(tuple(forms)).finditer(text):
+        if not _vocative(text, match.start(), match.end()):
+            return False
+        found = True
+    return found
+
+
+def _vocative(text: str, start: int, end: int) -> bool:
+    after = text[end:].lstrip(" ")
+    if after and after[0] not in _SET_OFF_AFTER:
+        return False  # "Tova's", "Tova said", "Tova and I"
+    before = text[:start]
+    begun = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
+    left = before[begun:].strip()
+    if not left or left.endswith(","):
+        return True
+    words = _WORD.findall(left.lower())
+    return bool(words) and all(w in GREETINGS for w in words)

@@ -1,0 +1,41 @@
+"""A name said to someone (a vocative) against a name said about them (core/language/address.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhop.core.language.address import only_addressed
+
+FORMS = ("Tova Lindqvist", "Tova", "Tovi")
+
+
+@pytest.mark.parametrize("text", [
+    "Hey Tova, how was the kiln?",
+    "Thanks, Tova! That glaze is lovely.",
+    "That's wonderful, Tovi. Send me a photo!",
+    "Tova, you have to show me the bowls.",
+    "Wow. Hi Tova! Long time.",
+    "Thank you Tova, truly.",
+    "Hey Tova! Thanks, Tovi!",  # every mention an address
+    "Good luck with the stall, Tova",
+])
+def test_a_name_set_off_to_address_the_listener_is_a_vocative(text: str) -> None:
+    assert only_addressed(text, FORMS)
+
+
+@pytest.mark.parametrize("text", [
+    "Tova's bowls sold out at the market.",
+    "I met Tova at the pottery stall.",
+    "Tova and I fired the kiln twice.",
+    "Thanks, Tova! I told Tova about the stall.",  # one address, one mention about her
+    "We talked about Tova.",  # set off after, but said about her
+    "A new glaze for the kiln.",  # not named at all
+    "Tovalina sent the bowls.",  # another word that starts like the name
+])
+def test_a_name_said_about_the_person_is_not_a_vocative(text: str) -> None:
+    assert not only_addressed(text, FORMS)
+
+
+def test_no_forms_nothing_is_addressed() -> None:
+    assert not only_addressed("Hey Tova!", ())
+    assert not only_addressed("Hey Tova!", ("",))
