@@ -38,6 +38,7 @@ from memhop.core.model import (
 )
 from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import Store, memory, quarantine, spend
+from memhop.core.write_batch import SessionBatch
 
 
 @dataclass
@@ -185,17 +186,17 @@ def novel_residuals(
 
 @dataclass(frozen=True)
 class _SessionVectors:
-    profile: np.ndarray | None  # None: the profile did not change, so it is not stored again
+    profile: np.ndarray | None  # None: the profile did not change (or its SessionBatch embeds it)
     drafts: np.ndarray  # one row per residual draft
 
 
-def _embed(updates: Sequence[_EntityUpdate], embedder: Embedder) -> list[_SessionVectors]:
-    """One embedding call per session: changed profiles and every residual draft (of the
-    updates not embedded already, on a worker)."""
+def _embed(updates: Sequence[_EntityUpdate], embedder: Embedder, profiles: bool = True) -> list[_SessionVectors]:
+    """One embedding call per session: changed profiles (unless a SessionBatch embeds them
+    at its commit) and every residual draft (of the updates not embedded already, on a worker)."""
     todo = [u for u in updates if u.vectors is None]
     texts: list[str] = []
     for u in todo:
-        if u.profile_changed:
+        if profiles and u.profile_changed:
             texts.append(u.extraction.profile)
         texts += [d.text for d in u.extraction.residuals]
     matrix, row, out = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32), 0, []
@@ -204,7 +205,7 @@ def _embed(updates: Sequence[_EntityUpdate], embedder: Embedder) -> list[_Sessio
             out.append(u.vectors)
             continue
         profile = None
-        if u.profile_changed:
+        if profiles and u.profile_changed:
             profile, row = matrix[row], row + 1
         count = len(u.extraction.residuals)
         out.append(_SessionVectors(profile, matrix[row : row + count]))
@@ -224,9 +225,9 @@ class Prepared:
 
 def prepare(
     store: Store, updates: Sequence[_EntityUpdate], embedder: Embedder, threshold: float,
-    vectors: list[_SessionVectors] | None = None,
+    vectors: list[_SessionVectors] | None = None, profiles: bool = True,
 ) -> Prepared:
-    vectors = _embed(updates, embedder) if vectors is None else vectors
+    vectors = _embed(updates, embedder, profiles) if vectors is None else vectors
     previous = memory.residual_vectors(store, [u.known.id for u in updates if u.known])
     empty = np.zeros((0, embedder.dim), dtype=np.float32)
     kept = [novel_residuals(u.extraction.residuals, v.drafts, previous.get(u.known.id, empty) if u.known else empty,
@@ -265,6 +266,7 @@ def _apply(
     retried: bool = False,
     prepared: Prepared | None = None,
     meanwhile: Callable[[], None] | None = None,
+    batch: SessionBatch | None = None,
 ) -> None:
     """The session in one transaction, one statement per table rather than per entity.
     `retried`: updates held by an earlier run, of a session written already (their
@@ -273,19 +275,24 @@ def _apply(
     `meanwhile` runs inside the transaction once the entities are written (the registry is
     as the session leaves it), while a worker thread embeds the session's profiles and
     facts: ONNX Runtime leaves the GIL as it computes, so the next session's identification
-    (write_pending) is done on the core the embedder leaves idle."""
+    (write_pending) is done on the core the embedder leaves idle.
+
+    In a `batch`, the session is written in the batch's transaction and its changed
+    profiles are embedded by the batch, once, when it commits."""
+    profiles = batch is None
     if prepared is None and meanwhile is None:  # nothing to overlap: embed before the transaction opens
-        prepared = prepare(store, updates, embedder, threshold)
+        prepared = prepare(store, updates, embedder, threshold, profiles=profiles)
     with ExitStack() as stack:
         embedding = None
         if prepared is None:
-            embedding = stack.enter_context(ThreadPoolExecutor(1, "memhop-embed")).submit(_embed, updates, embedder)
-        with store.transaction():
+            embedding = stack.enter_context(ThreadPoolExecutor(1, "memhop-embed")).submit(
+                _embed, updates, embedder, profiles)
+        with batch.session() if batch is not None else store.transaction():
             entity_ids = [u.known.id if retried and u.known else _ensure_entity(store, u, report) for u in updates]
             if meanwhile is not None:
                 meanwhile()
             prepared = prepared or prepare(store, updates, embedder, threshold, embedding.result() if embedding else None)
-            _write_memory(store, session, updates, entity_ids, prepared, embedder.dim, report, retried)
+            _write_memory(store, session, updates, entity_ids, prepared, embedder.dim, report, retried, batch)
 
 
 def _write_memory(
@@ -297,14 +304,21 @@ def _write_memory(
     dim: int,
     report: WriteReport,
     retried: bool,
+    batch: SessionBatch | None = None,
 ) -> None:
     """Profiles, mentions, facts, replacements and held updates of a session whose entities
-    are written; the caller holds the transaction."""
+    are written; the caller holds the transaction. In a `batch`, profiles are put with a
+    placeholder vector that the batch replaces before it commits."""
     vectors, kept = prepared.vectors, prepared.kept
     profiles = {e: (u.extraction.profile, v.profile) for u, v, e in zip(updates, vectors, entity_ids)
-                if v.profile is not None}  # an entity found twice keeps its last profile
-    memory.put_profiles(store, list(profiles), [text for text, _ in profiles.values()],
-                        np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, dim))
+                if u.profile_changed}  # an entity found twice keeps its last profile
+    texts = [text for text, _ in profiles.values()]
+    if batch is not None:
+        batch.defer(list(profiles), texts)
+        matrix = np.zeros((len(profiles), dim), dtype=np.float32)
+    else:
+        matrix = np.array([vec for _, vec in profiles.values()], dtype=np.float32).reshape(-1, dim)
+    memory.put_profiles(store, list(profiles), texts, matrix)
     memory.add_mention_pairs(store, [(e, t) for u, e in zip(updates, entity_ids) for t in u.found.turn_ids])
     report.residuals_deduplicated += sum(len(u.extraction.residuals) - len(k) for u, k in zip(updates, kept))
     rows = [(e, u.extraction.residuals[i], v.drafts[i])
@@ -474,6 +488,8 @@ def write_pending(
             pending, held = [], {}
         prefetch = stack.enter_context(Prefetcher(store, engine, pending, jobs, held)) if jobs > 1 and pending else None
         overlap = pool is None and replies is None  # a local engine called in turn: see _apply's `meanwhile`
+        # a local engine's sessions share transactions, their profiles embedded once each (core/write_batch.py)
+        batch = stack.enter_context(SessionBatch(store, embedder)) if overlap else None
         ahead: list[_Identified] = []  # the next session, identified while this one was embedded
         for position, session_id in enumerate(pending):
             if prefetch is not None:
@@ -483,6 +499,8 @@ def write_pending(
             report.warnings += step.cut_turns
             try:
                 if step.failure is not None:
+                    if batch is not None:  # the sessions before it are finished: keep them
+                        batch.commit()
                     raise step.failure
                 updates = extract_session(store, engine, session, step.registry, pool, held,
                                           embedder if pool is not None else None, step.found)
@@ -491,12 +509,12 @@ def write_pending(
                 break  # the sessions left stay pending for the next run, still in date order
             if overlap and position + 1 < len(pending):
                 following = partial(_identify_into, ahead, store, engine, pending[position + 1])
-                _apply(store, session, updates, embedder, dedup_threshold, report, meanwhile=following)
+                _apply(store, session, updates, embedder, dedup_threshold, report, meanwhile=following, batch=batch)
             else:
-                prepared = prepare(store, updates, embedder, dedup_threshold)
+                prepared = prepare(store, updates, embedder, dedup_threshold, profiles=batch is None)
                 if prefetch is not None:  # the next session's calls for these entities, asked while this one is written
                     prefetch.expect(position + 1, expected_after(prepared, store.next_id("residuals")))
-                _apply(store, session, updates, embedder, dedup_threshold, report, prepared=prepared)
+                _apply(store, session, updates, embedder, dedup_threshold, report, prepared=prepared, batch=batch)
             if any(u.failed for u in updates):
                 held.update({e: s for e, s in quarantine.first_held(store).items() if e not in held})
             report.sessions += 1

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from memhop.core.model import ExistingResidual, KindVotes, KnownEntity, ResidualDraft, SessionView, TurnView
-from memhop.core.store.bulk import arrow_vectors, bulk_insert
+from memhop.core.store.bulk import arrow_table, arrow_vectors, bulk_insert
 from memhop.core.store.db import Store
 
 
@@ -141,6 +141,21 @@ def put_profiles(store: Store, entity_ids: Sequence[int], texts: Sequence[str], 
             "updated_at": [datetime.now()] * len(entity_ids),
         },
     )
+
+
+def set_profile_vectors(store: Store, entity_ids: Sequence[int], vectors: np.ndarray) -> None:
+    """Replace the vectors of stored profiles, leaving their text, version and time alone."""
+    if not entity_ids:
+        return
+    data = arrow_table("profiles", {"entity_id": entity_ids, "embedding": vectors})
+    store.con.register("memhop_profile_vectors", data)
+    try:
+        store.con.execute(
+            "UPDATE profiles SET embedding = v.embedding FROM memhop_profile_vectors v "
+            "WHERE profiles.entity_id = v.entity_id"
+        )
+    finally:
+        store.con.unregister("memhop_profile_vectors")
 
 
 def residuals_of(store: Store, entity_id: int, include_superseded: bool = False) -> list[StoredResidual]:

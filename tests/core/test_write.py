@@ -3,10 +3,12 @@ they really find names in the turns and really return what they say."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memhop.core.embed import get_embedder
@@ -16,6 +18,7 @@ from memhop.core.importers.base import ParsedSource, Session, Turn
 from memhop.core.language.names import find_names, match_registry
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory, raw
+from memhop.core import write_batch
 from memhop.core.write import fuller_name, rebuild, write_pending
 from support.fake_engine import FakeEngine
 
@@ -276,3 +279,75 @@ def test_a_non_engine_error_identifying_the_next_session_leaves_the_session_befo
     assert bob is not None
     facts = store.con.execute("SELECT text FROM residuals WHERE entity_id = ?", [bob.id]).fetchall()
     assert ("Bob Kowalski works at Crumb & Co bakery.",) in facts
+
+
+class RecordingEmbedder:
+    """The real embedder, keeping every text it is asked for; with `stop_on`, it raises
+    as Ctrl-C would on a text saying that (turns are embedded at import, before it is used)."""
+
+    def __init__(self, stop_on: str | None = None) -> None:
+        self.inner = get_embedder()
+        self.name, self.dim = self.inner.name, self.inner.dim
+        self.texts: list[str] = []
+        self.stop_on = stop_on
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.stop_on and any(self.stop_on in t for t in texts):
+            raise KeyboardInterrupt()
+        self.texts += texts
+        return self.inner.embed(texts)
+
+
+def stored_profiles(store: Store) -> list[tuple[str, int, float]]:
+    """Each profile's text, version, and the cosine of its stored vector to its text's."""
+    rows = store.con.execute("SELECT text, version, embedding FROM profiles ORDER BY entity_id").fetchall()
+    fresh = get_embedder().embed([r[0] for r in rows]) if rows else np.zeros((0, 1))
+    return [(r[0], r[1], float(np.dot(np.asarray(r[2], np.float32), v))) for r, v in zip(rows, fresh)]
+
+
+def test_a_profile_changed_in_every_session_is_embedded_once_with_its_last_text(store: Store) -> None:
+    add_source(store, "a", DAYS)
+    embedder = RecordingEmbedder()
+    write_pending(store, rule_engine(), embedder)
+    profiles = stored_profiles(store)
+    bob = next(p for p in profiles if p[0].startswith("Bob Kowalski works at"))
+    assert bob[1] == 3  # changed by each of the three sessions: three versions, as before
+    assert all(cosine > 0.9999 for _, _, cosine in profiles)  # every vector is its own text's
+    drafts = [t for _, texts in DAYS for t in texts]
+    profile_texts = [t for t in embedder.texts if t not in drafts]
+    assert sorted(profile_texts) == sorted(p[0] for p in profiles)  # no earlier version was embedded
+
+
+def test_ctrl_c_while_a_batch_embeds_its_profiles_leaves_the_store_as_before_then_a_rerun_completes_it(
+    store: Store,
+) -> None:
+    add_source(store, "a", DAYS)
+    with pytest.raises(KeyboardInterrupt):  # a profile's text, embedded only as the batch commits
+        write_pending(store, rule_engine(), RecordingEmbedder(stop_on="Alice Nguyen is Bob's roommate. Alice"))
+    assert len(memory.pending_sessions(store)) == 3
+    assert store.scalar("SELECT count(*) FROM profiles") == 0  # no text without its vector
+    write_pending(store, rule_engine(), get_embedder())
+    assert not memory.pending_sessions(store)
+    assert [(text, version) for text, version, _ in stored_profiles(store)] == [
+        (text, version) for text, version, _ in uninterrupted_profiles()
+    ]
+    assert all(cosine > 0.9999 for _, _, cosine in stored_profiles(store))
+
+
+def test_a_crash_in_a_later_batch_keeps_the_batches_before_it_with_their_vectors(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(write_batch, "SESSIONS", 1)  # a batch per session
+    add_source(store, "a", DAYS)
+    with pytest.raises(KeyboardInterrupt):  # session 2's facts
+        write_pending(store, rule_engine(), RecordingEmbedder(stop_on="Northlight"))
+    assert len(memory.pending_sessions(store)) == 2
+    profiles = stored_profiles(store)
+    assert profiles and all(cosine > 0.9999 for _, _, cosine in profiles)
+
+
+def uninterrupted_profiles() -> list[tuple[str, int, float]]:
+    with open_store(Path(tempfile.mkdtemp()) / "whole.duckdb") as whole:
+        add_source(whole, "a", DAYS)
+        write_pending(whole, rule_engine(), get_embedder())
+        return stored_profiles(whole)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from memhop.core.engines.offline.facts import is_identity, slot_of, values
 from memhop.core.language import relations
 
-# ~120 words is the design's ceiling; 80 keeps the write path's embedding cost (profiles
-# are re-embedded every session that touches them, and MiniLM costs per token) in budget.
+# ~120 words is the design's ceiling; 80 keeps the write path's embedding cost (a profile is
+# embedded at each commit that changed it, and MiniLM costs per token) in budget.
 MAX_WORDS = 80
 MAX_RELATIONS = 10
 SLOT_ORDER = ("job", "home", "relationship", "school", "age", "weight")
