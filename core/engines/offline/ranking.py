@@ -290,11 +290,13 @@ def date_of(sentence: Sentence) -> date | None:
     """When a sentence was true: its turn's date, or the absolute date a fact states."""
     if sentence.when:
         return sentence.when.date()
-    days = _stated_days(sentence.text)
+    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
     return max(days) if days else None
 
 
 def _stated_days(text: str) -> list[date]:
     """The absolute dates a text states ("on 28 June 2024", "2024-06-28"), not relative ones:
-    without a reference day only ISO dates and years would be read."""
+    without a reference day only ISO dates and years would be read. (Only the period test
+    reads them so: as recency, a fact's "as of" date would favour "has left the bakery" over
+    the job that followed.)"""
     return [d.day for d in find_dates(text, date.today()) if d.day and d.explicit]
