@@ -126,6 +126,19 @@ class EntitySlice:
     facts: tuple[str, ...]
 
 
+class Reply(str):
+    """An answer that also says which sentence it was read from, when the engine knows
+    (the offline answerer cuts it from one; a model does not say): a plain `str` to every
+    caller that only wants the answer."""
+
+    read_from: str | None
+
+    def __new__(cls, text: str, read_from: str | None = None) -> Reply:
+        reply = super().__new__(cls, text)
+        reply.read_from = read_from
+        return reply
+
+
 @dataclass(frozen=True)
 class AnswerRequest:
     question: str

@@ -24,7 +24,7 @@ from memhop.core.expansion import expand, walk_chain
 from memhop.core.language.dates import stated_period
 from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
-from memhop.core.model import AnswerRequest, EntitySlice, TurnView
+from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
 from memhop.core.route import classify
 from memhop.core.store import Store
@@ -112,14 +112,16 @@ def ask(
     answer: Callable[[AnswerRequest], str],
     window: Window | None = None,
 ) -> Answer:
-    """Read, then answer, then find the answer's support; an empty store or an unsupported
-    question gets "I don't know" and the closest memories."""
+    """Read, then answer, then find the answer's support (the sentence the engine says it
+    read the answer from first); an empty store or an unsupported question gets "I don't
+    know" and the closest memories."""
     context = read(store, question, embedder, options, window)
     started = time.perf_counter()
-    text = answer(context.request())
+    reply = answer(context.request())
+    text, read_from = str(reply), reply.read_from if isinstance(reply, Reply) else None
     context.trace.timings_ms["answer"] = _ms(started)
     started = time.perf_counter()
-    support = find_support(store, context, text)
+    support = find_support(store, context, text, read_from)
     context.trace.answer, context.trace.answer_from = text, support.source
     context.trace.timings_ms["support"] = _ms(started)
     return Answer(context, text, support)

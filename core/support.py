@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
@@ -44,6 +44,7 @@ OWN_DATE = 0.5  # a date answer that is only the turn's own date
 PARTIAL = 0.8  # times the share of the answer's content words a sentence holds
 ENOUGH = 0.4  # a sentence with half the answer's content words supports it
 _STATED = ("words", "date")  # how a sentence holds the whole answer
+SOURCE = "source"  # how the answer's own sentence supports it when it holds none of its words (a count)
 _ARTICLE = r"(?:a|an|the)"
 _SEP = rf"[^a-z0-9]+(?:{_ARTICLE}[^a-z0-9]+)?"
 _BEFORE = r"(?<![a-z0-9])(?<!\d[:.,])"  # "30" is not the minutes of "9:30" nor the decimals of "2.30"
@@ -74,7 +75,8 @@ class SupportItem:
     closest: bool  # only close to the question: not shown to contain the answer
     quote: str  # the sentence holding the answer (or, for a closest item, nearest the question)
     span: tuple[int, int] | None  # where the answer is in `quote`
-    how: str | None = None  # "words" | "date" | "some words" | "own date"; None for a closest item
+    how: str | None = None  # "words" | "date" | "some words" | "own date" | "source"; None for a closest item
+    read: bool = False  # the engine says it cut the answer from this one (`quote`)
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.cited.to_dict(), "closest": self.closest, "quote": self.quote}
@@ -90,8 +92,9 @@ class Support:
 
     @property
     def source(self) -> AnswerSource | None:
-        """Where the answer was read from: the best item that contains it."""
-        best = next((i for i in self.items if not i.closest), None)
+        """Where the answer was read from: the item the engine says it cut it from, else the
+        best item that contains it."""
+        best = next((i for i in self.items if i.read), None) or next((i for i in self.items if not i.closest), None)
         if best is None:
             return None
         c = best.cited
@@ -125,20 +128,31 @@ class _Found:
     how: str | None = None
 
 
-def find_support(store: Store, context: Context, answer: str) -> Support:
+def find_support(store: Store, context: Context, answer: str, read_from: str | None = None) -> Support:
     """The facts and evidence turns the answer was read from, best first; the closest ones
     (flagged) for a refusal or an answer none of them contains.
 
     An answer read from a profile is in none of the facts and turns the answerer saw; the
     selected entities' other facts (and the turns those came from) are searched next — also
-    when the context holds only some of its words and a sentence there may state it whole."""
+    when the context holds only some of its words and a sentence there may state it whole.
+    `read_from`: the sentence the engine says it cut the answer from; the fact or turn
+    holding it comes first (a list, a count or a resolved date need not contain its words),
+    the others after it, best first."""
     answered = not is_refusal(answer)
     given = _given(store, context)
     if answered:
         target = _Target.of(answer)
         kept = _supporting(target, given)
+        wider: list[Cited] | None = None
         if not kept or kept[0].how not in _STATED:  # a sentence stating it may be among the entities' other facts
-            kept = _fullest(kept + _supporting(target, _wider(store, context, given)))
+            wider = _wider(store, context, given)
+            kept = _fullest(kept + _supporting(target, wider))
+        if read_from and read_from.strip():
+
+            def searched(seen: list[Cited] | None = wider) -> list[Cited]:  # only when no supporting item holds it
+                return given + (seen if seen is not None else _wider(store, context, given))
+
+            kept = _mark_source(kept, read_from, target, searched)
         if kept:
             return Support(True, tuple(_read_from_first(kept, context)))
     return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
@@ -190,20 +204,42 @@ def _fullest(items: list[SupportItem]) -> list[SupportItem]:
 
 def _read_from_first(items: list[SupportItem], context: Context) -> list[SupportItem]:
     """Among sentences that state the answer equally fully, the one it was read from first:
-    the one naming where the question's chain ends ("Cal" for "Ines's boyfriend"), then the
-    one carrying more of the question's words ("found" for "who found Gran?")."""
+    the one the engine says it cut the answer from (flagged `read`), else the one naming
+    where the question's chain ends ("Cal" for "Ines's boyfriend"), then the one carrying
+    more of the question's words ("found" for "who found Gran?"). A sentence stating the
+    answer word for word stays before the source when that only implies it ("her 60th")."""
     end = fold(context.chain[-1]) if context.chain else None
     asked = frozenset(lexical.terms(context.question))
     order = {"words": FULL, "date": DATE}
 
-    def key(at: int) -> tuple[float, bool, int, int]:
+    def key(at: int) -> tuple[float, bool, bool, int, int]:
         item = items[at]
-        if item.how not in order:  # a partial statement keeps its place behind the full ones
-            return (0.0, False, 0, at)
+        if item.how not in order:  # a partial statement keeps its place behind the full ones, the source first
+            return (0.0, not item.read, False, 0, at)
         names_end = end is not None and re.search(rf"(?<!\w){re.escape(end)}(?!\w)", fold(item.quote)) is not None
-        return (-order[item.how or ""], not names_end, -_shared(item.quote, asked), at)
+        return (-order[item.how or ""], not item.read, not names_end, -_shared(item.quote, asked), at)
 
     return [items[i] for i in sorted(range(len(items)), key=key)]
+
+
+def _mark_source(
+    items: list[SupportItem], sentence: str, target: _Target, searched: Callable[[], list[Cited]]
+) -> list[SupportItem]:
+    """The fact or turn holding `sentence` (where the answer was cut from) flagged `read`,
+    quoting it: the first such among those that contain the answer, else one of all the
+    answerer could have read, added (a count's or a list's sentence need not state it).
+    Unchanged when none holds it: a profile's sentence cannot be cited."""
+    said = " ".join(sentence.split())
+    at = next((i for i, item in enumerate(items) if said in " ".join(item.cited.text.split())), None)
+    if at is not None:
+        item = items[at]
+        found = _in_sentence(target, said, item.cited.day)
+        quote, span, how = (said, found.span, found.how) if found.score >= ENOUGH else (item.quote, item.span, item.how)
+        return [*items[:at], SupportItem(item.cited, False, quote, span, how, read=True), *items[at + 1 :]]
+    cited = next((c for c in searched() if said in " ".join(c.text.split())), None)
+    if cited is None:
+        return items
+    return [*(i for i in items if i.cited != cited), SupportItem(cited, False, said, None, SOURCE, read=True)]
 
 
 def _closest(given: list[Cited], asked: frozenset[str]) -> list[SupportItem]:
@@ -259,7 +295,7 @@ def match(target: _Target, text: str, when: datetime | None) -> _Found:
 def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
     if target.pattern is not None:
         hit = target.pattern.search(fold(sentence))
-        if hit:
+        if hit and not (not target.days and _in_a_date(sentence, hit.span(), ref)):
             return _Found(FULL, sentence, hit.span(), "words")
     if target.days and _MAYBE_DATE.search(sentence):
         for mention in find_dates(sentence, ref, past=True):
@@ -274,6 +310,16 @@ def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
         share = len(target.terms & said) / len(target.terms)
         return _Found(PARTIAL * share, sentence, None, "some words")
     return _Found(0.0, sentence, None)
+
+
+def _in_a_date(sentence: str, span: tuple[int, int], ref: date | None) -> bool:
+    """A number answer's digits as the day or year of a date ("3" of "on 3 February 2024"):
+    not a statement of the number."""
+    start, end = span
+    if not any(c.isdigit() for c in sentence[start:end]):
+        return False
+    return any(m.start <= start and end <= m.end and (m.start, m.end) != span
+               for m in find_dates(sentence, ref or date.today(), past=True))
 
 
 def _numbers(sentence: str) -> set[str]:

@@ -91,7 +91,8 @@ class AnswerSource:
     id: int
     sentence: str
     span: tuple[int, int] | None  # character offsets of the answer in `sentence`
-    how: str  # "words" (in order), "date" (a date written any way), "some words", "own date" (the turn's date)
+    how: str  # "words" (in order), "date" (a date written any way), "some words", "own date" (the turn's date),
+    # "source" (the sentence the engine cut it from, holding none of its words: a count's)
     date: str | None
     speaker: str | None
     source: str | None

@@ -26,6 +26,7 @@ MATCHED = {
     "date": "the answer's date, as written here",
     "some words": "some of the answer's words",
     "own date": "only the turn's own date",
+    "source": "the sentence the answer was worked out from",
 }
 TRACE_WIDTH = 80  # the tree is laid out for this many columns when stdout is not a terminal
 SNIPPET_CHARS = 90

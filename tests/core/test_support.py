@@ -12,9 +12,9 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.engines.offline.answer import answer_offline
+from memhop.core.engines.offline.answer import answer_offline, explain
 from memhop.core.ingest import ingest
-from memhop.core.model import AnswerRequest, ResidualDraft
+from memhop.core.model import AnswerRequest, Reply, ResidualDraft
 from memhop.core.read import Answer, ask
 from memhop.core.store import Store, memory, open_store
 from memhop.core.support import is_refusal
@@ -243,3 +243,66 @@ def test_of_two_sentences_stating_the_answer_the_one_about_the_chains_end_comes_
 def test_a_unit_written_onto_its_number_supports_the_amount(band_diary: Store) -> None:
     items = asked(band_diary, "What did Ines's dog weigh at the vet?", "18.2 kg").support.items
     assert items and not items[0].closest and "18.2KG" in items[0].quote
+
+
+def test_the_engines_own_sentence_comes_first_among_those_stating_the_answer(band_diary: Store) -> None:
+    """Both sentences say "Tin Owls"; the engine says which one it read, and that one is
+    cited first, whatever the chain's end would suggest."""
+    said = "Kit plays bass in a band called Tin Owls, which he swears is not a metal band."
+    result = asked(band_diary, "What band does Ines's boyfriend play in?", lambda _r: Reply("Tin Owls", said))
+    first = result.support.items[0]
+    assert (first.quote, first.how, first.read) == (said, "words", True)
+    assert first.span is not None and first.quote[slice(*first.span)] == "Tin Owls"
+    assert result.text == "Tin Owls" and type(result.text) is str
+
+
+def test_a_sentence_stating_the_answer_stays_before_a_source_that_works_it_out(numbers_diary: Store) -> None:
+    result = asked(numbers_diary, "When was Pell's concert?", lambda _r: Reply("9 June 2024", "Pell's concert was last night!"))
+    items = result.support.items
+    assert "9 June 2024" in items[0].quote and items[0].how == "words"
+    assert (items[1].quote, items[1].how, items[1].read) == ("Pell's concert was last night!", "date", True)
+    source = result.context.trace.answer_from  # the trace still says where it was read from
+    assert source is not None and (source.sentence, source.how) == ("Pell's concert was last night!", "date")
+
+
+CLIMBING_DIARY = """# Wren's diary
+
+# 2024-02-03
+
+Dinner at Ilka's flat tonight. Her roommate Joss played the harp for us after we ate.
+
+# 2024-03-09
+
+Went bouldering with Ilka at the Vault. My forearms are gone.
+
+# 2024-04-13
+
+Bouldering again with Ilka at the Vault, and I finally topped the green overhang.
+
+# 2024-06-22
+
+Ilka and I went bouldering at the Vault once more; Ilka flashed the purple slab.
+"""
+
+
+@pytest.fixture(scope="module")
+def climbing_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from _diary_store(tmp_path_factory.mktemp("climbing"), CLIMBING_DIARY, "Wren Calloway", written=True)
+
+
+def test_the_offline_answers_sentence_is_cited_first(climbing_diary: Store) -> None:
+    """Three facts and turns say "the Vault"; the one the offline answerer cut it from is first."""
+    result = asked(climbing_diary, "Where did I go bouldering with Ilka?", answer_offline)
+    read = explain(result.context.request()).sentence
+    first = result.support.items[0]
+    assert result.text.endswith("Vault") and read is not None
+    assert first.quote == read and read in first.cited.text and first.read
+    assert result.context.trace.answer_from is not None and result.context.trace.answer_from.sentence == read
+
+
+def test_a_count_cites_a_sentence_it_counted_not_a_date_holding_its_number(climbing_diary: Store) -> None:
+    result = asked(climbing_diary, "How many times did I go bouldering with Ilka?", answer_offline)
+    proven = [i for i in result.support.items if not i.closest]
+    assert result.text == "3" and proven
+    assert "bouldering" in proven[0].quote.lower() and proven[0].how == "source"
+    assert not any("3 February" in i.quote for i in proven)  # the day of a date is not the count

@@ -44,7 +44,7 @@ from memhop.core.language.question import (
 )
 from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, gather
-from memhop.core.model import AnswerRequest, EntitySlice
+from memhop.core.model import AnswerRequest, EntitySlice, Reply
 
 DONT_KNOW = "I don't know"
 NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
@@ -79,8 +79,10 @@ class Explanation:
         return (at, at + len(self.answer)) if at >= 0 and self.answer else None
 
 
-def answer_offline(request: AnswerRequest) -> str:
-    return explain(request).answer
+def answer_offline(request: AnswerRequest) -> Reply:
+    """The answer, carrying the sentence it was cut from: support cites that sentence first."""
+    found = explain(request)
+    return Reply(found.answer, found.sentence)
 
 
 def explain(request: AnswerRequest) -> Explanation:

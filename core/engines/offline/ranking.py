@@ -33,6 +33,9 @@ TYPED = AMOUNTS | {"when", "where"}
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
 _WHO_DID = re.compile(r"^\W*who\s+(?!(?:do|does|did|is|was|are|were)\b)[a-z]+", re.I)  # "Who found Gran ...?"
 NOTE_SHARE = MIN_COVERAGE / 2  # the most a note without the verb adds: another word must match too
+# What a note ("Tin Owls at the Copper Hall last night") says someone did at the place: was,
+# went, visited, played or performed there; asked with a period it dates, it answers those.
+_BEING_THERE = frozenset(lexical.stem(w) for w in "be go visit play perform stay spend attend".split())
 VERB_WEIGHT = 2.0  # the question's own verb counts this many times its other words
 SIZE_WEIGHT = 0.5  # "top three": how many, more than what the sentence must say
 # Words that ask for the same thing in other words.
@@ -103,13 +106,19 @@ def ranked(
         second = any(set_off(sentence.text, pos) for pos in hits.values())
         credit = sum(weights[t] for t in hits)
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
-        if opening is not None and hits:  # a note stands in for the verb only beside another matched word
+        # a note stands in for the verb only beside another matched word, or inside the period the question names
+        dated = opening is not None and not hits and _in_scope(sentence, scope) == SCOPE_IN
+        if opening is not None and (hits or dated):
             said = _said_verb(question)  # read only now, when a note could stand in for it (cached)
+            if dated and said not in _BEING_THERE:
+                continue  # "Ines at the Louvre" in May says she was there, not that she studied there
             if said in weights and said not in hits and grammar.verbless(sentence.text):
                 hits[said] = opening
                 credit += min(weights[said], NOTE_SHARE * total)
                 second = True
         coverage = credit / total if total else 0.0
+        if dated and hits:  # "Tin Owls at the Copper Hall last night", asked "where did they play in June?"
+            coverage = max(coverage, MIN_COVERAGE)
         attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
         if not total and (identity or question.wh in TYPED or classing):
             typed = role(sentence.text) if identity else None
@@ -269,7 +278,7 @@ def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
     """A sentence dated inside the question's period counts more, one dated outside less."""
     if scope is None:
         return 1.0
-    days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
+    days = _stated_days(sentence.text)
     if sentence.when:
         days.append(sentence.when.date())
     if not days:
@@ -283,3 +292,11 @@ def date_of(sentence: Sentence) -> date | None:
         return sentence.when.date()
     days = [d.day for d in find_dates(sentence.text, None) if d.day and d.explicit]
     return max(days) if days else None
+
+
+def _stated_days(text: str) -> list[date]:
+    """The absolute dates a text states ("on 28 June 2024", "2024-06-28"), not relative ones:
+    without a reference day only ISO dates and years would be read. (Only the period test
+    reads them so: as recency, a fact's "as of" date would favour "has left the bakery" over
+    the job that followed.)"""
+    return [d.day for d in find_dates(text, date.today()) if d.day and d.explicit]
