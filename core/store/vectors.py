@@ -26,7 +26,7 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
@@ -34,8 +34,10 @@ import duckdb
 import numpy as np
 
 from memhop.core.embed import DIM
+from memhop.core.store import router
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
+from memhop.core.store.router import Router
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -50,9 +52,10 @@ BUILD_BUFFERS = "256MB"  # DuckDB's block cache while derived files are built (s
 # for their own count (core/store/recall.py sets it at least as large as the results wanted).
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
-# Candidates a search keeps while walking the graph, at least: turns are often near-copies of
-# each other (the scale bench's are, by construction), and below ~2000 a search can stay
-# inside one cluster of them and miss the nearest turns entirely.
+# Candidates a search keeps while walking the graph, at least, when there is no router
+# (core/store/router.py): turns are often near-copies of each other (the scale bench's are,
+# by construction), and below ~2000 a search can stay inside one cluster of them and miss
+# the nearest turns entirely (even at 2000 it often does: the router is the remedy).
 EXPANSION_SEARCH = 2_000
 # Up to this many turns the index is not walked but scanned: usearch compares the query with
 # every int8 vector (SIMD, ~17 ms at 100k turns on a loaded 2-core machine) and finds the
@@ -129,16 +132,24 @@ class TurnVectors:
     index: Index
     state: State
     file: BinaryIO  # the same float16 rows, read by offset
+    router: Router | None = None  # routing lists (core/store/router.py), when the graph is walked
+
 
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
-        """Positions (into `ids`) of about the `count` turns nearest `query`, by the index."""
+        """Positions (into `ids`) of about the `count` turns nearest `query`, by the index
+        (when its graph is walked, and there is a router, the router's `count` as well)."""
         count = min(count, len(self.ids))
-        self.index.expansion_search = max(count, EXPANSION_SEARCH)  # type: ignore[misc]  # settable; usearch declares the setter apart from the getter
         scan = len(self.ids) <= SCAN_MAX_TURNS  # every int8 vector compared: no graph to get lost in
+        routed = not scan and self.router is not None  # the router reaches the groups a wide walk was for
+        self.index.expansion_search = max(count, 0 if routed else EXPANSION_SEARCH)  # type: ignore[misc]  # settable; usearch declares the setter apart from the getter
         keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1, exact=scan).keys, dtype=np.int64)
         pos = np.searchsorted(self.ids, keys)
         ok = (pos < len(self.ids)) & (self.ids[np.clip(pos, 0, len(self.ids) - 1)] == keys)
-        return np.asarray(pos[ok], dtype=np.int64)
+        found = np.asarray(pos[ok], dtype=np.int64)
+        if scan or self.router is None:
+            return found
+        tail = self.rows(np.arange(self.router.routed, len(self.ids)))
+        return np.concatenate([found, self.router.nearest(query, count, tail)])  # may repeat rows
 
     def cosines(self, positions: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Exact cosine (float16 rows) of the turns at these positions."""
@@ -192,7 +203,7 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
             unbuilt(target, exc, "searching exactly")
             return None
     try:
-        return _open(target, state)
+        return _routed(_open(target, state), target, build)
     except (OSError, ValueError):  # a file cut short or removed under us: build it again
         try:
             with bounded_buffers(store):
@@ -201,6 +212,26 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
         except (OSError, ValueError, duckdb.Error) as exc:
             unbuilt(target, exc, "searching exactly")
             return None
+
+
+def _routed(vectors: TurnVectors, target: Path, build: bool) -> TurnVectors:
+    """`vectors` with their router (core/store/router.py) when their graph is walked, built
+    first if it is due and `build`; without one when it cannot be built."""
+    turns = len(vectors.ids)
+    if turns <= SCAN_MAX_TURNS:
+        return vectors
+    if build:
+        _route(target, turns)
+    return replace(vectors, router=router.open_router(target, turns))
+
+
+def _route(target: Path, turns: int) -> None:
+    """Build the router of these vectors if their graph is walked and it is due."""
+    if turns > SCAN_MAX_TURNS and router.due(target, turns):
+        try:
+            router.build(target, turns)
+        except OSError as exc:  # nowhere to write: the graph is walked alone
+            unbuilt(target, exc, "walking the graph without routing lists")
 
 
 def unbuilt(target: Path, problem: Exception, instead: str) -> None:
@@ -227,6 +258,7 @@ def refresh(store: Store, state: State | None = None, have: State | None = None)
             _extend(store, target, have, state)
         elif have != state:
             _rebuild(store, target, state)
+    _route(target, state.turns)
     return time.perf_counter() - clock + fact_vectors.refresh(store)  # bounds its own build's buffers
 
 
