@@ -230,7 +230,7 @@ def _route(target: Path, turns: int) -> None:
     if turns > SCAN_MAX_TURNS and router.due(target, turns):
         try:
             router.build(target, turns)
-        except OSError as exc:  # nowhere to write: the graph is walked alone
+        except (OSError, ValueError) as exc:  # nowhere to write, or the rows cut short: the graph is walked alone
             unbuilt(target, exc, "walking the graph without routing lists")
 
 
