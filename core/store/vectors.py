@@ -134,7 +134,6 @@ class TurnVectors:
     file: BinaryIO  # the same float16 rows, read by offset
     router: Router | None = None  # routing lists (core/store/router.py), when the graph is walked
 
-
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
         """Positions (into `ids`) of about the `count` turns nearest `query`, by the index
         (when its graph is walked, and there is a router, the router's `count` as well)."""
