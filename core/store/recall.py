@@ -233,7 +233,7 @@ class TurnIndex:
         if self.dense_matrix is not None:
             return self.dense_matrix[rows]
         assert self.vectors is not None
-        return np.asarray(self.vectors.matrix[self.id_rank[rows]], dtype=np.float32)
+        return self.vectors.rows(self.id_rank[rows])
 
     def cosines(
         self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None
@@ -281,15 +281,15 @@ class TurnIndex:
     @cached_property
     def centroid(self) -> np.ndarray:
         """The normalised mean of every turn's vector (hero's expansion bar), once per snapshot;
-        a large store's memory-mapped rows are summed a chunk at a time."""
+        a large store's rows are read from its derived file and summed a chunk at a time."""
         if self.dense_matrix is not None:
             total = self.dense_matrix.sum(axis=0, dtype=np.float64)
         else:
             assert self.vectors is not None
-            matrix = self.vectors.matrix
-            total = np.zeros(matrix.shape[1], dtype=np.float64)
-            for start in range(0, len(matrix), CENTROID_CHUNK):
-                total += np.asarray(matrix[start : start + CENTROID_CHUNK], dtype=np.float64).sum(axis=0)
+            n = len(self.vectors.ids)
+            total = np.zeros(self.vectors.matrix.shape[1], dtype=np.float64)
+            for start in range(0, n, CENTROID_CHUNK):
+                total += self.vectors.rows(np.arange(start, min(start + CENTROID_CHUNK, n))).sum(axis=0, dtype=np.float64)
         norm = float(np.linalg.norm(total))
         return (total / norm if norm else total).astype(np.float32)
 

@@ -27,16 +27,18 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import duckdb
 import numpy as np
 
 from memhop.core.embed import DIM
+from memhop.core.store import router
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
+from memhop.core.store.router import Router
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -51,9 +53,10 @@ BUILD_BUFFERS = "256MB"  # DuckDB's block cache while derived files are built (s
 # for their own count (core/store/recall.py sets it at least as large as the results wanted).
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
-# Candidates a search keeps while walking the graph, at least: turns are often near-copies of
-# each other (the scale bench's are, by construction), and below ~2000 a search can stay
-# inside one cluster of them and miss the nearest turns entirely.
+# Candidates a search keeps while walking the graph, at least, when there is no router
+# (core/store/router.py): turns are often near-copies of each other (the scale bench's are,
+# by construction), and below ~2000 a search can stay inside one cluster of them and miss
+# the nearest turns entirely (even at 2000 it often does: the router is the remedy).
 EXPANSION_SEARCH = 2_000
 # Up to this many turns the index is not walked but scanned: usearch compares the query with
 # every int8 vector (SIMD, ~17 ms at 100k turns on a loaded 2-core machine) and finds the
@@ -135,30 +138,62 @@ def last_op(con: duckdb.DuckDBPyConnection, where: str = "TRUE") -> tuple[str, i
 
 @dataclass(frozen=True)
 class TurnVectors:
-    """The mapped files: `ids` sorted, `matrix` row i is turn ids[i], `index` keyed by id."""
+    """The mapped files: `ids` sorted, `matrix` row i is turn ids[i], `index` keyed by id.
+
+    Rows are read from `file` (`rows`), not through the mapping: a page fault on a mapped
+    file maps the pages around it too (the kernel's fault-around, 64 KB), and each of them
+    counts in the process's resident memory from then on. One ask rescoring ~1,200 scattered
+    candidates mapped ~70 MB that way; twenty asks in one process at 1M turns, ~300 MB."""
 
     ids: np.ndarray
-    matrix: np.ndarray  # (n, DIM) float16, memory-mapped
+    matrix: np.ndarray  # (n, DIM) float16, memory-mapped (its shape; rows are read by `rows`)
     index: Index
     state: State
+    file: BinaryIO  # the same float16 rows, read by offset
+    router: Router | None = None  # routing lists (core/store/router.py), when the graph is walked
 
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
-        """Positions (into `ids`) of about the `count` turns nearest `query`, by the index."""
+        """Positions (into `ids`) of about the `count` turns nearest `query`, by the index
+        (when its graph is walked, and there is a router, the router's `count` as well)."""
         count = min(count, len(self.ids))
-        self.index.expansion_search = max(count, EXPANSION_SEARCH)  # type: ignore[misc]  # settable; usearch declares the setter apart from the getter
         scan = len(self.ids) <= SCAN_MAX_TURNS  # every int8 vector compared: no graph to get lost in
+        routed = not scan and self.router is not None  # the router reaches the groups a wide walk was for
+        self.index.expansion_search = max(count, 0 if routed else EXPANSION_SEARCH)  # type: ignore[misc]  # settable; usearch declares the setter apart from the getter
         keys = np.asarray(self.index.search(query.astype(np.float32), count, threads=1, exact=scan).keys, dtype=np.int64)
         pos = np.searchsorted(self.ids, keys)
         ok = (pos < len(self.ids)) & (self.ids[np.clip(pos, 0, len(self.ids) - 1)] == keys)
-        return np.asarray(pos[ok], dtype=np.int64)
+        found = np.asarray(pos[ok], dtype=np.int64)
+        if scan or self.router is None:
+            return found
+        tail = self.rows(np.arange(self.router.routed, len(self.ids)))
+        return np.concatenate([found, self.router.nearest(query, count, tail)])  # may repeat rows
 
     def cosines(self, positions: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Exact cosine (float16 rows) of the turns at these positions."""
         if not len(positions):
             return np.zeros(0, dtype=np.float32)
-        rows = np.asarray(self.matrix[np.sort(positions)], dtype=np.float32)
-        out = np.empty(len(positions), dtype=np.float32)
-        out[np.argsort(positions, kind="stable")] = rows @ query.astype(np.float32)
+        return self.rows(positions) @ query.astype(np.float32)
+
+    def rows(self, positions: np.ndarray) -> np.ndarray:
+        """The rows at these positions as float32, in the order asked: read from the file,
+        one read per run of adjacent positions (a candidate and its neighbours are one)."""
+        positions = np.asarray(positions, dtype=np.int64)
+        if not len(positions):
+            return np.zeros((0, DIM), dtype=np.float32)
+        if int(positions.min()) < 0 or int(positions.max()) >= len(self.ids):
+            raise IndexError(f"row positions outside 0..{len(self.ids) - 1}")
+        order = np.argsort(positions, kind="stable")
+        ordered = positions[order]
+        got = np.empty((len(ordered), DIM), dtype=np.float16)
+        width = DIM * got.itemsize
+        view = got.view(np.uint8).reshape(-1).data
+        breaks = np.flatnonzero(np.diff(ordered) != 1) + 1
+        fd = self.file.fileno()
+        for lo, hi in zip(np.r_[0, breaks].tolist(), np.r_[breaks, len(ordered)].tolist()):
+            if os.preadv(fd, [view[lo * width : hi * width]], int(ordered[lo]) * width) != (hi - lo) * width:
+                raise OSError(f"{self.file.name}: derived vectors are cut short")
+        out = np.empty((len(positions), DIM), dtype=np.float32)
+        out[order] = got
         return out
 
 
@@ -185,7 +220,7 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
             unbuilt(target, exc, "searching exactly")
             return None
     try:
-        return _open(target, state)
+        return _routed(_open(target, state), target, build)
     except (OSError, ValueError):  # a file cut short or removed under us: build it again
         try:
             with bounded_buffers(store):
@@ -194,6 +229,26 @@ def load(store: Store, build: bool = True) -> TurnVectors | None:
         except (OSError, ValueError, duckdb.Error) as exc:
             unbuilt(target, exc, "searching exactly")
             return None
+
+
+def _routed(vectors: TurnVectors, target: Path, build: bool) -> TurnVectors:
+    """`vectors` with their router (core/store/router.py) when their graph is walked, built
+    first if it is due and `build`; without one when it cannot be built."""
+    turns = len(vectors.ids)
+    if turns <= SCAN_MAX_TURNS:
+        return vectors
+    if build:
+        _route(target, turns)
+    return replace(vectors, router=router.open_router(target, turns))
+
+
+def _route(target: Path, turns: int) -> None:
+    """Build the router of these vectors if their graph is walked and it is due."""
+    if turns > SCAN_MAX_TURNS and router.due(target, turns):
+        try:
+            router.build(target, turns)
+        except (OSError, ValueError) as exc:  # nowhere to write, or the rows cut short: the graph is walked alone
+            unbuilt(target, exc, "walking the graph without routing lists")
 
 
 def unbuilt(target: Path, problem: Exception, instead: str) -> None:
@@ -220,6 +275,7 @@ def refresh(store: Store, state: State | None = None, have: State | None = None)
             _extend(store, target, have, state)
         elif have != state:
             _rebuild(store, target, state)
+    _route(target, state.turns)
     return time.perf_counter() - clock + fact_vectors.refresh(store)  # bounds its own build's buffers
 
 
@@ -396,4 +452,4 @@ def _open(target: Path, state: State) -> TurnVectors:
     index = usearch_index.restore(str(target / _INDEX), view=True)
     if index is None or len(ids) != state.turns:
         raise OSError(f"{target}: derived vectors are incomplete")
-    return TurnVectors(ids, matrix, index, state)
+    return TurnVectors(ids, matrix, index, state, open(target / _VECTORS, "rb"))  # noqa: SIM115  # kept open with the snapshot, closed with it

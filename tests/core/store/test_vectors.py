@@ -330,3 +330,52 @@ def test_files_written_before_the_store_had_an_identity_are_kept_not_rebuilt(
         identity = store.con.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
     assert identity and identity[0]
     assert all(json.loads(p.read_text(encoding="utf-8"))["store"] == identity[0] for p in states)
+
+
+def _resident_kb(path: Path) -> int:
+    """Resident kB of this process's mappings of `path` (Linux /proc/self/smaps)."""
+    total, inside = 0, False
+    for line in Path("/proc/self/smaps").read_text(encoding="utf-8").splitlines():
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5:  # a mapping's first line: range perms offset dev inode [path]
+            inside = len(head) >= 6 and Path(head[-1]) == path
+        elif inside and head[:1] == ["Rss:"]:
+            total += int(head[1])
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("retriever", ["prograph", "hero"])
+def test_asking_a_large_store_leaves_none_of_its_vector_file_resident(
+    two: tuple[Path, Path], small_threshold: None, retriever: str
+) -> None:
+    """Candidates are rescored from rows read out of the float16 file, not touched through its
+    mapping: each touched page would stay resident (with its neighbours) for the process's life,
+    ~300 MB over twenty asks at 1M turns."""
+    _, approx = two
+    recall._CACHE.clear()
+    settings = replace(ReadSettings(), evidence=25, retriever=retriever)
+    with open_store(approx, read_only=True) as store:
+        for question in QUESTIONS:
+            assert read(store, question, EMBED, settings).evidence
+        turns = snapshot(store).turns
+        assert turns.vectors is not None
+        if retriever == "hero":
+            assert turns.centroid.shape == (turns.vectors.matrix.shape[1],)  # sums every row
+        assert _resident_kb(Path(turns.vectors.matrix.filename).resolve()) == 0
+
+
+def test_rows_read_from_the_file_are_the_mapped_rows_in_the_order_asked(
+    two: tuple[Path, Path], small_threshold: None
+) -> None:
+    _, approx = two
+    _evidence(approx, QUESTIONS[0])
+    with open_store(approx, read_only=True) as store:
+        loaded = vectors.load(store, build=False)
+    assert loaded is not None
+    n = len(loaded.ids)
+    asked = np.array([n - 1, 3, 4, 5, 0, 4, 2, n - 2], dtype=np.int64)  # runs, a repeat, both ends
+    np.testing.assert_array_equal(loaded.rows(asked), np.asarray(loaded.matrix[asked], dtype=np.float32))
+    assert loaded.rows(np.zeros(0, dtype=np.int64)).shape == (0, loaded.matrix.shape[1])
+    with pytest.raises(IndexError):
+        loaded.rows(np.array([n]))
