@@ -8,10 +8,13 @@ nearest (some questions none), while an int8 scan of every vector held all of th
 graph, not the int8 vectors, loses them (a wider walk barely helps: 8,000 kept candidates, 86 %).
 
 The router is an inverted file: `LIST_TURNS`-th turns, evenly spaced, are pivots; every
-turn is filed under its nearest pivot, and the rows are stored again grouped by pivot
-(float16), so a list is one read. A search scores the pivots, reads the `PROBES` lists
-whose pivots are nearest and scores their rows exactly; `TurnVectors.nearest` merges them
-with the graph's. Turns added after the router was built (the file's tail, which ingest
+turn is filed under its nearest pivot, and the rows are stored again grouped by pivot, so
+a list is one read. They are stored as int8 with a scale per row (the int8 scan of every
+vector found all of the exact 25 at 1M, so int8 is precise enough to pick candidates;
+float16 rows cost three times the CPU to convert, ~2 ms an ask): a search scores the
+pivots, reads the `PROBES` lists whose pivots are nearest and scores their rows;
+`TurnVectors.nearest` merges those candidates with the graph's, and the read path rescores
+every candidate exactly from the float16 rows. Turns added after the router was built (the file's tail, which ingest
 appends to) are scored exactly as well, until there are more than `TAIL_MAX` of them and
 the router is built again. The files live in `<store>.vectors/router/`, so a rebuilt or
 deleted vector directory takes them along.
@@ -29,16 +32,17 @@ import numpy as np
 from memhop.core.embed import DIM
 
 LIST_TURNS = 256  # turns per list when built (pivots = turns / LIST_TURNS)
-PROBES = 24  # lists read per search: ~6,000 rows at 1M turns (~4.6 MB, 24 reads)
+PROBES = 24  # lists read per search: ~6,000 rows at 1M turns (~2.3 MB, 24 reads)
 TAIL_MAX = 16_384  # turns added since the build that are scored exactly, at most; then rebuilt
 BUILD_ROWS = 4_096  # rows filed at a time while building (their scores against every pivot)
-FORMAT = 1
+FORMAT = 2  # 2: int8 lists with a scale per row (1 held float16 rows)
 DIRECTORY = "router"
 _STATE = "state.json"
 _PIVOTS = "pivots.f32"
 _STARTS = "starts.i64"
 _ORDER = "order.i64"
-_LISTS = "lists.f16"
+_LISTS = "lists.i8"
+_SCALES = "scales.f32"
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,8 @@ class Router:
     pivots: np.ndarray  # (p, DIM) float32
     starts: np.ndarray  # (p + 1,) list i is rows starts[i]:starts[i + 1] of `lists`
     order: np.ndarray  # (routed,) memory-mapped: the vector file's position of each list row
-    lists: BinaryIO  # (routed, DIM) float16, grouped by list
+    scales: np.ndarray  # (routed,) memory-mapped: list row i is lists[i] * scales[i]
+    lists: BinaryIO  # (routed, DIM) int8, grouped by list
     routed: int
 
     def nearest(self, query: np.ndarray, count: int, tail: np.ndarray) -> np.ndarray:
@@ -60,16 +65,16 @@ class Router:
         q = query.astype(np.float32)
         probes = min(PROBES, len(self.pivots))
         chosen = np.sort(np.argpartition(-(self.pivots @ q), probes - 1)[:probes])
-        width = DIM * 2
         parts, positions = [tail @ q], [np.arange(self.routed, self.routed + len(tail), dtype=np.int64)]
         fd = self.lists.fileno()
         for pivot in chosen.tolist():
             lo, hi = int(self.starts[pivot]), int(self.starts[pivot + 1])
             if hi > lo:
-                raw = os.pread(fd, (hi - lo) * width, lo * width)
-                if len(raw) != (hi - lo) * width:
+                raw = os.pread(fd, (hi - lo) * DIM, lo * DIM)
+                if len(raw) != (hi - lo) * DIM:
                     raise OSError(f"{self.lists.name}: routing lists are cut short")
-                parts.append(np.frombuffer(raw, dtype=np.float16).reshape(-1, DIM).astype(np.float32) @ q)
+                rows = np.frombuffer(raw, dtype=np.int8).reshape(-1, DIM).astype(np.float32)
+                parts.append((rows @ q) * self.scales[lo:hi])
                 positions.append(np.asarray(self.order[lo:hi], dtype=np.int64))
         scores, found = np.concatenate(parts), np.concatenate(positions)
         if len(found) > count:
@@ -84,11 +89,11 @@ def due(target: Path, turns: int) -> bool:
 
 
 def build(target: Path, turns: int) -> None:
-    """File the first `turns` rows of `target`'s float16 vectors under evenly spaced pivots."""
+    """File the first `turns` rows of `target`'s float16 vectors under evenly spaced pivots,
+    each stored again as int8 (`_quantised`) in its list."""
     from memhop.core.store.vectors import build_in_place, write_state
 
     source = target / "vectors.f16"
-    width = DIM * 2
 
     def write(fresh: Path) -> None:
         count = max(1, turns // LIST_TURNS)
@@ -102,13 +107,16 @@ def build(target: Path, turns: int) -> None:
             order = np.argsort(filed, kind="stable")
             slot = np.empty(turns, dtype=np.int64)
             slot[order] = np.arange(turns)
-            lists = np.memmap(fresh / _LISTS, dtype=np.float16, mode="w+", shape=(turns, DIM))
+            lists = np.memmap(fresh / _LISTS, dtype=np.int8, mode="w+", shape=(turns, DIM))
+            scales = np.memmap(fresh / _SCALES, dtype=np.float32, mode="w+", shape=(turns,))
             for lo in range(0, turns, BUILD_ROWS):
                 rows = _read_rows(f, lo, min(BUILD_ROWS, turns - lo))
-                lists[slot[lo : lo + len(rows)]] = rows.astype(np.float16)
+                where = slot[lo : lo + len(rows)]
+                lists[where], scales[where] = _quantised(rows)
             lists.flush()
-            del lists
-        if (fresh / _LISTS).stat().st_size != turns * width:
+            scales.flush()
+            del lists, scales
+        if (fresh / _LISTS).stat().st_size != turns * DIM or (fresh / _SCALES).stat().st_size != turns * 4:
             raise OSError(f"{fresh / _LISTS}: written short")
         pivots.astype(np.float32).tofile(fresh / _PIVOTS)
         np.searchsorted(filed[order], np.arange(count + 1)).astype(np.int64).tofile(fresh / _STARTS)
@@ -130,14 +138,22 @@ def open_router(target: Path, turns: int) -> Router | None:
         pivots = np.fromfile(folder / _PIVOTS, dtype=np.float32)
         starts = np.fromfile(folder / _STARTS, dtype=np.int64)
         order = np.memmap(folder / _ORDER, dtype=np.int64, mode="r")
+        scales = np.memmap(folder / _SCALES, dtype=np.float32, mode="r")
         lists = open(folder / _LISTS, "rb")  # noqa: SIM115  # kept open with the snapshot, closed with it
     except (OSError, ValueError):
         return None
     p = len(starts) - 1
-    if p < 1 or len(pivots) != p * DIM or int(starts[-1]) != state.routed or len(order) != state.routed:
+    sizes = (len(order), len(scales), os.fstat(lists.fileno()).st_size // DIM)
+    if p < 1 or len(pivots) != p * DIM or int(starts[-1]) != state.routed or sizes != (state.routed,) * 3:
         lists.close()
         return None
-    return Router(pivots.reshape(p, DIM), starts, order, lists, state.routed)
+    return Router(pivots.reshape(p, DIM), starts, order, scales, lists, state.routed)
+
+
+def _quantised(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int8 rows, scale per row): each row's largest component maps to ±127."""
+    scale = np.maximum(np.abs(rows).max(axis=1), np.finfo(np.float32).tiny) / 127.0
+    return np.rint(rows / scale[:, None]).astype(np.int8), scale.astype(np.float32)
 
 
 def _read_rows(f: BinaryIO, first: int, count: int) -> np.ndarray:

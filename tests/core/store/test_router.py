@@ -82,3 +82,12 @@ def test_a_damaged_router_is_left_out_and_built_again(walked: Path) -> None:
         (vectors.directory(walked) / router.DIRECTORY / "state.json").write_text("{}", encoding="utf-8")
         again = vectors.load(store)
     assert again is not None and again.router is not None and again.router.routed == len(again.ids)
+
+
+def test_list_rows_are_kept_to_within_half_a_step_of_int8() -> None:
+    rows = np.random.default_rng(3).normal(size=(50, 384)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    quantised, scales = router._quantised(rows)
+    step = np.abs(rows).max(axis=1) / 127
+    assert np.all(np.abs(quantised * scales[:, None] - rows) <= step[:, None] / 2 + 1e-7)
+    assert np.all(np.abs(quantised).max(axis=1) == 127)
