@@ -499,9 +499,7 @@ def write_pending(
             report.warnings += step.cut_turns
             try:
                 if step.failure is not None:
-                    if batch is not None:  # the sessions before it are finished: keep them
-                        batch.commit()
-                    raise step.failure
+                    raise step.failure  # the sessions before it are whole: the batch keeps them
                 updates = extract_session(store, engine, session, step.registry, pool, held,
                                           embedder if pool is not None else None, step.found)
             except EngineError as exc:  # no identification (or no server): later sessions must wait

@@ -24,13 +24,17 @@ SESSIONS = 32  # at most this many sessions' work lost to a crash (~2 s of the o
 
 
 class SessionBatch:
-    """One transaction for up to `size` sessions, opened by the first of them; committed when
-    full, by `commit`, or when the `with` block ends without an exception (rolled back on one)."""
+    """One transaction for up to SESSIONS sessions, opened by the first of them; committed
+    when full, by `commit`, or when the `with` block ends, unless it ends by an error raised
+    while a session was being written (that session is half written: the batch is rolled
+    back). An error between sessions (Ctrl-C while the next one is read, a failed
+    identification) keeps the sessions written before it."""
 
-    def __init__(self, store: Store, embedder: Embedder, size: int | None = None) -> None:
-        self._store, self._embedder, self._size = store, embedder, size or SESSIONS
+    def __init__(self, store: Store, embedder: Embedder) -> None:
+        self._store, self._embedder = store, embedder
         self._transaction: ExitStack | None = None
         self._sessions = 0
+        self._writing = False  # inside `session`: what is written so far is not a whole session
         self._changed: dict[int, str] = {}  # entity id -> its profile's last text in this batch
 
     def __enter__(self) -> SessionBatch:
@@ -39,7 +43,7 @@ class SessionBatch:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        if error is None:
+        if error is None or not self._writing:
             self.commit()
         elif self._transaction is not None:
             transaction, self._transaction = self._transaction, None
@@ -51,9 +55,11 @@ class SessionBatch:
         if self._transaction is None:
             self._transaction = ExitStack()
             self._transaction.enter_context(self._store.transaction())
+        self._writing = True
         yield
+        self._writing = False
         self._sessions += 1
-        if self._sessions >= self._size:
+        if self._sessions >= SESSIONS:
             self.commit()
 
     def defer(self, entity_ids: Sequence[int], texts: Sequence[str]) -> None:

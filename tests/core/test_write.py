@@ -351,3 +351,26 @@ def uninterrupted_profiles() -> list[tuple[str, int, float]]:
         add_source(whole, "a", DAYS)
         write_pending(whole, rule_engine(), get_embedder())
         return stored_profiles(whole)
+
+
+def test_ctrl_c_between_sessions_keeps_the_sessions_of_the_batch_written_before_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions share a transaction: a Ctrl-C while the next session's facts are extracted
+    (no session half written) must not take the finished ones back with it."""
+    add_source(store, "a", DAYS)
+    engine = rule_engine()
+    extract = engine.coextract
+
+    def interrupted(entity: FoundEntity, profile: str | None, existing: Sequence[ExistingResidual],
+                    session: SessionView) -> Extraction:
+        if any("Northlight" in t.text for t in session.turns):
+            raise KeyboardInterrupt()
+        return extract(entity, profile, existing, session)
+
+    monkeypatch.setattr(engine, "coextract", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_pending(store, engine, get_embedder())
+    assert len(memory.pending_sessions(store)) == 2  # the first session is written
+    profiles = stored_profiles(store)
+    assert profiles and all(cosine > 0.9999 for _, _, cosine in profiles)
