@@ -22,6 +22,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from memhop.core.embed import DIM
 from memhop.core.errors import StoreError
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
@@ -287,7 +288,7 @@ class TurnIndex:
         else:
             assert self.vectors is not None
             n = len(self.vectors.ids)
-            total = np.zeros(self.vectors.matrix.shape[1], dtype=np.float64)
+            total = np.zeros(DIM, dtype=np.float64)
             for start in range(0, n, CENTROID_CHUNK):
                 total += self.vectors.rows(np.arange(start, min(start + CENTROID_CHUNK, n))).sum(axis=0, dtype=np.float64)
         norm = float(np.linalg.norm(total))
@@ -490,7 +491,7 @@ def snapshot(store: Store) -> Snapshot:
 
 
 def drop(store: Store) -> None:
-    """Forget every snapshot of this store file and close its fact-vector file. A forget's
+    """Forget every snapshot of this store file and close its derived files. A forget's
     compaction deletes the derived files; a long-lived process (serve, library use) would
     otherwise keep the deleted files open, their bytes on disk, until the snapshot went."""
     from memhop.core.store import vectors
@@ -511,6 +512,8 @@ def drop(store: Store) -> None:
         facts = _fact_file(value)
         if facts is not None:
             facts.close()
+        if value.turns.vectors is not None:
+            value.turns.vectors.close()
 
 
 def _fact_file(value: Snapshot) -> FactVectors | None:

@@ -59,6 +59,9 @@ class Router:
     lists: BinaryIO  # (routed, DIM) int8, grouped by list
     routed: int
 
+    def close(self) -> None:
+        self.lists.close()
+
     def nearest(self, query: np.ndarray, count: int, tail: np.ndarray) -> np.ndarray:
         """Positions of the `count` rows nearest `query` among the nearest lists and the
         `tail` rows ((n - routed, DIM) float32, positions routed..n-1)."""
@@ -144,7 +147,8 @@ def open_router(target: Path, turns: int) -> Router | None:
         return None
     p = len(starts) - 1
     sizes = (len(order), len(scales), os.fstat(lists.fileno()).st_size // DIM)
-    if p < 1 or len(pivots) != p * DIM or int(starts[-1]) != state.routed or sizes != (state.routed,) * 3:
+    if (p < 1 or len(pivots) != p * DIM or int(starts[-1]) != state.routed or sizes != (state.routed,) * 3
+            or (state.routed and (int(order.min()) < 0 or int(order.max()) >= turns))):
         lists.close()
         return None
     return Router(pivots.reshape(p, DIM), starts, order, scales, lists, state.routed)

@@ -138,19 +138,26 @@ def last_op(con: duckdb.DuckDBPyConnection, where: str = "TRUE") -> tuple[str, i
 
 @dataclass(frozen=True)
 class TurnVectors:
-    """The mapped files: `ids` sorted, `matrix` row i is turn ids[i], `index` keyed by id.
+    """The derived files: `ids` sorted, row i of `file` is turn ids[i], `index` keyed by id.
 
-    Rows are read from `file` (`rows`), not through the mapping: a page fault on a mapped
+    Rows are read from `file` by offset (`rows`), not through a mapping: a page fault on a mapped
     file maps the pages around it too (the kernel's fault-around, 64 KB), and each of them
     counts in the process's resident memory from then on. One ask rescoring ~1,200 scattered
     candidates mapped ~70 MB that way; twenty asks in one process at 1M turns, ~300 MB."""
 
     ids: np.ndarray
-    matrix: np.ndarray  # (n, DIM) float16, memory-mapped (its shape; rows are read by `rows`)
     index: Index
     state: State
-    file: BinaryIO  # the same float16 rows, read by offset
+    file: BinaryIO  # (n, DIM) float16 rows, read by offset
     router: Router | None = None  # routing lists (core/store/router.py), when the graph is walked
+
+    def close(self) -> None:
+        """Close the files holding embeddings: once a forget has deleted them, an open one
+        would keep the forgotten turns' vectors on disk for as long as a snapshot lives."""
+        self.file.close()
+        self.index.reset()  # unmaps the index file (its int8 vectors)
+        if self.router is not None:
+            self.router.close()
 
     def nearest(self, query: np.ndarray, count: int) -> np.ndarray:
         """Positions (into `ids`) of about the `count` turns nearest `query`, by the index
@@ -328,7 +335,8 @@ def _write_state(target: Path, state: State) -> None:
 def _only_appended(store: Store, have: State, now: State) -> bool:
     """The same store, and only ingests since `have` (the operation it names still there),
     each adding turns with larger ids: the files can grow."""
-    if have.store != now.store or have.op_at != _op_at(store, have.oplog, now.store):
+    legacy = not have.store and not have.op_at  # written before identities: counts alone, once
+    if not legacy and (have.store != now.store or have.op_at != _op_at(store, have.oplog, now.store)):
         return False
     ops = store.con.execute(f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)}").fetchall()
     if any(op not in KEEP_TURNS for (op,) in ops):
@@ -448,8 +456,7 @@ def _open(target: Path, state: State) -> TurnVectors:
     usearch_index = _usearch_index()
 
     ids = np.memmap(target / _IDS, dtype=np.int64, mode="r")
-    matrix = np.memmap(target / _VECTORS, dtype=np.float16, mode="r", shape=(len(ids), DIM))
     index = usearch_index.restore(str(target / _INDEX), view=True)
-    if index is None or len(ids) != state.turns:
+    if index is None or len(ids) != state.turns or (target / _VECTORS).stat().st_size != len(ids) * DIM * 2:
         raise OSError(f"{target}: derived vectors are incomplete")
-    return TurnVectors(ids, matrix, index, state, open(target / _VECTORS, "rb"))  # noqa: SIM115  # kept open with the snapshot, closed with it
+    return TurnVectors(ids, index, state, open(target / _VECTORS, "rb"))  # noqa: SIM115  # kept open with the snapshot, closed by `close`

@@ -276,3 +276,30 @@ def test_forget_leaves_no_deleted_derived_file_open_in_a_long_lived_process(
     maps = Path("/proc/self/maps").read_text(encoding="utf-8").splitlines()
     assert [f for f in fds if f.startswith(derived)] == []
     assert [m for m in maps if derived in m] == []
+
+
+def test_forget_closes_the_derived_files_of_a_snapshot_a_caller_still_holds(
+    two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library user or a served process may hold a snapshot across a forget: the files it
+    reads (turn rows, index, routing lists, fact rows) are deleted by the forget's
+    compaction and must be closed with it, or the forgotten text's vectors stay on disk."""
+    from memhop.core.store import router
+
+    _, large = two
+    monkeypatch.setattr(vectors, "SCAN_MAX_TURNS", 0)  # the graph is walked: routing lists too
+    monkeypatch.setattr(router, "LIST_TURNS", 8)
+    _facts(large, True, monkeypatch)
+    with open_store(large, read_only=True) as store:
+        held = snapshot(store)
+        (fact_id,) = store.con.execute("SELECT min(id) FROM residuals").fetchone()  # type: ignore[misc]
+    assert held.turns.vectors is not None and held.turns.vectors.router is not None
+    with open_store(large) as store:
+        forget(store, EMBED, fact=int(fact_id))
+    derived = str(vectors.directory(large))
+    fds = [str(p.readlink()) for p in Path("/proc/self/fd").iterdir() if p.is_symlink()]
+    maps = Path("/proc/self/maps").read_text(encoding="utf-8").splitlines()
+    embeddings = ("vectors.f16", "turns.usearch", "lists.i8", "facts/vectors")  # ids and orders may stay mapped
+    assert [f for f in fds if f.startswith(derived) and any(e in f for e in embeddings)] == []
+    assert [m for m in maps if derived in m and any(e in m for e in embeddings)] == []
+    assert held is not None  # held to here

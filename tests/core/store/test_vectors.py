@@ -274,7 +274,7 @@ def test_a_new_store_made_where_a_deleted_one_was_never_reads_the_old_ones_vecto
         stored = arrow_vectors(store.con.execute("SELECT embedding FROM turns ORDER BY id").arrow().read_all().column(0))
         (fact,) = store.con.execute("SELECT embedding FROM residuals").fetchone()  # type: ignore[misc]
         assert turns is not None and facts is not None
-        assert np.allclose(np.asarray(turns.matrix, dtype=np.float32), stored, atol=2e-3)  # the new store's rows
+        assert np.allclose(turns.rows(np.arange(len(turns.ids))), stored, atol=2e-3)  # the new store's rows
         assert np.allclose(facts.rows(np.array([0])), [fact], atol=2e-3)
         facts.close()
 
@@ -304,6 +304,43 @@ def test_a_restored_backup_whose_history_is_redone_otherwise_never_reads_the_und
     assert approx[0] == other[2]
 
 
+def _as_before_identities(db: Path) -> list[Path]:
+    """Both derived state files rewritten as they were before stores had identities."""
+    import json
+
+    from memhop.core.store import fact_vectors
+
+    states = [vectors.directory(db) / "state.json", fact_vectors.directory(db) / "state.json"]
+    for path in states:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        path.write_text(json.dumps({k: v for k, v in data.items() if k not in ("store", "op_at")}), encoding="utf-8")
+    return states
+
+
+def test_files_written_before_identities_grow_with_the_first_ingest_after_an_upgrade(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first command after an upgrade is often an ingest: the old files are extended
+    (once, by counts alone), not rebuilt — at 1M turns a rebuild takes a quarter of an hour."""
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 3)
+    db = tmp_path / "memhop.duckdb"
+    replaced_store.make(db, replaced_store.OLD, replaced_store.OLD_FACT)
+    _texts(db, replaced_store.QUESTION)
+    _as_before_identities(db)
+    rebuilt: list[Path] = []
+    real = vectors._rebuild
+    monkeypatch.setattr(vectors, "_rebuild", lambda store, target, state: (rebuilt.append(target), real(store, target, state)))
+    replaced_store.add(db, replaced_store.NEW, month=6)
+    assert rebuilt == []
+    monkeypatch.setattr(recall, "_CACHE", {})
+    approx = _texts(db, replaced_store.QUESTION)
+    assert approx[0] == replaced_store.NEW[0]  # the new turns are searched
+    with monkeypatch.context() as m:
+        m.setattr(vectors, "ANN_MIN_TURNS", 10**9)
+        m.setattr(recall, "_CACHE", {})
+        assert approx == _texts(db, replaced_store.QUESTION)
+
+
 def test_files_written_before_the_store_had_an_identity_are_kept_not_rebuilt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -312,16 +349,12 @@ def test_files_written_before_the_store_had_an_identity_are_kept_not_rebuilt(
     at 1M turns), and answer as before."""
     import json
 
-    from memhop.core.store import fact_vectors
 
     monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 3)
     db = tmp_path / "memhop.duckdb"
     replaced_store.make(db, replaced_store.OLD, replaced_store.OLD_FACT)
     before = _texts(db, replaced_store.QUESTION)
-    states = [vectors.directory(db) / "state.json", fact_vectors.directory(db) / "state.json"]
-    for path in states:  # as written before identities: no store, no operation time
-        data = json.loads(path.read_text(encoding="utf-8"))
-        path.write_text(json.dumps({k: v for k, v in data.items() if k not in ("store", "op_at")}), encoding="utf-8")
+    states = _as_before_identities(db)
     written = {p: p.stat().st_mtime_ns for p in vectors.directory(db).rglob("*") if p.is_file() and p.name != "state.json"}
     monkeypatch.setattr(recall, "_CACHE", {})  # a fresh process
     assert _texts(db, replaced_store.QUESTION) == before
@@ -330,6 +363,10 @@ def test_files_written_before_the_store_had_an_identity_are_kept_not_rebuilt(
         identity = store.con.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
     assert identity and identity[0]
     assert all(json.loads(p.read_text(encoding="utf-8"))["store"] == identity[0] for p in states)
+
+
+def stored_dim() -> int:
+    return int(EMBED.dim)
 
 
 def _resident_kb(path: Path) -> int:
@@ -361,8 +398,8 @@ def test_asking_a_large_store_leaves_none_of_its_vector_file_resident(
         turns = snapshot(store).turns
         assert turns.vectors is not None
         if retriever == "hero":
-            assert turns.centroid.shape == (turns.vectors.matrix.shape[1],)  # sums every row
-        assert _resident_kb(Path(turns.vectors.matrix.filename).resolve()) == 0
+            assert turns.centroid.shape == (stored_dim(),)  # sums every row
+        assert _resident_kb(Path(turns.vectors.file.name).resolve()) == 0
 
 
 def test_rows_read_from_the_file_are_the_mapped_rows_in_the_order_asked(
@@ -375,7 +412,8 @@ def test_rows_read_from_the_file_are_the_mapped_rows_in_the_order_asked(
     assert loaded is not None
     n = len(loaded.ids)
     asked = np.array([n - 1, 3, 4, 5, 0, 4, 2, n - 2], dtype=np.int64)  # runs, a repeat, both ends
-    np.testing.assert_array_equal(loaded.rows(asked), np.asarray(loaded.matrix[asked], dtype=np.float32))
-    assert loaded.rows(np.zeros(0, dtype=np.int64)).shape == (0, loaded.matrix.shape[1])
+    whole = np.fromfile(loaded.file.name, dtype=np.float16).reshape(n, -1)
+    np.testing.assert_array_equal(loaded.rows(asked), whole[asked].astype(np.float32))
+    assert loaded.rows(np.zeros(0, dtype=np.int64)).shape == (0, whole.shape[1])
     with pytest.raises(IndexError):
         loaded.rows(np.array([n]))
