@@ -207,15 +207,8 @@ def _write(store: Store, fresh: Path, state: State) -> None:
     stale_owners, stale_counts = np.unique(owners[~live], return_counts=True)
     order = np.argsort(ids[live], kind="stable")
     ids, owners = ids[live][order], owners[live][order]
-    written = 0
     with open(fresh / _VECTORS, "wb") as out:
-        for chunk_ids, chunk in vectors.id_chunks(store.con, "residuals", 0, state.max_id, "superseded_by IS NULL"):
-            if not np.array_equal(chunk_ids, ids[written : written + len(chunk_ids)]):
-                raise OSError(f"{store.path}: the facts changed while their vectors were written")
-            out.write(chunk.astype(np.float16).tobytes())
-            written += len(chunk_ids)
-    if written != len(ids):
-        raise OSError(f"{store.path}: the facts changed while their vectors were written")
+        _write_rows(store, out, 0, state.max_id, ids)
     by_owner = np.lexsort((ids, owners))
     ids.tofile(fresh / _IDS)
     owners[by_owner].tofile(fresh / _OWNERS)
@@ -224,15 +217,25 @@ def _write(store: Store, fresh: Path, state: State) -> None:
     vectors.write_state(fresh / _STATE, state, FORMAT)
 
 
+def _write_rows(store: Store, out: BinaryIO, after: int, last: int, expected: np.ndarray) -> None:
+    """Write the live facts' vectors with after < id <= last to `out` as float16, a chunk at
+    a time; OSError unless their ids are `expected`, in order (the facts changed meanwhile)."""
+    written = 0
+    for chunk_ids, chunk in vectors.id_chunks(store.con, "residuals", after, last, "superseded_by IS NULL"):
+        if not np.array_equal(chunk_ids, expected[written : written + len(chunk_ids)]):
+            raise OSError(f"{store.path}: the facts changed while their vectors were written")
+        out.write(chunk.astype(np.float16).tobytes())
+        written += len(chunk_ids)
+    if written != len(expected):
+        raise OSError(f"{store.path}: the facts changed while their vectors were written")
+
+
 def _only_added(store: Store, have: State, now: State) -> bool:
     """The same store, its history since `have` only `fact add`s (each a new live fact with a
     larger id, none superseding another): the files can take the new rows at their end."""
-    if have.store != now.store or not now.store or have.superseded != now.superseded:
+    if have.superseded != now.superseded or not vectors.same_history(store, have, now):
         return False
     kept = ", ".join(f"'{op}'" for op in FACTS_KEPT)
-    there = store.con.execute(f"SELECT epoch_us(happened_at) FROM oplog WHERE id = {int(have.oplog)}").fetchone()
-    if have.oplog and (there is None or int(there[0]) != have.op_at):
-        return False  # the operation the files were written after is not in this store's history
     ops = store.con.execute(
         f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)} AND op NOT IN ({kept})"
     ).fetchall()
@@ -259,15 +262,8 @@ def _append(store: Store, target: Path, have: State, state: State) -> None:
         f"SELECT id, entity_id FROM residuals WHERE id > {int(have.max_id)} AND superseded_by IS NULL ORDER BY id"
     ).fetchall()
     new_ids = np.array([i for i, _ in new], dtype=np.int64)
-    written = 0
     with open(target / _VECTORS, "ab") as out:
-        for chunk_ids, chunk in vectors.id_chunks(store.con, "residuals", have.max_id, state.max_id, "superseded_by IS NULL"):
-            if not np.array_equal(chunk_ids, new_ids[written : written + len(chunk_ids)]):
-                raise OSError(f"{store.path}: the facts changed while their vectors were written")
-            out.write(chunk.astype(np.float16).tobytes())
-            written += len(chunk_ids)
-    if written != len(new_ids):
-        raise OSError(f"{store.path}: the facts changed while their vectors were written")
+        _write_rows(store, out, have.max_id, state.max_id, new_ids)
     ids = np.concatenate([old, new_ids])
     owners = np.concatenate([row_owner, np.array([e for _, e in new], dtype=np.int64)])
     by_owner = np.lexsort((ids, owners))

@@ -335,14 +335,24 @@ def _write_state(target: Path, state: State) -> None:
 def _only_appended(store: Store, have: State, now: State) -> bool:
     """The same store, and only ingests since `have` (the operation it names still there),
     each adding turns with larger ids: the files can grow."""
-    legacy = not have.store and not have.op_at  # written before identities: counts alone, once
-    if not legacy and (have.store != now.store or have.op_at != _op_at(store, have.oplog, now.store)):
+    if not same_history(store, have, now):
         return False
     ops = store.con.execute(f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)}").fetchall()
     if any(op not in KEEP_TURNS for (op,) in ops):
         return False
     (added,) = store.con.execute(f"SELECT count(*) FROM turns WHERE id > {int(have.max_id)}").fetchone()  # type: ignore[misc]
     return have.turns + int(added) == now.turns
+
+
+def same_history(store: Store, have: S, now: S) -> bool:
+    """Whether files keyed `have` were written by this store (`now`'s identity) at a point of
+    its present history: the operation they were written after is still there, at the same
+    time (a restored backup redone otherwise is not). Files written before stores had
+    identities (neither in `have`) pass on counts alone, once."""
+    old, new = asdict(have), asdict(now)
+    if not old["store"] and not old["op_at"]:
+        return True
+    return bool(old["store"] == new["store"] and old["op_at"] == _op_at(store, old["oplog"], new["store"]))
 
 
 def _op_at(store: Store, oplog: int, identity: str) -> int:
