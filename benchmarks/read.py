@@ -59,7 +59,7 @@ def locomo_recall(raw_only: bool, budgets: tuple[int, ...] = (10, 25)) -> dict[s
     from memhop.core.embed import get_embedder
     from memhop.core.engines.offline.engine import OfflineEngine
     from memhop.core.ingest import ingest
-    from memhop.core.engines.offline.answer import answer_offline
+    from memhop.core.engines.offline.answer import reply_offline
     from memhop.core.read import ask, read
     from memhop.core.store import open_store
 
@@ -90,7 +90,7 @@ def locomo_recall(raw_only: bool, budgets: tuple[int, ...] = (10, 25)) -> dict[s
                         recalls[k].append(value)
                         by_category.setdefault((k, q["category"]), []).append(value)
                 for q in json.loads(path.read_text())["qa"]:
-                    said = ask(store, q["question"], embedder, ReadSettings(), answer_offline).text
+                    said = ask(store, q["question"], embedder, ReadSettings(), reply_offline).text
                     if q.get("category") == 5:
                         abstained.append(said == "I don't know")
                     elif q.get("category") in (1, 2, 3, 4):
@@ -147,7 +147,7 @@ def grown_store(path: Path, base: Path, n_turns: int, texts: list[str], vectors:
 def warm_latency(path: Path, questions: list[str]) -> dict[str, float]:
     from memhop.core.config import ReadSettings
     from memhop.core.embed import get_embedder
-    from memhop.core.engines.offline.answer import answer_offline
+    from memhop.core.engines.offline.answer import reply_offline
     from memhop.core.read import ask, read
     from memhop.core.store import open_store
 
@@ -155,14 +155,14 @@ def warm_latency(path: Path, questions: list[str]) -> dict[str, float]:
     reads, asks = [], []
     with open_store(path, read_only=True) as store:
         started = time.perf_counter()
-        ask(store, questions[0], embedder, ReadSettings(), answer_offline)  # the first, cold question
+        ask(store, questions[0], embedder, ReadSettings(), reply_offline)  # the first, cold question
         first = time.perf_counter() - started
         for q in questions[1:]:
             t = time.perf_counter()
             read(store, q, embedder, ReadSettings())
             reads.append((time.perf_counter() - t) * 1000)
             t = time.perf_counter()
-            ask(store, q, embedder, ReadSettings(), answer_offline)
+            ask(store, q, embedder, ReadSettings(), reply_offline)
             asks.append((time.perf_counter() - t) * 1000)
     return {"first question s": first, "read p50 ms": percentile(reads, 50), "read p95 ms": percentile(reads, 95),
             "ask p50 ms": percentile(asks, 50), "ask p95 ms": percentile(asks, 95)}

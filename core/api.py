@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from memhop.core.forget import ForgetReport
     from memhop.core.ingest import IngestReport
     from memhop.core.inspect import EntityView, TurnContext
-    from memhop.core.model import AnswerRequest
+    from memhop.core.model import AnswerRequest, Reply
     from memhop.core.plan import IngestPlan
     from memhop.core.progress import Progress
     from memhop.core.read import Answer, Context
@@ -321,12 +321,12 @@ class Memory:
 
         return search(self.store, self.embedder, query, person, _window(since, until), limit)
 
-    def _answer(self, request: AnswerRequest) -> str:
-        answer: str = self.engine.answer(request)  # the engine is built only when a question reaches it
+    def _answer(self, request: AnswerRequest) -> str | Reply:
+        answer = self.engine.answer(request)  # the engine is built only when a question reaches it
         self._answered_by = self._engine_label()
         return answer
 
-    def _answer_or_fall_back(self, request: AnswerRequest) -> str:
+    def _answer_or_fall_back(self, request: AnswerRequest) -> str | Reply:
         """The configured engine's answer, or, when it fails for good (a dead server, broken
         replies), the offline answerer's; the trace says which answered and why."""
         from memhop.core.errors import EngineError
@@ -334,11 +334,11 @@ class Memory:
         try:
             return self._answer(request)
         except EngineError as exc:
-            from memhop.core.engines.offline.answer import answer_offline
+            from memhop.core.engines.offline.answer import reply_offline
 
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self._answered_by = f"offline (fallback: {self._engine_label()} failed: {reason})"
-            return answer_offline(request)
+            return reply_offline(request)
 
     def _engine_label(self) -> str:
         name = self.settings.engine

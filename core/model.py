@@ -126,17 +126,19 @@ class EntitySlice:
     facts: tuple[str, ...]
 
 
-class Reply(str):
-    """An answer that also says which sentence it was read from, when the engine knows
-    (the offline answerer cuts it from one; a model does not say): a plain `str` to every
-    caller that only wants the answer."""
+@dataclass(frozen=True)
+class Reply:
+    """An answer and the sentence it was read from, when the engine knows (the offline
+    answerer cuts it from one; a model does not say): support cites that sentence first.
+    A type of its own, not a `str`, so no string operation can drop `read_from` unseen."""
 
-    read_from: str | None
+    text: str
+    read_from: str | None = None
 
-    def __new__(cls, text: str, read_from: str | None = None) -> Reply:
-        reply = super().__new__(cls, text)
-        reply.read_from = read_from
-        return reply
+    @staticmethod
+    def of(answer: str | Reply) -> Reply:
+        """An engine's answer as a Reply (a plain string was read from no known sentence)."""
+        return answer if isinstance(answer, Reply) else Reply(answer)
 
 
 @dataclass(frozen=True)

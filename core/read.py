@@ -109,7 +109,7 @@ def ask(
     question: str,
     embedder: Embedder,
     options: ReadSettings,
-    answer: Callable[[AnswerRequest], str],
+    answer: Callable[[AnswerRequest], str | Reply],
     window: Window | None = None,
 ) -> Answer:
     """Read, then answer, then find the answer's support (the sentence the engine says it
@@ -117,14 +117,13 @@ def ask(
     know" and the closest memories."""
     context = read(store, question, embedder, options, window)
     started = time.perf_counter()
-    reply = answer(context.request())
-    text, read_from = str(reply), reply.read_from if isinstance(reply, Reply) else None
+    reply = Reply.of(answer(context.request()))
     context.trace.timings_ms["answer"] = _ms(started)
     started = time.perf_counter()
-    support = find_support(store, context, text, read_from)
-    context.trace.answer, context.trace.answer_from = text, support.source
+    support = find_support(store, context, reply.text, reply.read_from)
+    context.trace.answer, context.trace.answer_from = reply.text, support.source
     context.trace.timings_ms["support"] = _ms(started)
-    return Answer(context, text, support)
+    return Answer(context, reply.text, support)
 
 
 def read(

@@ -21,7 +21,7 @@ from memhop.core.config import Settings
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
 from memhop.core.language.names import match_registry
-from memhop.core.model import AnswerRequest
+from memhop.core.model import AnswerRequest, Reply
 from memhop.core.store import Store, open_store
 from memhop.core.store.memory import registry
 
@@ -46,7 +46,7 @@ class Answers:
         if self.engine is None:
             return None
         try:
-            return self.engine.answer(request)
+            return Reply.of(self.engine.answer(request)).text
         except ImportError as exc:
             self.outcome.unavailable["answers"] = f"the {self.engine.name} answerer cannot run ({exc})"
             self.engine = None

@@ -34,7 +34,7 @@ from memhop.core.store.bulk import bulk_insert
 if TYPE_CHECKING:
     from memhop.core.config import Settings
     from memhop.core.embed import Embedder
-    from memhop.core.model import AnswerRequest
+    from memhop.core.model import AnswerRequest, Reply
 
 CHUNK_TURNS = 50_000
 TURNS_PER_SESSION = 12
@@ -243,7 +243,7 @@ def _warm_asks(spec: dict[str, object]) -> tuple[list[float], list[bool]]:
 
 
 def _timed(store: Store, questions: list[dict[str, str]], embedder: Embedder, settings: Settings,
-           answer: Callable[[AnswerRequest], str]) -> tuple[list[float], list[bool]]:
+           answer: Callable[[AnswerRequest], str | Reply]) -> tuple[list[float], list[bool]]:
     """Milliseconds per `ask` (read + answer) and whether each answer matched exactly."""
     from memhop.core.bench.metrics import exact_match
     from memhop.core.read import ask

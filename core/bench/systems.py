@@ -19,7 +19,15 @@ from memhop.core.bench.baselines import Corpus, tokens
 from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
 from memhop.core.engines.base import Engine
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
+from memhop.core.model import (
+    AnswerRequest,
+    ExistingResidual,
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    Reply,
+    SessionView,
+)
 from memhop.core.store import Store
 
 BUDGETS = (10, 25)
@@ -130,5 +138,5 @@ class ProfileOnly:
     ) -> Extraction:
         return replace(self.inner.coextract(entity, profile, existing, session), residuals=(), supersedes=())
 
-    def answer(self, request: AnswerRequest) -> str:
+    def answer(self, request: AnswerRequest) -> str | Reply:
         return self.inner.answer(request)

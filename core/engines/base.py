@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
+from memhop.core.model import (
+    AnswerRequest,
+    ExistingResidual,
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    Reply,
+    SessionView,
+)
 
 
 @dataclass
@@ -39,7 +47,8 @@ class Engine(Protocol):
         """One call per entity: the updated profile AND the residuals it would lose."""
         ...
 
-    def answer(self, request: AnswerRequest) -> str:
+    def answer(self, request: AnswerRequest) -> str | Reply:
         """One call per question; the raw evidence turns win over facts and profiles (a model's
-        facts are checked against them, not taken as proof); "I don't know" if unsupported."""
+        facts are checked against them, not taken as proof); "I don't know" if unsupported.
+        A Reply when the engine knows the sentence it read the answer from."""
         ...

@@ -12,7 +12,7 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.engines.offline.answer import answer_offline, explain
+from memhop.core.engines.offline.answer import explain, reply_offline
 from memhop.core.ingest import ingest
 from memhop.core.model import AnswerRequest, Reply, ResidualDraft
 from memhop.core.read import Answer, ask
@@ -37,7 +37,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         yield store
 
 
-def asked(store: Store, question: str, answer: str | Callable[[AnswerRequest], str], **options: object) -> Answer:
+def asked(
+    store: Store, question: str, answer: str | Callable[[AnswerRequest], str | Reply], **options: object
+) -> Answer:
     reply = answer if callable(answer) else (lambda _request: answer)
     return ask(store, question, get_embedder("minilm"), replace(ReadSettings(), **options), reply)
 
@@ -80,7 +82,7 @@ def test_half_the_answers_words_in_another_order_still_support_it(diary: Store) 
 
 
 def test_facts_are_cited_with_the_date_speaker_and_file_of_their_source_turn(world: Store) -> None:
-    result = asked(world, ROOMMATE, answer_offline)
+    result = asked(world, ROOMMATE, reply_offline)
     assert result.text == "piano" and result.answered
     fact = next(i for i in result.support.items if i.cited.kind == "fact")
     assert fact.cited.text == "Bob Kowalski plays the piano." and not fact.closest
@@ -104,7 +106,7 @@ def test_an_answer_no_memory_states_is_not_shown_as_proven(diary: Store) -> None
 
 
 def test_support_json_has_the_documented_keys(world: Store) -> None:
-    data = asked(world, ROOMMATE, answer_offline).to_dict()
+    data = asked(world, ROOMMATE, reply_offline).to_dict()
     assert data["answered"] is True and data["support"]
     for item in data["support"]:
         assert set(item) == {"kind", "id", "text", "date", "speaker", "source", "closest", "quote"}
@@ -292,7 +294,7 @@ def climbing_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 def test_the_offline_answers_sentence_is_cited_first(climbing_diary: Store) -> None:
     """Three facts and turns say "the Vault"; the one the offline answerer cut it from is first."""
-    result = asked(climbing_diary, "Where did I go bouldering with Ilka?", answer_offline)
+    result = asked(climbing_diary, "Where did I go bouldering with Ilka?", reply_offline)
     read = explain(result.context.request()).sentence
     first = result.support.items[0]
     assert result.text.endswith("Vault") and read is not None
@@ -301,7 +303,7 @@ def test_the_offline_answers_sentence_is_cited_first(climbing_diary: Store) -> N
 
 
 def test_a_count_cites_a_sentence_it_counted_not_a_date_holding_its_number(climbing_diary: Store) -> None:
-    result = asked(climbing_diary, "How many times did I go bouldering with Ilka?", answer_offline)
+    result = asked(climbing_diary, "How many times did I go bouldering with Ilka?", reply_offline)
     proven = [i for i in result.support.items if not i.closest]
     assert result.text == "3" and proven
     assert "bouldering" in proven[0].quote.lower() and proven[0].how == "source"

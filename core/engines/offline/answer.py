@@ -79,8 +79,13 @@ class Explanation:
         return (at, at + len(self.answer)) if at >= 0 and self.answer else None
 
 
-def answer_offline(request: AnswerRequest) -> Reply:
-    """The answer, carrying the sentence it was cut from: support cites that sentence first."""
+def answer_offline(request: AnswerRequest) -> str:
+    """The answer alone."""
+    return explain(request).answer
+
+
+def reply_offline(request: AnswerRequest) -> Reply:
+    """The answer with the sentence it was cut from: support cites that sentence first."""
     found = explain(request)
     return Reply(found.answer, found.sentence)
 

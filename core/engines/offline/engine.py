@@ -18,7 +18,15 @@ from memhop.core.engines.base import Usage
 from memhop.core.errors import EngineError
 from memhop.core.language.placeholders import mask
 from memhop.core.limits import cut
-from memhop.core.model import AnswerRequest, ExistingResidual, Extraction, FoundEntity, KnownEntity, SessionView
+from memhop.core.model import (
+    AnswerRequest,
+    ExistingResidual,
+    Extraction,
+    FoundEntity,
+    KnownEntity,
+    Reply,
+    SessionView,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -115,11 +123,11 @@ class OfflineEngine:
         self._count(started)
         return extraction
 
-    def answer(self, request: AnswerRequest) -> str:
-        from memhop.core.engines.offline.answer import answer_offline
+    def answer(self, request: AnswerRequest) -> Reply:
+        from memhop.core.engines.offline.answer import reply_offline
 
         started = time.perf_counter()
-        reply = answer_offline(request)
+        reply = reply_offline(request)
         self._count(started)
         return reply
 
