@@ -306,3 +306,35 @@ def test_a_count_cites_a_sentence_it_counted_not_a_date_holding_its_number(climb
     assert result.text == "3" and proven
     assert "bouldering" in proven[0].quote.lower() and proven[0].how == "source"
     assert not any("3 February" in i.quote for i in proven)  # the day of a date is not the count
+
+
+LIDO_DIARY = """# Pim's diary
+
+# 2024-02-03
+
+Swam laps at the lido with Odile this morning. The water was cold.
+
+# 2024-03-09
+
+Quen asked if I would sing on two of his new songs.
+
+# 2024-04-13
+
+Odile and I swam at the lido again, and the sun came out.
+"""
+
+
+@pytest.fixture(scope="module")
+def lido_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from _diary_store(tmp_path_factory.mktemp("lido"), LIDO_DIARY, "Pim Varga", written=True)
+
+
+def test_a_count_is_cited_from_what_it_counted_not_a_sentence_holding_its_number_by_chance(lido_diary: Store) -> None:
+    """"two of his new songs" says the count word for word but shares no word with the
+    question; the sentence the count was read from comes first, as the trace says."""
+    result = asked(lido_diary, "How many times did I swim at the lido with Odile?", answer_offline)
+    first = result.support.items[0]
+    assert result.text == "2" and first.read and "lido" in first.quote
+    source = result.context.trace.answer_from
+    assert source is not None and source.sentence == first.quote
+    assert any("two of his new songs" in i.quote for i in result.support.items[1:])
