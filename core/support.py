@@ -303,9 +303,9 @@ def match(target: _Target, text: str, when: datetime | None) -> _Found:
 
 def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
     if target.pattern is not None:
-        hit = target.pattern.search(fold(sentence))
-        if hit and not (not target.days and _in_a_date(sentence, hit.span(), ref)):
-            return _Found(FULL, sentence, hit.span(), "words")
+        for hit in target.pattern.finditer(fold(sentence)):  # "3" of "on 3 March we adopted 3 kittens": the second
+            if target.days or not _in_a_date(sentence, hit.span(), ref):
+                return _Found(FULL, sentence, hit.span(), "words")
     if target.days and _MAYBE_DATE.search(sentence):
         for mention in find_dates(sentence, ref, past=True):
             readings = [mention] if mention.explicit else [mention, *find_dates(mention.text, ref, past=False)[:1]]

@@ -321,6 +321,10 @@ Quen asked if I would sing on two of his new songs.
 # 2024-04-13
 
 Odile and I swam at the lido again, and the sun came out.
+
+# 2024-05-06
+
+On 3 March we adopted 3 kittens from the shelter on Hobb Lane.
 """
 
 
@@ -338,3 +342,10 @@ def test_a_count_is_cited_from_what_it_counted_not_a_sentence_holding_its_number
     source = result.context.trace.answer_from
     assert source is not None and source.sentence == first.quote
     assert any("two of his new songs" in i.quote for i in result.support.items[1:])
+
+
+def test_a_number_is_found_after_a_date_holding_the_same_digits(lido_diary: Store) -> None:
+    items = asked(lido_diary, "How many kittens did we adopt from the shelter?", "3").support.items
+    assert items and not items[0].closest and items[0].how == "words"
+    assert items[0].span is not None and items[0].quote[slice(*items[0].span)] == "3"
+    assert "3 kittens" in items[0].quote[items[0].span[0]:]
