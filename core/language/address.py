@@ -6,8 +6,10 @@ in their own turns. The read path uses this to tell a turn said to a person from
 about them (core/evidence.py `Listeners`). The rule is English punctuation grammar: a
 vocative is set off from its sentence — at the sentence's start or after a comma, or after
 a greeting or thanks ("Hey", "Thanks") — and followed by a comma, the sentence's end, or
-nothing.
+nothing. A comma that opens an aside or a list does not set a name off: "Tova, who lives
+next door, said hi", "Tova, the potter, slept", "Tova, Sam and I went" are about Tova.
 """
+
 
 from __future__ import annotations
 
@@ -18,8 +20,11 @@ from functools import lru_cache
 # Words that open an address without a comma ("Hey Tova", "Thanks Tova", "Thank you Tova").
 GREETINGS = frozenset("hey hi hello hiya dear thanks thank you congrats congratulations bye goodbye".split())
 _SENTENCE_END = re.compile(r"[.!?\n]")
-_SET_OFF_AFTER = frozenset(",.!?;:")
+_SET_OFF_AFTER = frozenset(",.!?:")
 _WORD = re.compile(r"[a-z']+")
+# Words that, after "Mel,", open an aside or go on a list about Mel rather than speak to her.
+_ASIDE = frozenset("who whose which that the a an my his her our their and or".split())
+_LISTED = re.compile(r"[A-Z][\w'-]*\s*(?:,|and\b)")
 
 
 @lru_cache(maxsize=256)
@@ -44,7 +49,12 @@ def only_addressed(text: str, forms: Sequence[str]) -> bool:
 def _vocative(text: str, start: int, end: int) -> bool:
     after = text[end:].lstrip(" ")
     if after and after[0] not in _SET_OFF_AFTER:
-        return False  # "Tova's", "Tova said", "Tova and I"
+        return False  # "Tova's", "Tova said", "Tova and I", "Tova; she"
+    if after.startswith(","):
+        going_on = after[1:].lstrip()
+        first = _WORD.match(going_on.lower())
+        if (first and first.group() in _ASIDE) or _LISTED.match(going_on):
+            return False  # "Tova, who ...", "Tova, the potter, ...", "Tova, Sam and I"
     before = text[:start]
     begun = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
     left = before[begun:].strip()

@@ -31,6 +31,11 @@ def test_a_name_set_off_to_address_the_listener_is_a_vocative(text: str) -> None
     "We talked about Tova.",  # set off after, but said about her
     "A new glaze for the kiln.",  # not named at all
     "Tovalina sent the bowls.",  # another word that starts like the name
+    "Tova, the potter, slept through the firing.",  # an aside after the comma
+    "Tova, who lives next door, said hi.",
+    "Tova, Sam and I went to the market.",  # a list
+    "Sam, Tova, and I went to the market.",
+    "Tova; she is great with glazes.",  # a semicolon does not set off an address
 ])
 def test_a_name_said_about_the_person_is_not_a_vocative(text: str) -> None:
     assert not only_addressed(text, FORMS)
