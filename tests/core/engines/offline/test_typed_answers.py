@@ -393,6 +393,7 @@ def test_a_note_dated_inside_the_questions_period_says_where_a_band_played() -> 
     owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("Tin Owls at the Crescent last night (on 28 June 2024).",))
     assert ask("Where did Tin Owls play in June 2024?", slices=(NOOR, owls)) == "Crescent"
     assert ask("Where did Tin Owls play in March 2024?", slices=(NOOR, owls)) == DONT_KNOW
+    assert ask("Where were Tin Owls in June 2024?", slices=(NOOR, owls)) == "Crescent"  # a copula asks where they were
     note = turn(1, "Ines at the Louvre, with Tomas.", "2019-05-03")
     assert ask("Where did Ines study in May 2019?", evidence=(note,)) == DONT_KNOW
     assert ask("Where did Ines go in May 2019?", evidence=(note,)) == "Louvre"
