@@ -107,7 +107,10 @@ def ranked(
         credit = sum(weights[t] for t in hits)
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
         # a note stands in for the verb only beside another matched word, or inside the period the question names
-        dated = opening is not None and not hits and _in_scope(sentence, scope) == SCOPE_IN
+        placed = _in_scope(sentence, scope) if opening is not None and not hits else None
+        dated = placed == SCOPE_IN
+        if placed == SCOPE_OUT and grammar.verbless(sentence.text):
+            continue  # "Ines at the Louvre" in May says nothing of where she was in June
         if opening is not None and (hits or dated):
             said = _said_verb(question)  # read only now, when a note could stand in for it (cached)
             if dated and said not in _BEING_THERE:
