@@ -8,8 +8,11 @@ vocative is set off from its sentence — at the sentence's start or after a com
 a greeting or thanks ("Hey", "Thanks") — and followed by a comma, the sentence's end, or
 nothing. A comma that opens an aside or a list does not set a name off: "Tova, who lives
 next door, said hi", "Tova, the potter, slept", "Tova, Sam and I went" are about Tova.
-"""
 
+Said to someone is not empty of them: "Congrats on the promotion, Tova!" may be the only
+turn recording the promotion. So the read path only takes back what naming the person
+added to the turn's weight; its other words still rank it.
+"""
 
 from __future__ import annotations
 
