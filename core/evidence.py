@@ -316,25 +316,18 @@ def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], 
     if not people or not len(turns.ids):
         return np.zeros(0, dtype=np.int64)
     codes = [code for code, speaker in enumerate(turns.speakers) if match_registry(speaker, people) is not None]
-    return _spoken_or_named(turns, codes, [turns.mentions[e] for e in entity_ids if e in turns.mentions])
-
-
-def rows_each(
-    turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...], int | None]]
-) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-    """The rows about the question's people (`rows_about` them all: the focus) and each
-    person's own rows (their name's weight), from one match of the speakers. A speaker is
-    matched against all of them at once, as the focus is: "Rob" is neither "Robert Lane"
-    nor "Robert Moss" when both are named (a nickname must fit one registered name only),
-    where matched against each alone he was both."""
-    focus, each, _ = people_rows(turns, people)
-    return focus, each
+    return _spoken_or_named(turns, _spoken(turns, codes), [turns.mentions[e] for e in entity_ids if e in turns.mentions])
 
 
 def people_rows(
     turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...], int | None]]
 ) -> tuple[np.ndarray, tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """`rows_each`, and each person's rows of the turns they said (what `Listener` needs)."""
+    """The rows about the question's people (`rows_about` them all: the focus), each
+    person's own rows (their name's weight) and each person's rows of the turns they said
+    (what `Listener` needs), from one match of the speakers. A speaker is matched against
+    all of them at once, as the focus is: "Rob" is neither "Robert Lane" nor "Robert Moss"
+    when both are named (a nickname must fit one registered name only), where matched
+    against each alone he was both."""
     empty = np.zeros(0, dtype=np.int64)
     if not people or not len(turns.ids):
         return empty, tuple(empty for _ in people), tuple(empty for _ in people)
@@ -346,10 +339,9 @@ def people_rows(
         if match is not None:
             codes[whose[match]].append(code)
     spoken = tuple(_spoken(turns, own) for own in codes)
-    each = tuple(_union([rows for rows in (said, *([turns.mentions[e]] if e is not None and e in turns.mentions else []))
-                         if len(rows)], len(turns.ids))
+    each = tuple(_spoken_or_named(turns, said, [turns.mentions[e]] if e is not None and e in turns.mentions else [])
                  for (_, _, e), said in zip(people, spoken))
-    return _union([rows for rows in each if len(rows)], len(turns.ids)), each, spoken
+    return _spoken_or_named(turns, empty, each), each, spoken
 
 
 def _spoken(turns: TurnIndex, codes: Sequence[int]) -> np.ndarray:
@@ -361,12 +353,9 @@ def _spoken(turns: TurnIndex, codes: Sequence[int]) -> np.ndarray:
     return np.flatnonzero(said[turns.speaker_codes])
 
 
-def _spoken_or_named(turns: TurnIndex, codes: Sequence[int], named: Sequence[np.ndarray]) -> np.ndarray:
-    """Rows of the turns spoken by one of these speaker codes or in `named` (row arrays)."""
-    parts = list(named)
-    if codes:
-        parts.insert(0, _spoken(turns, codes))
-    return _union(parts, len(turns.ids))
+def _spoken_or_named(turns: TurnIndex, said: np.ndarray, named: Sequence[np.ndarray]) -> np.ndarray:
+    """Rows in `said` (the turns someone spoke) or in `named` (row arrays), each once, sorted."""
+    return _union([rows for rows in (said, *named) if len(rows)], len(turns.ids))
 
 
 def _union(parts: Sequence[np.ndarray], n: int) -> np.ndarray:

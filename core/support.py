@@ -154,7 +154,7 @@ def find_support(store: Store, context: Context, answer: str, read_from: str | N
 
             kept = _mark_source(kept, read_from, target, searched)
         if kept:
-            return Support(True, tuple(_read_from_first(kept, context)))
+            return Support(True, tuple(_read_from_first(kept, context, target)))
     return Support(answered, tuple(_closest(given, frozenset(lexical.terms(context.question)))))
 
 
@@ -202,19 +202,28 @@ def _fullest(items: list[SupportItem]) -> list[SupportItem]:
     return sorted(items, key=lambda i: -order.get(i.how or "", 0.0))
 
 
-def _read_from_first(items: list[SupportItem], context: Context) -> list[SupportItem]:
+def _read_from_first(items: list[SupportItem], context: Context, target: _Target) -> list[SupportItem]:
     """Among sentences that state the answer equally fully, the one it was read from first:
     the one the engine says it cut the answer from (flagged `read`), else the one naming
     where the question's chain ends ("Cal" for "Ines's boyfriend"), then the one carrying
     more of the question's words ("found" for "who found Gran?"). A sentence stating the
-    answer word for word stays before the source when that only implies it ("her 60th")."""
+    answer word for word stays before the source when that only implies it ("her 60th").
+    When the source does not hold the answer's digits at all (a count worked out from several
+    sentences), a sentence sharing no word with the question ("two of his songs" for "how
+    many times did I swim?") holds the number by coincidence and goes behind it."""
     end = fold(context.chain[-1]) if context.chain else None
     asked = frozenset(lexical.terms(context.question))
     order = {"words": FULL, "date": DATE}
+    source = next((item.quote for item in items if item.read), None)
+    worked_out = source is not None and not target.numbers & set(re.findall(r"\d+(?:[.,]\d+)?", source))
+
+    def coincidence(item: SupportItem) -> bool:
+        return worked_out and item.how == "words" and not item.read and not _shared(item.quote, asked)
 
     def key(at: int) -> tuple[float, bool, bool, int, int]:
         item = items[at]
-        if item.how not in order:  # a partial statement keeps its place behind the full ones, the source first
+        if item.how not in order or coincidence(item):
+            # a partial or coincidental statement keeps its place behind the full ones, the source first
             return (0.0, not item.read, False, 0, at)
         names_end = end is not None and re.search(rf"(?<!\w){re.escape(end)}(?!\w)", fold(item.quote)) is not None
         return (-order[item.how or ""], not item.read, not names_end, -_shared(item.quote, asked), at)
@@ -294,9 +303,9 @@ def match(target: _Target, text: str, when: datetime | None) -> _Found:
 
 def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
     if target.pattern is not None:
-        hit = target.pattern.search(fold(sentence))
-        if hit and not (not target.days and _in_a_date(sentence, hit.span(), ref)):
-            return _Found(FULL, sentence, hit.span(), "words")
+        for hit in target.pattern.finditer(fold(sentence)):  # "3" of "on 3 March we adopted 3 kittens": the second
+            if target.days or not _in_a_date(sentence, hit.span(), ref):
+                return _Found(FULL, sentence, hit.span(), "words")
     if target.days and _MAYBE_DATE.search(sentence):
         for mention in find_dates(sentence, ref, past=True):
             readings = [mention] if mention.explicit else [mention, *find_dates(mention.text, ref, past=False)[:1]]

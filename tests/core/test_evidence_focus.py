@@ -1,5 +1,5 @@
 """The turns a question's people speak or are named in (core/evidence.py rows_about, and
-rows_each, which the read path uses): every such row once, in row order, however many a
+people_rows, which the read path uses): every such row once, in row order, however many a
 speaker has."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from support import purge_world
 
-from memhop.core.evidence import _union, rows_about, rows_each
+from memhop.core.evidence import _union, people_rows, rows_about
 from memhop.core.store import open_store
 from memhop.core.store.recall import snapshot
 
@@ -27,8 +27,9 @@ def test_a_speakers_turns_and_the_turns_naming_an_entity_are_each_found_once_in_
     got = rows_about(turns, [(speaker, ())], [named])
     assert len(spoken) and len(turns.mentions[named])
     assert got.tolist() == sorted(set(spoken.tolist()) | set(turns.mentions[named].tolist()))
-    focus, (own, its) = rows_each(turns, [(speaker, (), None), ("Nobody Atall", (), named)])
-    assert own.tolist() == spoken.tolist() and its.tolist() == turns.mentions[named].tolist()
+    focus, (own, its), (said, unsaid) = people_rows(turns, [(speaker, (), None), ("Nobody Atall", (), named)])
+    assert own.tolist() == said.tolist() == spoken.tolist() and its.tolist() == turns.mentions[named].tolist()
+    assert unsaid.tolist() == []
     assert focus.tolist() == got.tolist()  # the read path's focus is the same rows
 
 

@@ -308,3 +308,46 @@ def test_a_count_cites_a_sentence_it_counted_not_a_date_holding_its_number(climb
     assert result.text == "3" and proven
     assert "bouldering" in proven[0].quote.lower() and proven[0].how == "source"
     assert not any("3 February" in i.quote for i in proven)  # the day of a date is not the count
+
+
+LIDO_DIARY = """# Pim's diary
+
+# 2024-02-03
+
+Swam laps at the lido with Odile this morning. The water was cold.
+
+# 2024-03-09
+
+Quen asked if I would sing on two of his new songs.
+
+# 2024-04-13
+
+Odile and I swam at the lido again, and the sun came out.
+
+# 2024-05-06
+
+On 3 March we adopted 3 kittens from the shelter on Hobb Lane.
+"""
+
+
+@pytest.fixture(scope="module")
+def lido_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from _diary_store(tmp_path_factory.mktemp("lido"), LIDO_DIARY, "Pim Varga", written=True)
+
+
+def test_a_count_is_cited_from_what_it_counted_not_a_sentence_holding_its_number_by_chance(lido_diary: Store) -> None:
+    """"two of his new songs" says the count word for word but shares no word with the
+    question; the sentence the count was read from comes first, as the trace says."""
+    result = asked(lido_diary, "How many times did I swim at the lido with Odile?", answer_offline)
+    first = result.support.items[0]
+    assert result.text == "2" and first.read and "lido" in first.quote
+    source = result.context.trace.answer_from
+    assert source is not None and source.sentence == first.quote
+    assert any("two of his new songs" in i.quote for i in result.support.items[1:])
+
+
+def test_a_number_is_found_after_a_date_holding_the_same_digits(lido_diary: Store) -> None:
+    items = asked(lido_diary, "How many kittens did we adopt from the shelter?", "3").support.items
+    assert items and not items[0].closest and items[0].how == "words"
+    assert items[0].span is not None and items[0].quote[slice(*items[0].span)] == "3"
+    assert "3 kittens" in items[0].quote[items[0].span[0]:]

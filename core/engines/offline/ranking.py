@@ -33,7 +33,7 @@ TYPED = AMOUNTS | {"when", "where"}
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
 _WHO_DID = re.compile(r"^\W*who\s+(?!(?:do|does|did|is|was|are|were)\b)[a-z]+", re.I)  # "Who found Gran ...?"
 NOTE_SHARE = MIN_COVERAGE / 2  # the most a note without the verb adds: another word must match too
-# What a note ("Tin Owls at the Copper Hall last night") says someone did at the place: was,
+# What a note ("Tin Owls at the Copper Hall last night") says someone did at the place: were,
 # went, visited, played or performed there; asked with a period it dates, it answers those.
 _BEING_THERE = frozenset(lexical.stem(w) for w in "be go visit play perform stay spend attend".split())
 VERB_WEIGHT = 2.0  # the question's own verb counts this many times its other words
@@ -107,7 +107,10 @@ def ranked(
         credit = sum(weights[t] for t in hits)
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
         # a note stands in for the verb only beside another matched word, or inside the period the question names
-        dated = opening is not None and not hits and _in_scope(sentence, scope) == SCOPE_IN
+        placed = _in_scope(sentence, scope) if opening is not None and not hits else None
+        dated = placed == SCOPE_IN
+        if placed == SCOPE_OUT and grammar.verbless(sentence.text):
+            continue  # "Ines at the Louvre" in May says nothing of where she was in June
         if opening is not None and (hits or dated):
             said = _said_verb(question)  # read only now, when a note could stand in for it (cached)
             if dated and said not in _BEING_THERE:
@@ -153,10 +156,11 @@ def ranked(
 _NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
 
 
-def _said_verb(question: Question) -> str | None:
-    """The stem of the verb a "where" or "when" question asks about ("where did they play?")."""
+def _said_verb(question: Question) -> str:
+    """The stem of the verb a "where" or "when" question asks about ("where did they play?"):
+    "be" for a copula question ("where were they in June?")."""
     verb = grammar.question_verb(question.text)
-    return lexical.stem(verb) if verb else None
+    return lexical.stem(verb or "be")
 
 
 def _opening(sentence: Sentence, entity: str) -> int | None:

@@ -388,11 +388,14 @@ def test_a_where_question_is_not_parsed_unless_a_note_could_stand_in_for_its_ver
 def test_a_note_dated_inside_the_questions_period_says_where_a_band_played() -> None:
     """"Tin Owls at the Crescent last night", a fact dated 28 June 2024: asked where the band
     played in June 2024, the period stands in for the missing verb, and the fact's own date
-    (not only a turn's) places it there; outside the period, or asked what was not done
-    there (studying), the note answers nothing."""
+    (not only a turn's) places it there; a note, fact or turn, dated outside the period, or
+    asked what was not done there (studying), answers nothing."""
     owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("Tin Owls at the Crescent last night (on 28 June 2024).",))
     assert ask("Where did Tin Owls play in June 2024?", slices=(NOOR, owls)) == "Crescent"
     assert ask("Where did Tin Owls play in March 2024?", slices=(NOOR, owls)) == DONT_KNOW
+    assert ask("Where were Tin Owls in June 2024?", slices=(NOOR, owls)) == "Crescent"  # a copula asks where they were
     note = turn(1, "Ines at the Louvre, with Tomas.", "2019-05-03")
     assert ask("Where did Ines study in May 2019?", evidence=(note,)) == DONT_KNOW
     assert ask("Where did Ines go in May 2019?", evidence=(note,)) == "Louvre"
+    assert ask("Where did Ines go in June 2019?", evidence=(note,)) == DONT_KNOW
+    assert ask("Where were Tin Owls in March 2024?", slices=(NOOR, owls)) == DONT_KNOW
