@@ -338,7 +338,7 @@ def lido_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_a_count_is_cited_from_what_it_counted_not_a_sentence_holding_its_number_by_chance(lido_diary: Store) -> None:
     """"two of his new songs" says the count word for word but shares no word with the
     question; the sentence the count was read from comes first, as the trace says."""
-    result = asked(lido_diary, "How many times did I swim at the lido with Odile?", answer_offline)
+    result = asked(lido_diary, "How many times did I swim at the lido with Odile?", reply_offline)
     first = result.support.items[0]
     assert result.text == "2" and first.read and "lido" in first.quote
     source = result.context.trace.answer_from
