@@ -50,6 +50,7 @@ _SUPERSEDED = "superseded.i64"  # (entity, how many of its facts are superseded)
 # Logged operations that leave every fact as it was (a profile edit): they do not make the
 # files stale. Any other may add, rewrite, move or supersede facts.
 FACTS_KEPT = ("edit",)
+_CHANGES_FACTS = "op NOT IN (" + ", ".join(f"'{op}'" for op in FACTS_KEPT) + ")"  # SQL: a logged op that may change the facts
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,7 @@ class State:
         facts, max_id, superseded = counts or con.execute(
             "SELECT count(*), coalesce(max(id), 0), count(superseded_by) FROM residuals"
         ).fetchone()  # type: ignore[misc]
-        kept = ", ".join(f"'{op}'" for op in FACTS_KEPT)
-        identity, oplog, op_at = vectors.last_op(con, f"op NOT IN ({kept})")
+        identity, oplog, op_at = vectors.last_op(con, _CHANGES_FACTS)
         return State(int(facts), int(max_id), int(superseded), oplog, identity, op_at)
 
 
@@ -94,21 +94,7 @@ class FactVectors:
     def rows(self, positions: np.ndarray) -> np.ndarray:
         """The float32 vectors of these rows, in the order given: one read per run of
         adjacent rows."""
-        out = np.empty((len(positions), DIM), dtype=np.float32)
-        if not len(positions):
-            return out
-        order = np.argsort(positions, kind="stable")
-        ordered = np.asarray(positions, dtype=np.int64)[order]
-        starts = np.flatnonzero(np.r_[True, np.diff(ordered) != 1])
-        ends = np.r_[starts[1:], len(ordered)]
-        width = DIM * 2  # bytes of one float16 row
-        fd = self.vectors.fileno()
-        for start, end in zip(starts.tolist(), ends.tolist()):
-            data = os.pread(fd, (end - start) * width, int(ordered[start]) * width)
-            if len(data) != (end - start) * width:
-                raise OSError(f"{self.vectors.name}: derived fact vectors are cut short")
-            out[order[start:end]] = np.frombuffer(data, dtype=np.float16).reshape(-1, DIM)
-        return out
+        return vectors.read_rows(self.vectors, positions)
 
     def close(self) -> None:
         """Let go of the vectors file: once a forget's compaction deleted it, an open
@@ -235,9 +221,8 @@ def _only_added(store: Store, have: State, now: State) -> bool:
     larger id, none superseding another): the files can take the new rows at their end."""
     if have.superseded != now.superseded or not vectors.same_history(store, have, now):
         return False
-    kept = ", ".join(f"'{op}'" for op in FACTS_KEPT)
     ops = store.con.execute(
-        f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)} AND op NOT IN ({kept})"
+        f"SELECT DISTINCT op FROM oplog WHERE id > {int(have.oplog)} AND {_CHANGES_FACTS}"
     ).fetchall()
     if any(op != "fact add" for (op,) in ops):
         return False

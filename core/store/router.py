@@ -162,10 +162,9 @@ def _quantised(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _read_rows(f: BinaryIO, first: int, count: int) -> np.ndarray:
     """Rows first..first+count-1 of an open float16 vector file, as float32."""
-    raw = os.pread(f.fileno(), count * DIM * 2, first * DIM * 2)
-    if len(raw) != count * DIM * 2:
-        raise OSError(f"{f.name}: derived vectors are cut short")
-    return np.frombuffer(raw, dtype=np.float16).reshape(count, DIM).astype(np.float32)
+    from memhop.core.store.vectors import read_rows
+
+    return read_rows(f, np.arange(first, first + count))
 
 
 def _read_state(folder: Path) -> RouterState | None:

@@ -189,19 +189,7 @@ class TurnVectors:
             return np.zeros((0, DIM), dtype=np.float32)
         if int(positions.min()) < 0 or int(positions.max()) >= len(self.ids):
             raise IndexError(f"row positions outside 0..{len(self.ids) - 1}")
-        order = np.argsort(positions, kind="stable")
-        ordered = positions[order]
-        got = np.empty((len(ordered), DIM), dtype=np.float16)
-        width = DIM * got.itemsize
-        view = got.view(np.uint8).reshape(-1).data
-        breaks = np.flatnonzero(np.diff(ordered) != 1) + 1
-        fd = self.file.fileno()
-        for lo, hi in zip(np.r_[0, breaks].tolist(), np.r_[breaks, len(ordered)].tolist()):
-            if os.preadv(fd, [view[lo * width : hi * width]], int(ordered[lo]) * width) != (hi - lo) * width:
-                raise OSError(f"{self.file.name}: derived vectors are cut short")
-        out = np.empty((len(positions), DIM), dtype=np.float32)
-        out[order] = got
-        return out
+        return read_rows(self.file, positions)
 
 
 def available() -> bool:
@@ -256,6 +244,26 @@ def _route(target: Path, turns: int) -> None:
             router.build(target, turns)
         except (OSError, ValueError) as exc:  # nowhere to write, or the rows cut short: the graph is walked alone
             unbuilt(target, exc, "walking the graph without routing lists")
+
+
+def read_rows(file: BinaryIO, positions: np.ndarray) -> np.ndarray:
+    """Rows of an open float16 vector file at these positions, as float32 in the order
+    asked: one read per run of adjacent positions (a candidate and its neighbours are one).
+    OSError when the file is shorter than a position needs."""
+    positions = np.asarray(positions, dtype=np.int64)
+    order = np.argsort(positions, kind="stable")
+    ordered = positions[order]
+    got = np.empty((len(ordered), DIM), dtype=np.float16)
+    width = DIM * got.itemsize
+    view = got.view(np.uint8).reshape(-1).data
+    breaks = np.flatnonzero(np.diff(ordered) != 1) + 1
+    fd = file.fileno()
+    for lo, hi in zip(np.r_[0, breaks].tolist(), np.r_[breaks, len(ordered)].tolist()):
+        if lo < hi and os.preadv(fd, [view[lo * width : hi * width]], int(ordered[lo]) * width) != (hi - lo) * width:
+            raise OSError(f"{file.name}: derived vectors are cut short")
+    out = np.empty((len(positions), DIM), dtype=np.float32)
+    out[order] = got
+    return out
 
 
 def unbuilt(target: Path, problem: Exception, instead: str) -> None:
