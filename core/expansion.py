@@ -51,7 +51,7 @@ def _scan(row: int, snap: Snapshot, row_of: dict[str, int], edges: Edges) -> dic
 def expand(cosines: np.ndarray, selection: list[int], snap: Snapshot, options: ReadSettings, trace: Trace) -> Edges:
     """Grow `selection` in place; return who names whom among the selected (for the chain)."""
     profiles = snap.profiles
-    row_of = {name: row for row, name in enumerate(profiles.names)}
+    row_of = profiles.row_of
     edges: Edges = {}
     frontier = list(selection)
     trace.stopped = f"hop limit reached ({options.hops})" if options.expand else "expansion disabled"
@@ -96,7 +96,7 @@ def walk_chain(
     if anchor is None or anchor not in selection:
         return
     profiles = snap.profiles
-    row_of = {name: row for row, name in enumerate(profiles.names)}
+    row_of = profiles.row_of
     path = [anchor]
     for relation in relations:
         here = path[-1]

@@ -69,6 +69,12 @@ class ProfileIndex:
     texts: list[str]
     matrix: np.ndarray  # (n, DIM), unit rows
 
+    @cached_property
+    def row_of(self) -> dict[str, int]:
+        """Row of each name (the last, for a name two entities share), once per snapshot:
+        expansion looks names up on every ask, and building this at 10k entities cost ~1 ms."""
+        return {name: row for row, name in enumerate(self.names)}
+
 
 @dataclass(frozen=True)
 class ResidualIndex:
@@ -148,7 +154,7 @@ class LazyResiduals:
         ranges = {e: tuple(int(i) for i in np.searchsorted(self.entity_ids, [e, e + 1])) for e in entity_ids}
         wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
         table = self.con.execute(
-            f"SELECT id, entity_id, text, source_turns{'' if self.vectors else ', embedding'} FROM residuals "
+            f"SELECT id, text, source_turns{'' if self.vectors else ', embedding'} FROM residuals "  # owners are known
             f"WHERE id IN ({in_list(wanted.tolist())})"  # not bound: see TurnIndex._fetched
         ).arrow().read_all()
         got = table.column("id").to_numpy().astype(np.int64)
@@ -163,7 +169,8 @@ class LazyResiduals:
                     raise StoreError(f"the derived fact vectors list facts of entity {e} the store does not "
                                      "hold; delete the store's .vectors directory and ask again")
                 matrix = self.vectors.rows(np.asarray(self.vectors.by_owner[lo:hi]))
-            out[e] = _residuals(part, {e: self.superseded[e]} if e in self.superseded else {}, matrix)
+            out[e] = _residuals(part, {e: self.superseded[e]} if e in self.superseded else {}, matrix,
+                                np.full(len(rows), e, dtype=np.int64))
         return out
 
     def everything(self) -> ResidualIndex:
@@ -171,10 +178,12 @@ class LazyResiduals:
         return _load_residuals(self.con)
 
 
-def _residuals(table: pa.Table, superseded: dict[int, int], matrix: np.ndarray | None = None) -> ResidualIndex:
+def _residuals(
+    table: pa.Table, superseded: dict[int, int], matrix: np.ndarray | None = None, owners: np.ndarray | None = None
+) -> ResidualIndex:
     return ResidualIndex(
         ids=table.column("id").to_numpy().astype(np.int64),
-        entity_ids=table.column("entity_id").to_numpy().astype(np.int64),
+        entity_ids=table.column("entity_id").to_numpy().astype(np.int64) if owners is None else owners,
         texts=table.column("text").to_pylist(),
         source_turns=[tuple(s or ()) for s in table.column("source_turns").to_pylist()],
         matrix=arrow_vectors(table.column("embedding")) if matrix is None else matrix,
@@ -189,8 +198,7 @@ class FetchedRows:
     its best candidates' texts for BM25 and then the evidence among them, and the next
     question in the same process often reads the same turns."""
 
-    turns: dict[int, tuple[int, datetime | None, str | None, str]] = field(default_factory=dict)
-    # ^ turn id -> (session id, ts, external id, text)
+    turns: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # turn id -> (external id, text)
     sessions: dict[int, str] = field(default_factory=dict)  # session id -> its external id
 
 
@@ -319,7 +327,7 @@ class TurnIndex:
         if self.columns is not None:
             return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
         found = self._rows(rows)  # no session names: BM25 reads the texts of a whole pool
-        return [found[int(self.ids[r])][3] for r in rows]
+        return [found[int(self.ids[r])][1] for r in rows]
 
     def records(self, rows: Sequence[int]) -> list[TurnRecord]:
         """Full rows, in the order asked for."""
@@ -339,25 +347,29 @@ class TurnIndex:
         found = self._rows(rows)
         assert self.con is not None
         kept = self.fetched
-        names = {s: kept.sessions[s] for s in {f[0] for f in found.values()} if s in kept.sessions}
-        unnamed = {f[0] for f in found.values()} - names.keys()
+        sessions = {int(self.sessions[r]) for r in rows}
+        names = {s: kept.sessions[s] for s in sessions if s in kept.sessions}
+        unnamed = sessions - names.keys()
         if unnamed:
             fresh_names = dict(self.con.execute(
                 f"SELECT id, external_id FROM sessions WHERE id IN ({in_list(sorted(unnamed))})"
             ).fetchall())
             kept.sessions.update(fresh_names)
             names |= fresh_names
+        stamps = self.timestamps.take(pa.array(rows, pa.int64())).to_pylist()
         out = []
-        for r in rows:
+        for r, ts in zip(rows, stamps):
             tid = int(self.ids[r])
-            sid, ts, ext, text = found[tid]
-            out.append(TurnRecord(tid, names[sid], self.speakers[self.speaker_codes[r]], ts, ext, text))
+            ext, text = found[tid]
+            out.append(TurnRecord(tid, names[int(self.sessions[r])], self.speakers[self.speaker_codes[r]], ts, ext, text))
         return out
 
-    def _rows(self, rows: Sequence[int]) -> dict[int, tuple[int, datetime | None, str | None, str]]:
-        """Turn id -> (session id, ts, external id, text) of these rows, fetched once a snapshot.
-        Session names are looked up apart (by `_fetched`, for the few rows that become
-        evidence): for a pool of ~100 turns that lookup cost DuckDB ~2.7 ms CPU at 1M turns."""
+    def _rows(self, rows: Sequence[int]) -> dict[int, tuple[str | None, str]]:
+        """Turn id -> (external id, text) of these rows, fetched once a snapshot. A row's
+        session and time are the snapshot's own columns, not fetched again (at 1M turns
+        they cost a pool's query ~2 ms CPU of its ~4); session names are looked up apart
+        (by `_fetched`, for the few rows that become evidence): for a pool of ~100 turns
+        that lookup cost DuckDB ~2.7 ms CPU."""
         if self.con is None:
             raise RuntimeError("a large store's turn index is used without a store connection")
         wanted = [int(self.ids[r]) for r in rows]
@@ -368,8 +380,8 @@ class TurnIndex:
         if len(found) < len(set(wanted)):
             # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
             # `import pandas` per element, and a join or list_contains() scans where IN prunes.
-            fresh = {int(tid): (int(sid), ts, ext, text) for tid, sid, ts, ext, text in self.con.execute(
-                "SELECT id, session_id, ts, external_id, text FROM turns "
+            fresh = {int(tid): (ext, text) for tid, ext, text in self.con.execute(
+                "SELECT id, external_id, text FROM turns "
                 f"WHERE id IN ({in_list(sorted(set(wanted) - found.keys()))})"
             ).fetchall()}
             kept.turns.update(fresh)
