@@ -172,7 +172,7 @@ class TurnVectors:
         found = np.asarray(pos[ok], dtype=np.int64)
         if scan or self.router is None:
             return found
-        tail = self.rows(np.arange(self.router.routed, len(self.ids)))
+        tail = self.rows(np.arange(self.router.covered, len(self.ids)))
         return np.concatenate([found, self.router.nearest(query, count, tail)])  # may repeat rows
 
     def cosines(self, positions: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -238,10 +238,11 @@ def _routed(vectors: TurnVectors, target: Path, build: bool) -> TurnVectors:
 
 
 def _route(target: Path, turns: int) -> None:
-    """Build the router of these vectors if their graph is walked and it is due."""
-    if turns > SCAN_MAX_TURNS and router.due(target, turns):
+    """Build the router of these vectors if their graph is walked and it is due, else file
+    the turns added since in its lists."""
+    if turns > SCAN_MAX_TURNS:
         try:
-            router.build(target, turns)
+            router.update(target, turns)
         except (OSError, ValueError) as exc:  # nowhere to write, or the rows cut short: the graph is walked alone
             unbuilt(target, exc, "walking the graph without routing lists")
 
@@ -251,17 +252,20 @@ def read_rows(file: BinaryIO, positions: np.ndarray) -> np.ndarray:
     asked: one read per run of adjacent positions (a candidate and its neighbours are one).
     OSError when the file is shorter than a position needs."""
     positions = np.asarray(positions, dtype=np.int64)
+    out = np.empty((len(positions), DIM), dtype=np.float32)
+    if not len(positions):
+        return out
     order = np.argsort(positions, kind="stable")
     ordered = positions[order]
     got = np.empty((len(ordered), DIM), dtype=np.float16)
     width = DIM * got.itemsize
     view = got.view(np.uint8).reshape(-1).data
     breaks = np.flatnonzero(np.diff(ordered) != 1) + 1
+    firsts = np.r_[0, breaks]
     fd = file.fileno()
-    for lo, hi in zip(np.r_[0, breaks].tolist(), np.r_[breaks, len(ordered)].tolist()):
-        if lo < hi and os.preadv(fd, [view[lo * width : hi * width]], int(ordered[lo]) * width) != (hi - lo) * width:
+    for lo, hi, at in zip(firsts.tolist(), np.r_[breaks, len(ordered)].tolist(), (ordered[firsts] * width).tolist()):
+        if lo < hi and os.preadv(fd, [view[lo * width : hi * width]], at) != (hi - lo) * width:
             raise OSError(f"{file.name}: derived vectors are cut short")
-    out = np.empty((len(positions), DIM), dtype=np.float32)
     out[order] = got
     return out
 

@@ -1,6 +1,7 @@
 """Routing lists beside the ANN index (core/store/router.py): when the graph is walked and
 loses a query's nearest turns, the router still finds them; turns ingested after it was
-built are searched too, and past TAIL_MAX it is built again."""
+built are filed in its added lists and found there, past GROWTH_MAX it is built again, and
+a forget leaves none of them behind."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from support import purge_world
 
 from memhop.core.config import ReadSettings
+from memhop.core.forget import forget
 from memhop.core.ingest import ingest
 from memhop.core.read import read
 from memhop.core.store import open_store, recall, router, vectors
@@ -52,26 +54,85 @@ def test_a_walked_graph_that_loses_the_nearest_turns_is_backed_by_the_router(wal
         assert _exact_top(loaded, query, 3) <= set(loaded.nearest(query, 3).tolist()), text
 
 
-def test_turns_ingested_after_the_router_are_searched_and_too_many_rebuild_it(
+def _ingest_note(store: object, folder: Path, name: str, text: str) -> None:
+    note = folder / f"{name}.md"
+    note.write_text(f"# Notes\n\n# 2024-05-01\n\n{text}\n", encoding="utf-8")
+    ingest(store, [str(note)], EMBED)  # type: ignore[arg-type]
+
+
+def _filed(loaded: vectors.TurnVectors) -> list[int]:
+    """Every position the router files, in its built and its added lists."""
+    assert loaded.router is not None
+    lists = [loaded.router.built] + ([loaded.router.added] if loaded.router.added is not None else [])
+    return sorted(int(p) for part in lists for p in np.asarray(part.order))
+
+
+def test_turns_ingested_after_the_router_are_filed_in_its_added_lists_and_found(walked: Path, tmp_path: Path) -> None:
+    with open_store(walked) as store:
+        before = vectors.load(store)
+        assert before is not None and before.router is not None and before.router.added is None
+        _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy.")
+        _ingest_note(store, tmp_path, "pottery", "Signed up for a pottery class on Thursday evenings.")
+        after = vectors.load(store, build=False)  # ingest filed them: nothing left to do at ask time
+        assert after is not None and after.router is not None and after.router.added is not None
+        assert after.router.routed == before.router.routed < after.router.covered == len(after.ids)
+        assert _filed(after) == list(range(len(after.ids)))  # every row in one list, once
+        for text in ["Who sails a yellow dinghy?", "Who takes a pottery class?", *QUERIES]:
+            query = EMBED.embed([text])[0]
+            listed = after.router.nearest(query, 3, np.zeros((0, 384), np.float32))
+            assert _exact_top(after, query, 1) <= set(listed.tolist()), text
+    with open_store(walked, read_only=True) as store:
+        for question, word in [("Who sails a yellow dinghy?", "dinghy"), ("Who takes a pottery class?", "pottery")]:
+            assert any(word in e.turn.text for e in read(store, question, EMBED, ReadSettings()).evidence)
+
+
+def test_a_store_grown_past_growth_max_since_the_build_rebuilds_the_router(
     walked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with open_store(walked) as store:
-        before = vectors.load(store)
-        assert before is not None and before.router is not None
-        note = tmp_path / "extra.md"
-        note.write_text("# Notes\n\n# 2024-05-01\n\nTook up sailing on the lake with a yellow dinghy.\n", encoding="utf-8")
-        ingest(store, [str(note)], EMBED)
-        after = vectors.load(store)
-        assert after is not None and after.router is not None
-        assert after.router.routed == before.router.routed < len(after.ids)  # the new turns are the tail
+        vectors.load(store)
+        monkeypatch.setattr(router, "GROWTH_MAX", 0)
+        _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy.")
+        rebuilt = vectors.load(store, build=False)
+    assert rebuilt is not None and rebuilt.router is not None
+    assert rebuilt.router.routed == len(rebuilt.ids) and rebuilt.router.added is None
+    assert not (vectors.directory(walked) / router.DIRECTORY / router.ADDED).exists()
+
+
+def test_added_lists_being_swapped_are_left_out_and_their_turns_scored_exactly(walked: Path, tmp_path: Path) -> None:
+    with open_store(walked) as store:
+        vectors.load(store)
+        _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy.")
+        added = vectors.directory(walked) / router.DIRECTORY / router.ADDED
+        (added / "order.i64").write_bytes(b"")  # as if read half-way through a swap
+        loaded = vectors.load(store, build=False)
+        assert loaded is not None and loaded.router is not None and loaded.router.added is None
+        assert loaded.router.covered == loaded.router.routed < len(loaded.ids)  # the new turns: the exact tail
         query = EMBED.embed(["Who sails a yellow dinghy?"])[0]
-        assert _exact_top(after, query, 1) <= set(after.nearest(query, 1).tolist())
-        monkeypatch.setattr(router, "TAIL_MAX", 0)
-        rebuilt = vectors.load(store)
-        assert rebuilt is not None and rebuilt.router is not None and rebuilt.router.routed == len(rebuilt.ids)
-    with open_store(walked, read_only=True) as store:
-        texts = [e.turn.text for e in read(store, "Who sails a yellow dinghy?", EMBED, ReadSettings()).evidence]
-    assert any("dinghy" in t for t in texts)
+        assert _exact_top(loaded, query, 1) <= set(loaded.nearest(query, 1).tolist())
+
+
+def test_a_forget_leaves_no_embedding_of_an_added_turn_in_any_file(walked: Path, tmp_path: Path) -> None:
+    with open_store(walked) as store:
+        vectors.load(store)
+        _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy, named Pike.")
+        loaded = vectors.load(store, build=False)
+        assert loaded is not None and loaded.router is not None and loaded.router.added is not None
+        vector = np.asarray(store.con.execute("SELECT embedding FROM turns WHERE text ILIKE '%dinghy%'").fetchone()[0],  # type: ignore[index]
+                            dtype=np.float32)
+        quantised = router._quantised(vector.astype(np.float16).astype(np.float32)[None, :])[0].tobytes()  # from the f16 row
+        files = [p for p in vectors.directory(walked).rglob("*") if p.is_file()]
+        assert any(quantised in p.read_bytes() for p in files)  # the added lists hold it, as int8
+        loaded.close()
+        report = forget(store, EMBED, source=str(tmp_path / "sailing.md"), drop_turns=True)
+    assert report.residue is not None and report.residue["derived_files"] == []
+    assert vectors.leftovers(walked) == []
+    with open_store(walked) as store:
+        again = vectors.load(store)
+        assert again is not None and again.router is not None
+        assert store.con.execute("SELECT count(*) FROM turns WHERE text ILIKE '%dinghy%'").fetchone() == (0,)
+    data = b"".join(p.read_bytes() for p in vectors.directory(walked).rglob("*") if p.is_file())
+    assert quantised not in data and vector.astype(np.float16).tobytes() not in data
 
 
 def test_a_damaged_router_is_left_out_and_built_again(walked: Path) -> None:
