@@ -184,9 +184,13 @@ def _prepare(
     allowed = window.mask(snap.turns.timestamps) if window else None
     chosen: list[Selected] = []
     sources: list[FactSource] = []
-    own = snap.residuals.spans([profiles.entity_ids[r] for r in selection]) if options.residuals else {}
+    own = snap.residuals.spans([profiles.entity_ids[r] for r in selection], lazy=True) if options.residuals else {}
+    ranked = {e: _ranked(facts, facts_query) for e, facts in own.items()}
+    if allowed is None:  # the facts shown are read together (a window reads every fact's source turns)
+        shown = max(options.facts_per_entity, 0) + CUT_SHOWN
+        snap.residuals.prefetch([int(i) for e, facts in own.items() for i in facts.ids[ranked[e][1][:shown]]])
     for row in selection:
-        facts, row_sources = _facts(row, own, facts_query, snap, options, trace, allowed)
+        facts, row_sources = _facts(row, own, ranked, facts_query, snap, options, trace, allowed)
         chosen.append(
             Selected(
                 profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts,
@@ -275,9 +279,15 @@ def _stage1(
     return selection
 
 
+def _ranked(residuals: ResidualIndex, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cosine of each fact to the question, facts best first)."""
+    scores = residuals.matrix @ query
+    return scores, np.argsort(-scores, kind="stable")
+
+
 def _facts(
-    row: int, own: dict[int, ResidualIndex], query: np.ndarray, snap: Snapshot, options: ReadSettings, trace: Trace,
-    allowed: np.ndarray | None,
+    row: int, own: dict[int, ResidualIndex], ranks: dict[int, tuple[np.ndarray, np.ndarray]], query: np.ndarray,
+    snap: Snapshot, options: ReadSettings, trace: Trace, allowed: np.ndarray | None,
 ) -> tuple[tuple[str, ...], list[FactSource]]:
     """One entity's own top facts by cosine to the question (its own ranking: a fact-rich
     entity cannot crowd out a fact-poor one), and the turns they came from; with `allowed`
@@ -290,9 +300,8 @@ def _facts(
         left_out = len(residuals.ids) if not options.residuals else 0
         trace.facts.append(EntityFacts(profiles.names[row], (), (), left_out, superseded))
         return (), []
-    scores = residuals.matrix @ query
+    scores, ranked = ranks[entity_id] if entity_id in ranks else _ranked(residuals, query)
     cap = max(options.facts_per_entity, 0)
-    ranked = np.argsort(-scores, kind="stable")
     if allowed is not None:
         inside = [fact_allowed(snap.turns, residuals.source_turns[int(i)], allowed) for i in ranked]
         ranked = ranked[np.asarray(inside, dtype=bool)]

@@ -107,7 +107,7 @@ def _facts(
         keep &= residuals.entity_ids == entity.id
     if dated is not None:
         for i in np.flatnonzero(keep):
-            keep[i] = fact_allowed(snap.turns, residuals.source_turns[i], dated)
+            keep[i] = fact_allowed(snap.turns, residuals.source_turns[int(i)], dated)
     scores, best = hybrid_scores(
         residuals.matrix @ vector, query, lambda rows: [residuals.texts[r] for r in rows], max(LEXICAL_POOL, limit),
         allowed=keep,

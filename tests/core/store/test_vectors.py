@@ -193,6 +193,36 @@ def test_a_large_store_reads_each_entitys_facts_as_a_small_one_holds_them(
         np.testing.assert_array_equal(got[e].matrix, want[e].matrix.astype(np.float16).astype(np.float32))  # the derived file's float16
 
 
+def test_a_large_store_shows_its_facts_reading_only_the_shown_ones_texts(
+    two: tuple[Path, Path], small_threshold: None
+) -> None:
+    """A question reads the texts of the facts it shows (the best few of each entity), not of
+    every fact of the entities it selects; each shown fact has its stored text and source
+    turns, and a span asked for later holds every text."""
+    _, approx = two
+    with open_store(approx, read_only=True) as store:
+        snap = snapshot(store)
+        lazy = snap.residuals
+        assert isinstance(lazy, recall.LazyResiduals) and lazy.vectors is not None
+        stored = {int(i): (text, tuple(turns)) for i, text, turns in
+                  store.con.execute("SELECT id, text, source_turns FROM residuals").fetchall()}
+        settings = replace(ReadSettings(), facts_per_entity=1)  # 1 + 3 listed in the trace, of up to 6 each
+        for question in QUESTIONS:
+            got = read(store, question, EMBED, settings)
+            listed = [f for entity in got.trace.facts for f in (*entity.chosen, *entity.cut)]
+            assert listed and all(stored[f.fact_id][0] == f.text for f in listed), question
+            sources = [f for s in got.selected for f in s.sources]
+            assert all(stored[f.residual_id][1] == f.turn_ids for f in sources), question
+            assert [s.facts for s in got.selected] == [tuple(stored[f.residual_id][0] for f in s.sources)
+                                                       for s in got.selected]
+        assert set(lazy.rows) < set(stored)  # the facts never shown: their texts were never read
+        facts = {int(e): int(n) for e, n in zip(*np.unique(lazy.entity_ids, return_counts=True))}
+        later = lazy.spans(list(facts))
+    for span in later.values():
+        assert list(span.texts) == [stored[int(i)][0] for i in span.ids]
+        assert list(span.source_turns) == [stored[int(i)][1] for i in span.ids]
+
+
 def test_a_served_store_keeps_its_snapshot_whole(two: tuple[Path, Path], small_threshold: None) -> None:
     """serve and MCP answer many questions from one process: they read every turn into memory
     once (exact search) instead of fetching rows per question as a one-shot ask does."""
