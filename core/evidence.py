@@ -11,7 +11,8 @@ best candidates for the rare words embeddings blur, a share of the score of the 
 the turn was said in (its best few turns: the evidence of one question clusters in the
 sessions about it), and one-hop recovery across speakers (a turn inherits part of the
 score of the turn it answers or that answers it; a writer's next sentence in a diary is
-not a reply and lends nothing). Layers 1–2 take at
+not a reply and lends nothing; a turn that mostly asks gives its reply its whole score).
+Layers 1–2 take at
 most a quarter of the budget: on LoCoMo a larger share cost recall (the facts point at
 the right turns, but backfill finds more of the others). The `prograph` retriever
 (core/retrievers/prograph.py) puts these together. Every tunable number is a field of
@@ -21,6 +22,7 @@ other (core/bench/gap.py), and the defaults are the values that hold on both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -29,12 +31,14 @@ import numpy as np
 from memhop.core.language import lexical
 from memhop.core.language.address import only_addressed
 from memhop.core.language.names import match_registry
+from memhop.core.language.sentences import split_sentences
 from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
 
 LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
 MIN_NAME_WEIGHT = 1e-3  # a name weight below this is not added (a pass over its rows for nothing)
 SESSION_BEST = 3  # a session's score: the mean of its best few turns among the BM25 pool
+_ASIDE = re.compile(r"\[[^\]]*\]")  # text in square brackets: an annotation (a described photo), not said
 
 
 @dataclass(frozen=True)
@@ -281,7 +285,10 @@ def backfill(
 
     Only the top turns by their own score can lend a neighbour a score (a lent score is a
     fraction of the lender's), so ranking those and their neighbours ranks every turn; one
-    matrix product is the only pass over all of them. `lend=False` ranks turns by their
+    matrix product is the only pass over all of them. A turn of the pool that mostly asks
+    (`asks`) matches a question by its form, not by what it tells: its reply (the next turn,
+    by someone else) inherits its whole score, and it keeps a neighbour's share of it.
+    `lend=False` ranks turns by their
     own words only, without a neighbour's or their session's score (a search result must
     match by itself). `named`: each entity's rows among `focus_rows`; `listeners`: those
     entities as parties to the conversation (`hybrid_scores`).
@@ -291,24 +298,53 @@ def backfill(
     wanted = max(LEXICAL_POOL, room + len(taken))
     extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
     cosines = turns.cosines(query, wanted, extra, allowed)
+    read: dict[int, str] = {}  # the pool's texts, as BM25 read them
+
+    def texts(rows: list[int]) -> list[str]:
+        got = turns.texts(rows)
+        read.update(zip(rows, got))
+        return got
+
     base, seeds = hybrid_scores(
-        cosines, query_text, turns.texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights, named,
+        cosines, query_text, texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights, named,
         listeners, turns.sessions,
     )
     if lend and weights.session > 0:
         pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
         session_prior(base, turns.sessions, pool, weights.session, turns.approximate)
         seeds = _best(base, wanted, turns.approximate)
+    asking = _asking(turns, base, seeds, read) if lend else {}
+    for row in asking:
+        base[row] *= weights.neighbour_share  # ranked as if lent by its reply, not by its own words
     best: dict[int, tuple[float, int]] = {}
     for seed in seeds.tolist():
         best[seed] = max(best.get(seed, (-np.inf, seed)), (float(base[seed]), seed))
         for other in _neighbours(turns, seed) if lend else ():
             if allowed is not None and not allowed[other]:
                 continue
-            lent = (weights.neighbour_share * float(base[seed]), seed)
+            own = asking.get(seed, float(base[seed]))
+            lent = (own if other == seed + 1 and seed in asking else weights.neighbour_share * own, seed)
             best[other] = max(best.get(other, (float(base[other]), other)), lent)
     ranked = sorted((r for r in best if r not in taken), key=lambda r: (-best[r][0], r))[:room]
     return [(r, best[r][0], best[r][1]) for r in ranked]
+
+
+def asks(text: str) -> bool:
+    """Whether a turn mostly asks: more of its words are in questions (sentences ending in
+    "?") than in statements. "Wow! What got you into it?" asks; "I started last May. You?"
+    tells. Text in square brackets is an annotation, not said, and is not counted."""
+    sentences = split_sentences(_ASIDE.sub(" ", text))
+    asked = sum(len(s.split()) for s in sentences if s.rstrip("\"')” ").endswith("?"))
+    return 2 * asked > sum(len(s.split()) for s in sentences)
+
+
+def _asking(turns: TurnIndex, base: np.ndarray, seeds: np.ndarray, read: dict[int, str]) -> dict[int, float]:
+    """The turns of the BM25 pool that mostly ask, with their scores: the texts BM25 read,
+    or the pool's best LEXICAL_POOL rows' when it read none (a question of names only)."""
+    if not read and len(seeds):
+        pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]].tolist()
+        read = dict(zip(pool, turns.texts(pool)))
+    return {row: float(base[row]) for row, text in read.items() if np.isfinite(base[row]) and asks(text)}
 
 
 def rows_about(turns: TurnIndex, people: Sequence[tuple[str, tuple[str, ...]]], entity_ids: Sequence[int]) -> np.ndarray:

@@ -65,7 +65,8 @@ class ProGraphRetriever:
         ranking.stages = [
             f"fact sources and neighbours: {used_facts} (1/{share} of the budget at most, {_every(share)})",
             f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus and name weight unless a turn "
-            "only addresses the person, session score, scores lent across speakers)",
+            "only addresses the person, session score, scores lent across speakers, a question's score passed to "
+            "its reply)",
         ]
         return ranking
 
