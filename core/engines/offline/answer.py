@@ -145,9 +145,11 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if short and not _echoes(short, question, chain):
             return Explanation(short, tuple(chain), scored.sentence.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        counted = lists.occasions([ranking.date_of(s.sentence) for s in _strong(ranked)])
+        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end)]
+        counted = lists.occasions([ranking.date_of(s.sentence) for s in happened])
         if counted:
-            return Explanation(counted, tuple(chain), ranked[0].sentence.text)
+            return Explanation(counted, tuple(chain), happened[0].sentence.text)
+        return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
         short = span(question, top.sentence, top.hit, end)  # else the best sentence's own words

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import counts, grammar
+from memhop.core.engines.offline.counts import as_digits
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates, format_day
 from memhop.core.language.question import Question, tokens
@@ -119,6 +120,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
+    if wh == "how many":  # only a count of what the question counts
+        return counts.stated(sentence.text, counts.counted_noun(question.text), hit)
     if wh.startswith("how ") and wh != "how often":
         return _number(sentence.text, hit, wh)
     if wh in ("what", "which"):
@@ -317,24 +320,6 @@ def _number(text: str, hit: int, wh: str) -> str | None:
     if wh == "how long":
         found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
     return _nearest(found, hit)
-
-
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
-
-
-def as_digits(count: str) -> str:
-    """"thirty" -> "30", "twenty-two" -> "22": a count written in words, as a reader would
-    compare it; anything else as it was."""
-    words = re.split(r"[\s-]+", count.strip().lower())
-    if len(words) == 1 and words[0] in _UNITS:
-        return str(_UNITS.index(words[0]))
-    if words and words[0] in _TENS and (len(words) == 1 or (len(words) == 2 and words[1] in _UNITS[1:10])):
-        return str(_TENS[words[0]] + (_UNITS.index(words[1]) if len(words) == 2 else 0))
-    return count
 
 
 def _word_at(text: str, word: str, hit: int) -> int | None:
