@@ -80,6 +80,7 @@ _APPOSED = re.compile(
 # Objects of a preposition that only make an idiom ("for a while", "in time"): no answer.
 _IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
+_LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
 _COPULA_NOUN = re.compile(
@@ -242,8 +243,9 @@ def _date(sentence: Sentence, hit: int) -> str | None:
     mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
-    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else d.label.removeprefix("on "))
-              for d in calendar_dates or mentions]  # "next Friday (21 June)": the calendar date wins
+    # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
+    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label))
+              for d in calendar_dates or mentions]
     # A sentence without a time expression dates nothing: "not in tune since the recital",
     # written in May, does not put the recital in May.
     return _nearest(usable, hit) if usable else None

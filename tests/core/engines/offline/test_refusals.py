@@ -1,0 +1,43 @@
+"""A wrong answer is worse than "I don't know": a question in the chat states nothing, and a
+date answers "when" as a date, not as a phrase around it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import memhop
+from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
+
+CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
+02/05/2023, 18:03 - Lenka Brandt: so good, I went to the pottery workshop on Saturday and made a mug
+02/05/2023, 18:04 - Ravi Oduya: nice!! what got you into pottery?
+02/05/2023, 18:06 - Lenka Brandt: my aunt had a wheel in her garage, I was hooked at nine
+02/05/2023, 18:07 - Ravi Oduya: you play any instruments too?
+02/05/2023, 18:09 - Lenka Brandt: haha no, no time
+14/06/2023, 20:11 - Ravi Oduya: I'm finally opening the bike shop next month
+14/06/2023, 20:15 - Ravi Oduya: the grand opening is in July 2023, come by
+"""
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    folder = tmp_path_factory.mktemp("refusals")
+    (folder / "whatsapp-ravi.txt").write_text(CHAT, encoding="utf-8")
+    with memhop.open(folder / "store.duckdb", engine="offline") as memory:
+        memory.ingest([folder / "whatsapp-ravi.txt"], self_name="Lenka Brandt")
+        yield memory
+
+
+@pytest.mark.parametrize("question", ["What instrument does Ravi play?", "What got Ravi into pottery?"])
+def test_a_question_in_the_chat_is_not_an_answer(mem: Memory, home: Path, question: str) -> None:
+    # Ravi asked Lenka these; nothing says what Ravi plays or what got him into pottery
+    answer = mem.ask(question)
+    assert is_idk(answer.text) and not answer.answered
+
+
+def test_a_when_answer_is_the_date_not_a_phrase(mem: Memory, home: Path) -> None:
+    assert mem.ask("When is the grand opening of Ravi's bike shop?").text == "July 2023"
