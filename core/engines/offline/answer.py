@@ -154,10 +154,10 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
-        short = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
-        if not short or _echoes(short, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(short)):
-            short = clause(top.sentence.text, top.hit)
-        short = _uncaptioned(short)
+        cut = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
+        if not cut or _echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
+            cut = clause(top.sentence.text, top.hit)
+        short = _uncaptioned(cut)
         if question.wh != "when":
             short = _STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
         if _well_formed(short, question) and not _repeats(short, question):
