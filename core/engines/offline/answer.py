@@ -48,7 +48,8 @@ from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest, EntitySlice, Reply
 
 DONT_KNOW = "I don't know"
-NEEDS_SPAN = TYPED | {"who", "whom"}  # a clause is no answer to these
+# A clause is no answer to these: "did Ines go?" wants yes or no, "how often" a frequency.
+NEEDS_SPAN = TYPED | {"who", "whom", "how often", "yes/no"}
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
@@ -172,7 +173,15 @@ def _asks(sentence: Sentence) -> bool:
 
 # A cut that opens mid-clause ("and readying myself", ", or know anyone", "is awesome") or is
 # only a pronoun ("yours") names nothing: the words that answer were elsewhere.
-_OPENS_MID_CLAUSE = frozenset("and or but nor so yet then because is are was were am be been yours mine hers ours theirs".split())
+_OPENS_MID_CLAUSE = frozenset(
+    """and or but nor so yet then because is are was were am be been can could will would should must might
+    yours mine hers ours theirs""".split()
+)
+# Words that stand for a thing without naming it: "something", "cool stuff" answer nothing.
+_PLACEHOLDERS = frozenset(
+    """something anything everything nothing someone anyone everyone somewhere anywhere everywhere
+    stuff things together more""".split()
+)
 _PRONOUNS = frozenset("it them him her me us you they he she i this that".split())
 
 
@@ -194,6 +203,8 @@ def _well_formed(short: str, question: Question) -> bool:
     if not words or not (short[0].isalnum() or short[0] in "\"'“‘"):
         return False
     if words[0].lower().strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):
+        return False
+    if len(words) <= 2 and words[-1].lower().strip(".,!") in _PLACEHOLDERS:
         return False
     asks_time = question.wh in ("when", *AMOUNTS) or question.target in TIME_NOUNS
     return asks_time or not _only_a_time(short)

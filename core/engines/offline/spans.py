@@ -80,6 +80,14 @@ _APPOSED = re.compile(
 # Objects of a preposition that only make an idiom ("for a while", "in time"): no answer.
 _IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
+# "once or twice a year", "three times a week", "every Sunday", "weekly": how often
+_FREQUENCY = re.compile(
+    r"\b(?:(?:once|twice|(?:\w+|\d+)\s+times)(?:\s+or\s+(?:once|twice|(?:\w+|\d+)\s+times))?\s+(?:a|an|per|every)\s+\w+"
+    r"|every\s+(?:other\s+|single\s+)?(?:day|night|morning|evening|week|weekend|month|year|summer|winter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+    r"|daily|weekly|fortnightly|monthly|yearly|annually|most\s+(?:days|weekends|evenings|mornings))\b",
+    re.I,
+)
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
@@ -121,6 +129,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
+    if wh == "how often":
+        return _nearest([(m.start(), m.group(0)) for m in _FREQUENCY.finditer(sentence.text)], hit) or None
     if wh == "how many":  # only a count of what the question counts
         return counts.stated(sentence.text, counts.counted_noun(question.text), hit)
     if wh.startswith("how ") and wh != "how often":

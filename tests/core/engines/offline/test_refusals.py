@@ -1,5 +1,6 @@
-"""A wrong answer is worse than "I don't know": a question in the chat states nothing, and a
-date answers "when" as a date, not as a phrase around it."""
+"""A wrong answer is worse than "I don't know": a question in the chat states nothing and a
+yes/no question is not answered by a quote; a date
+answers "when" as a date, not as a phrase around it, and "how often" a frequency."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
 02/05/2023, 18:09 - Lenka Brandt: haha no, no time
 14/06/2023, 20:11 - Ravi Oduya: I'm finally opening the bike shop next month
 14/06/2023, 20:15 - Ravi Oduya: the grand opening is in July 2023, come by
+15/06/2023, 09:02 - Ravi Oduya: went bouldering with my cousin again, we go twice a month now
 """
 
 
@@ -41,3 +43,11 @@ def test_a_question_in_the_chat_is_not_an_answer(mem: Memory, home: Path, questi
 
 def test_a_when_answer_is_the_date_not_a_phrase(mem: Memory, home: Path) -> None:
     assert mem.ask("When is the grand opening of Ravi's bike shop?").text == "July 2023"
+
+
+def test_how_often_is_answered_with_a_frequency(mem: Memory, home: Path) -> None:
+    assert mem.ask("How often does Ravi go bouldering?").text == "twice a month"
+
+
+def test_no_quote_answers_a_yes_no_question(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("Did Ravi open the bike shop?").text)
