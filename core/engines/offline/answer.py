@@ -31,7 +31,7 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.dates import find_dates
+from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
 from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
@@ -48,6 +48,7 @@ from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest, EntitySlice, Reply
 
 DONT_KNOW = "I don't know"
+_CALENDAR = frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS)) | frozenset(m.lower()[:3] for m in MONTHS)
 # A clause is no answer to these: "did Ines go?" wants yes or no, "how often" a frequency.
 NEEDS_SPAN = TYPED | {"who", "whom", "how often", "yes/no"}
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
@@ -139,6 +140,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     ranked = [r for r in ranked if not _asks(r.sentence)]  # "what got you into running?" tells nothing
+    other_names = _other_names(question, chain)
+    ranked = [r for r in ranked if _names_all(r.sentence.text, other_names)]  # "a trip to Lyon" is not one to Rome
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked)
         if gathered:
@@ -164,6 +167,20 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if _well_formed(short, question) and not _repeats(short, question):
             return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _other_names(question: Question, chain: Sequence[str]) -> list[str]:
+    """The names a question gives besides the person it is about ("what did Ines take a trip
+    to Lyon for?": Lyon): a sentence that does not name them is about something else."""
+    about = {w.lower() for name in (*chain, question.owner or "") for w in re.findall(r"[\w'’&-]+", bare(name))}
+    words = re.findall(r"(?<=\s)[A-Z][\w'’&-]*", question.text)
+    return [bare(w) for w in words
+            if bare(w).lower() not in about and w.lower() not in _CALENDAR and bare(w).lower() not in FIRST_PERSON]
+
+
+def _names_all(text: str, names: Sequence[str]) -> bool:
+    low = text.lower()
+    return all(re.search(rf"(?<!\w){re.escape(name.lower())}", low) for name in names)
 
 
 def _asks(sentence: Sentence) -> bool:

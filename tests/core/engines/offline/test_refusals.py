@@ -1,5 +1,6 @@
 """A wrong answer is worse than "I don't know": a question in the chat states nothing and a
-yes/no question is not answered by a quote; a date
+yes/no question is not answered by a quote, nor a question naming a place by a sentence
+that does not name it; a date
 answers "when" as a date, not as a phrase around it, and "how often" a frequency."""
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
 14/06/2023, 20:11 - Ravi Oduya: I'm finally opening the bike shop next month
 14/06/2023, 20:15 - Ravi Oduya: the grand opening is in July 2023, come by
 15/06/2023, 09:02 - Ravi Oduya: went bouldering with my cousin again, we go twice a month now
+20/06/2023, 10:00 - Ravi Oduya: took a short trip to Porto last week to see the tile museums
+20/06/2023, 10:02 - Ravi Oduya: honestly opening a shop takes guts and a thick skin
 """
 
 
@@ -51,3 +54,8 @@ def test_how_often_is_answered_with_a_frequency(mem: Memory, home: Path) -> None
 
 def test_no_quote_answers_a_yes_no_question(mem: Memory, home: Path) -> None:
     assert is_idk(mem.ask("Did Ravi open the bike shop?").text)
+
+
+def test_a_sentence_not_naming_the_place_asked_about_does_not_answer(mem: Memory, home: Path) -> None:
+    # Ravi went to Porto; nothing is said of Lisbon, and "takes guts" is about the shop
+    assert is_idk(mem.ask("What did Ravi take a trip to Lisbon for?").text)
