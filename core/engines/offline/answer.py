@@ -169,11 +169,18 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     return Explanation(DONT_KNOW, tuple(chain), None)
 
 
+_CONTRAST = re.compile(
+    r"\b(?:before|after|besides|except|other than|apart from|instead of|rather than|since|until|not)\s+"
+    r"(?:the\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*"
+)
+
+
 def _other_names(question: Question, chain: Sequence[str]) -> list[str]:
     """The names a question gives besides the person it is about ("what did Ines take a trip
     to Lyon for?": Lyon): a sentence that does not name them is about something else."""
     about = {w.lower() for name in (*chain, question.owner or "") for w in re.findall(r"[\w'’&-]+", bare(name))}
-    words = re.findall(r"(?<=\s)[A-Z][\w'’&-]*", question.text)
+    text = _CONTRAST.sub("", question.text)  # "where did Ines work before Brackwood?": not at Brackwood
+    words = re.findall(r"(?<=\s)[A-Z][\w'’&-]*", text)
     return [bare(w) for w in words
             if bare(w).lower() not in about and w.lower() not in _CALENDAR and bare(w).lower() not in FIRST_PERSON]
 

@@ -25,6 +25,8 @@ CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
 15/06/2023, 09:02 - Ravi Oduya: went bouldering with my cousin again, we go twice a month now
 20/06/2023, 10:00 - Ravi Oduya: took a short trip to Porto last week to see the tile museums
 20/06/2023, 10:02 - Ravi Oduya: honestly opening a shop takes guts and a thick skin
+21/06/2023, 08:30 - Lenka Brandt: Ravi has quit his job at Cog & Spoke for good
+21/06/2023, 08:31 - Lenka Brandt: he starts at Wheelhouse Cycles on Monday
 """
 
 
@@ -59,3 +61,7 @@ def test_no_quote_answers_a_yes_no_question(mem: Memory, home: Path) -> None:
 def test_a_sentence_not_naming_the_place_asked_about_does_not_answer(mem: Memory, home: Path) -> None:
     # Ravi went to Porto; nothing is said of Lisbon, and "takes guts" is about the shop
     assert is_idk(mem.ask("What did Ravi take a trip to Lisbon for?").text)
+
+
+def test_a_name_the_question_sets_against_the_answer_need_not_be_named(mem: Memory, home: Path) -> None:
+    assert mem.ask("Where did Ravi work before Wheelhouse?").text == "Cog & Spoke"
