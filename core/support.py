@@ -209,16 +209,20 @@ def _read_from_first(items: list[SupportItem], context: Context, target: _Target
     more of the question's words ("found" for "who found Gran?"). A sentence stating the
     answer word for word stays before the source when that only implies it ("her 60th").
     When the source does not hold the answer's digits at all (a count worked out from several
-    sentences), a sentence sharing no word with the question ("two of his songs" for "how
-    many times did I swim?") holds the number by coincidence and goes behind it."""
+    sentences), a sentence sharing no word with the question but its names ("two of his songs"
+    for "how many times did I swim?") holds the number by coincidence and goes behind it."""
     end = fold(context.chain[-1]) if context.chain else None
     asked = frozenset(lexical.terms(context.question))
     order = {"words": FULL, "date": DATE}
     source = next((item.quote for item in items if item.read), None)
     worked_out = source is not None and not target.numbers & set(re.findall(r"\d+(?:[.,]\d+)?", source))
 
+    # the names the question walks through do not make a sentence about what it counts
+    named = re.findall(r"(?<=\s)[A-Z][\w'’-]*", context.question)
+    doing = asked - frozenset(t for name in (*context.chain, *named) for t in lexical.terms(name))
+
     def coincidence(item: SupportItem) -> bool:
-        return worked_out and item.how == "words" and not item.read and not _shared(item.quote, asked)
+        return worked_out and item.how == "words" and not item.read and not _shared(item.quote, doing)
 
     def key(at: int) -> tuple[float, bool, bool, int, int]:
         item = items[at]

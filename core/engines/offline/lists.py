@@ -15,7 +15,7 @@ from datetime import date
 
 from memhop.core.engines.offline import grammar
 from memhop.core.language.question import NUMBER_WORDS, Question
-from memhop.core.language.sentences import Sentence
+from memhop.core.language.sentences import Sentence, mentions
 
 MAX_ITEMS = 6
 _WH = frozenset({"what", "which", "who", "where", "when", "why", "how"})
@@ -70,6 +70,21 @@ def join(found: Sequence[str]) -> str:
     if len(unique) < 2:
         return unique[0] if unique else ""
     return f"{', '.join(unique[:-1])} and {unique[-1]}"
+
+
+_PLANNED = re.compile(
+    r"\b(?:next|will|tomorrow|upcoming|going to|gonna|plans?|planning|hope to|want to|wants to|might|would)\b|\w['’]ll\b",
+    re.I,
+)
+
+
+def tells_occasion(sentence: Sentence, entity: str | None) -> bool:
+    """A sentence counts as one occasion of the event if it says it happened (not a plan:
+    "we'll walk Pepper after lunch") and is said of or by the entity the question is about
+    ("walked to the market" says nothing of walking the dog)."""
+    if _PLANNED.search(sentence.text) or sentence.text.rstrip("\"')] ").endswith("?"):
+        return False
+    return entity is None or entity in (sentence.owner, sentence.speaker) or mentions(sentence, entity)
 
 
 def occasions(days: Sequence[date | None]) -> str | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import counts, grammar
+from memhop.core.engines.offline.counts import as_digits
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates, format_day
 from memhop.core.language.question import Question, tokens
@@ -79,6 +80,15 @@ _APPOSED = re.compile(
 # Objects of a preposition that only make an idiom ("for a while", "in time"): no answer.
 _IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
+# "once or twice a year", "three times a week", "every Sunday", "weekly": how often
+_FREQUENCY = re.compile(
+    r"\b(?:(?:once|twice|(?:\w+|\d+)\s+times)(?:\s+or\s+(?:once|twice|(?:\w+|\d+)\s+times))?\s+(?:a|an|per|every)\s+\w+"
+    r"|every\s+(?:other\s+|single\s+)?(?:day|night|morning|evening|week|weekend|month|year|summer|winter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+    r"|daily|weekly|fortnightly|monthly|yearly|annually|most\s+(?:days|weekends|evenings|mornings))\b",
+    re.I,
+)
+_LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
 _COPULA_NOUN = re.compile(
@@ -119,6 +129,10 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
+    if wh == "how often":
+        return _nearest([(m.start(), m.group(0)) for m in _FREQUENCY.finditer(sentence.text)], hit) or None
+    if wh == "how many":  # only a count of what the question counts
+        return counts.stated(sentence.text, counts.counted_noun(question.text), hit)
     if wh.startswith("how ") and wh != "how often":
         return _number(sentence.text, hit, wh)
     if wh in ("what", "which"):
@@ -239,8 +253,9 @@ def _date(sentence: Sentence, hit: int) -> str | None:
     mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
-    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else d.label.removeprefix("on "))
-              for d in calendar_dates or mentions]  # "next Friday (21 June)": the calendar date wins
+    # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
+    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label))
+              for d in calendar_dates or mentions]
     # A sentence without a time expression dates nothing: "not in tune since the recital",
     # written in May, does not put the recital in May.
     return _nearest(usable, hit) if usable else None
@@ -317,24 +332,6 @@ def _number(text: str, hit: int, wh: str) -> str | None:
     if wh == "how long":
         found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
     return _nearest(found, hit)
-
-
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
-
-
-def as_digits(count: str) -> str:
-    """"thirty" -> "30", "twenty-two" -> "22": a count written in words, as a reader would
-    compare it; anything else as it was."""
-    words = re.split(r"[\s-]+", count.strip().lower())
-    if len(words) == 1 and words[0] in _UNITS:
-        return str(_UNITS.index(words[0]))
-    if words and words[0] in _TENS and (len(words) == 1 or (len(words) == 2 and words[1] in _UNITS[1:10])):
-        return str(_TENS[words[0]] + (_UNITS.index(words[1]) if len(words) == 2 else 0))
-    return count
 
 
 def _word_at(text: str, word: str, hit: int) -> int | None:

@@ -1,0 +1,161 @@
+"""What a number in a sentence counts, for "how many ..." questions.
+
+A count question counts something: "how many lengths" counts lengths, "how many times"
+counts occasions. A number answers it only when the sentence says the number of that thing
+("forty lengths", "went there twice"); a clock time ("we leave at 8"), a part of a date, an
+age ("she's 6"), a price ("£8"), a house number ("12 Elm Row"), a year or a percentage
+never counts events, whatever the question counts. When no sentence states the count of
+occasions, the answerer counts the days the supporting sentences put the event on
+(lists.occasions) instead.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from memhop.core.language import lexical
+from memhop.core.language.dates import find_dates
+
+# Nouns a "how many times" question counts with: occasions, however they are said.
+OCCASIONS = frozenset({"time", "times", "occasion", "occasions"})
+_REPEATS = {"once": "1", "twice": "2", "thrice": "3"}
+_WORD_NUMBERS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen|"
+    r"a couple of|a few|several"
+)
+_NUMBER = re.compile(
+    rf"(?<![\w£$€¥#.,:/-])(\d+(?:\.\d+)?|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-)?(?:{_WORD_NUMBERS}))"
+    r"(?![\w%:/]|\.\d|,\d)",
+    re.I,
+)
+# "once more", "at once", "for once", "once upon a time" count nothing
+_REPEAT = re.compile(r"(?<!\bat\s)(?<!\bfor\s)\b(once|twice|thrice)\b(?!\s+(?:more|again|upon|in\s+a\s+while))", re.I)
+# Words after a count that are not what it counts: the noun follows within a few modifiers.
+_REACH = 3
+_STOP = re.compile(r"[.;:!?()—–\"]|,\s|\s-\s")
+# What makes a number something other than a count (each read around the number).
+_CLOCK_BEFORE = re.compile(
+    r"\b(?:at|by|until|till|til|from|around|before|after|half|quarter past|quarter to|past)\s+(?:like\s+|about\s+)?$", re.I
+)
+_CLOCK_AFTER = re.compile(r"\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock|ish)\b|\s*[:.]\d\d\b|-ish\b", re.I)
+_AGE_BEFORE = re.compile(
+    r"(?:\b(?:is|was|aged|age|turned|turns|turning|turn)\s+|['’]s\s+|\((?:she|he|they)['’]s\s+)(?:now\s+|just\s+)?$", re.I
+)
+_AGE_AFTER = re.compile(r"[\s-]+(?:years?|yrs?|months?)[\s-]+old\b|[\s-]+year[\s-]+old\b", re.I)
+_PRICE_BEFORE = re.compile(r"[£$€¥]\s*$|\b(?:usd|gbp|eur)\s*$", re.I)
+_PRICE_AFTER = re.compile(r"\s*(?:pounds?|quid|dollars?|euros?|bucks|pence|cents?|p|k|grand|gbp|usd|eur)\b", re.I)
+_LABEL_BEFORE = re.compile(
+    r"\b(?:number|no\.?|flat|room|apartment|apt\.?|unit|platform|gate|bus|route|page|chapter|track|level|floor|"
+    r"version|season|episode|#)\s*$",
+    re.I,
+)
+_STREET_AFTER = re.compile(  # "12 Elm Row", "4 Kettle Lane"
+    r"\s+(?:[A-Z][\w'’-]+\s+){1,2}(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Row|Close|Drive|Way|Place|Crescent|"
+    r"Terrace|Court|Square|Gardens|Grove|Hill|Mews|Walk|Parade|Green|Park)\b"
+)
+_PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_YEAR = re.compile(r"(?:1[89]|20)\d\d$")
+
+
+_COUNTED = re.compile(
+    r"\bhow\s+many\s+(?:more\s+|other\s+|different\s+|separate\s+)?(?:of\s+(?:the|his|her|their|my|our|your)\s+)?([a-z]+)",
+    re.I,
+)
+
+
+def counted_noun(text: str) -> str | None:
+    """What a "how many" question counts: "lengths", "times"; None when it does not say
+    ("how many did she bake?")."""
+    m = _COUNTED.search(text)
+    if m is None:
+        return None
+    noun = m.group(1).lower()
+    return None if noun in lexical.STOPWORDS else noun
+
+
+def is_occasions(noun: str | None) -> bool:
+    return noun in OCCASIONS
+
+
+def not_a_count(text: str, start: int, end: int, bare: bool) -> bool:
+    """A clock time, an age, a price, a label (house, flat, page number), a year or a
+    percentage: the number at text[start:end] counts nothing. `bare`: no noun follows it,
+    so "at 8", "she's 6", "flat 3" are a time, an age, a label ("Tomas's 3 kids" counts)."""
+    before, after = text[max(0, start - 30) : start], text[end : end + 30]
+    number = text[start:end]
+    return bool(
+        _YEAR.match(number)
+        or _CLOCK_AFTER.match(after) or _AGE_AFTER.match(after)
+        or _PRICE_BEFORE.search(before) or _PRICE_AFTER.match(after) or _PERCENT_AFTER.match(after)
+        or (number[:1].isdigit() and _STREET_AFTER.match(after))
+        or (bare and bool(_CLOCK_BEFORE.search(before) or _AGE_BEFORE.search(before) or _LABEL_BEFORE.search(before)))
+    )
+
+
+def stated(text: str, noun: str | None, hit: int) -> str | None:
+    """The count of `noun` the text states nearest the matched word at `hit`, as digits
+    ("forty lengths" -> "40 lengths"); occasions only within the clause of the match
+    ("walked there twice", not "...; she lay down twice"). None when the text states none."""
+    dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    found: list[tuple[int, str]] = []
+    low, high = _clause(text, hit)
+    if is_occasions(noun):
+        found += [(m.start(), _REPEATS[m.group(1).lower()]) for m in _REPEAT.finditer(text) if low <= m.start() < high]
+    for m in _NUMBER.finditer(text):
+        after = _words_after(text, m.end())
+        if any(s <= m.start() < e for s, e in dates) or not_a_count(text, m.start(), m.end(), not after):
+            continue
+        value = as_digits(m.group(1))
+        if noun is None:
+            found.append((m.start(), f"{value} {after[0]}" if after else value))
+            continue
+        counts = next((w for w in after if _same_noun(w, noun)), None)
+        if counts is None or (is_occasions(noun) and not low <= m.start() < high):
+            continue
+        found.append((m.start(), value if is_occasions(noun) else f"{value} {counts}"))
+    return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
+
+
+def _words_after(text: str, end: int) -> list[str]:
+    """The words a number may count: up to a few before a clause mark or a function word
+    ("forty slow lengths" -> forty, slow, lengths; "two of his songs" -> none)."""
+    rest = text[end:]
+    stop = _STOP.search(rest)
+    found: list[str] = []
+    for word in re.findall(r"[A-Za-z][\w'’-]*", rest[: stop.start() if stop else len(rest)])[:_REACH]:
+        if word.lower() in lexical.STOPWORDS and word.lower() not in OCCASIONS:
+            break
+        found.append(word.lower())
+    return found
+
+
+def _same_noun(said: str, noun: str) -> bool:
+    return lexical.stem(said) == lexical.stem(noun)
+
+
+def _clause(text: str, hit: int) -> tuple[int, int]:
+    """The clause holding offset `hit`: between clause marks."""
+    marks = [(m.start(), m.end()) for m in re.finditer(r"[.;:!?—–]|\s-\s|,\s+(?:but|and|so|then|which|while)\s", text)]
+    low = max((e for s, e in marks if e <= hit), default=0)
+    high = min((s for s, e in marks if s >= hit), default=len(text))
+    return low, high
+
+
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+
+
+def as_digits(count: str) -> str:
+    """"thirty" -> "30", "twenty-two" -> "22": a count written in words, as a reader would
+    compare it; anything else as it was."""
+    words = re.split(r"[\s-]+", count.strip().lower())
+    if len(words) == 1 and words[0] in _UNITS:
+        return str(_UNITS.index(words[0]))
+    if words and words[0] in _TENS and (len(words) == 1 or (len(words) == 2 and words[1] in _UNITS[1:10])):
+        return str(_TENS[words[0]] + (_UNITS.index(words[1]) if len(words) == 2 else 0))
+    return count

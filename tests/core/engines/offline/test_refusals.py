@@ -1,0 +1,67 @@
+"""A wrong answer is worse than "I don't know": a question in the chat states nothing and a
+yes/no question is not answered by a quote, nor a question naming a place by a sentence
+that does not name it; a date
+answers "when" as a date, not as a phrase around it, and "how often" a frequency."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import memhop
+from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
+
+CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
+02/05/2023, 18:03 - Lenka Brandt: so good, I went to the pottery workshop on Saturday and made a mug
+02/05/2023, 18:04 - Ravi Oduya: nice!! what got you into pottery?
+02/05/2023, 18:06 - Lenka Brandt: my aunt had a wheel in her garage, I was hooked at nine
+02/05/2023, 18:07 - Ravi Oduya: you play any instruments too?
+02/05/2023, 18:09 - Lenka Brandt: haha no, no time
+14/06/2023, 20:11 - Ravi Oduya: I'm finally opening the bike shop next month
+14/06/2023, 20:15 - Ravi Oduya: the grand opening is in July 2023, come by
+15/06/2023, 09:02 - Ravi Oduya: went bouldering with my cousin again, we go twice a month now
+20/06/2023, 10:00 - Ravi Oduya: took a short trip to Porto last week to see the tile museums
+20/06/2023, 10:02 - Ravi Oduya: honestly opening a shop takes guts and a thick skin
+21/06/2023, 08:30 - Lenka Brandt: Ravi has quit his job at Cog & Spoke for good
+21/06/2023, 08:31 - Lenka Brandt: he starts at Wheelhouse Cycles on Monday
+"""
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    folder = tmp_path_factory.mktemp("refusals")
+    (folder / "whatsapp-ravi.txt").write_text(CHAT, encoding="utf-8")
+    with memhop.open(folder / "store.duckdb", engine="offline") as memory:
+        memory.ingest([folder / "whatsapp-ravi.txt"], self_name="Lenka Brandt")
+        yield memory
+
+
+@pytest.mark.parametrize("question", ["What instrument does Ravi play?", "What got Ravi into pottery?"])
+def test_a_question_in_the_chat_is_not_an_answer(mem: Memory, home: Path, question: str) -> None:
+    # Ravi asked Lenka these; nothing says what Ravi plays or what got him into pottery
+    answer = mem.ask(question)
+    assert is_idk(answer.text) and not answer.answered
+
+
+def test_a_when_answer_is_the_date_not_a_phrase(mem: Memory, home: Path) -> None:
+    assert mem.ask("When is the grand opening of Ravi's bike shop?").text == "July 2023"
+
+
+def test_how_often_is_answered_with_a_frequency(mem: Memory, home: Path) -> None:
+    assert mem.ask("How often does Ravi go bouldering?").text == "twice a month"
+
+
+def test_no_quote_answers_a_yes_no_question(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("Did Ravi open the bike shop?").text)
+
+
+def test_a_sentence_not_naming_the_place_asked_about_does_not_answer(mem: Memory, home: Path) -> None:
+    # Ravi went to Porto; nothing is said of Lisbon, and "takes guts" is about the shop
+    assert is_idk(mem.ask("What did Ravi take a trip to Lisbon for?").text)
+
+
+def test_a_name_the_question_sets_against_the_answer_need_not_be_named(mem: Memory, home: Path) -> None:
+    assert mem.ask("Where did Ravi work before Wheelhouse?").text == "Cog & Spoke"
