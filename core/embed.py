@@ -141,6 +141,45 @@ class MiniLMInt8Embedder(MiniLMEmbedder):
     quantized = True
 
 
+class RememberingEmbedder:
+    """Another embedder that embeds each distinct text once while it is in use, remembering
+    the last `size` texts' vectors (1.5 KB each).
+
+    A write run embeds the same sentence again and again: a fact restated in a later
+    session is drafted and embedded before deduplication drops it, and a profile or fact
+    text recurs. On a LoCoMo conversation a quarter of the residual drafts' embeddings
+    were such repeats. A text's vector does not depend on the other texts of its call
+    (up to float rounding of the padded batch), so a remembered one stands in for it."""
+
+    def __init__(self, inner: Embedder, size: int = 4096) -> None:
+        from collections import OrderedDict
+
+        self.inner, self.name, self.dim, self._size = inner, inner.name, inner.dim, size
+        self._known: OrderedDict[str, Any] = OrderedDict()  # stripped text -> its vector
+        self._lock = threading.Lock()  # an engine's worker threads embed concurrently
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        import numpy as np
+
+        keys = [t.strip() for t in texts]
+        with self._lock:
+            vectors = {k: self._known[k] for k in keys if k in self._known}
+            for key in vectors:
+                self._known.move_to_end(key)
+        missing = list(dict.fromkeys(k for k in keys if k not in vectors))
+        if missing:
+            fresh = {k: v.copy() for k, v in zip(missing, self.inner.embed(missing))}  # not views of a whole batch
+            vectors.update(fresh)
+            with self._lock:
+                self._known.update(fresh)
+                while len(self._known) > self._size:
+                    self._known.popitem(last=False)
+        out = np.empty((len(keys), self.dim), dtype=np.float32)
+        for row, key in enumerate(keys):
+            out[row] = vectors[key]
+        return out
+
+
 class SentenceTransformerEmbedder:
     """The reference implementation; slow to import, so only for tests and benchmarks."""
 

@@ -22,7 +22,7 @@ from functools import partial
 
 import numpy as np
 
-from memhop.core.embed import Embedder
+from memhop.core.embed import Embedder, RememberingEmbedder
 from memhop.core.engines.base import Engine
 from memhop.core.errors import EngineError, EngineUnreachable
 from memhop.core.language import relations
@@ -469,6 +469,7 @@ def write_pending(
     from memhop.core.write_held import retry_held
 
     started = time.perf_counter()
+    embedder = RememberingEmbedder(embedder)  # a restated fact or profile is embedded once a run
     report = WriteReport(engine=engine.name)
     progress = progress or SilentProgress()
     pending = memory.pending_sessions(store)

@@ -16,6 +16,7 @@ from memhop.core.embed import (
     Embedder,
     MiniLMEmbedder,
     MiniLMInt8Embedder,
+    RememberingEmbedder,
     SentenceTransformerEmbedder,
     get_embedder,
 )
@@ -96,6 +97,31 @@ def test_repeated_texts_get_the_same_row(minilm: Embedder) -> None:
     np.testing.assert_array_equal(vecs[3], vecs[5])
     np.testing.assert_allclose(vecs[1], minilm.embed(["Bob plays the piano"])[0], atol=2e-5)
     assert float(vecs[0] @ vecs[1]) < 0.9
+
+
+class CountingEmbedder:
+    """The real embedder, counting the texts it is asked to embed."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.name, self.dim, self.asked = inner, inner.name, inner.dim, 0
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.asked += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_a_remembering_embedder_embeds_a_text_once_and_gives_its_own_vector(minilm: Embedder) -> None:
+    counting = CountingEmbedder(minilm)
+    remembering = RememberingEmbedder(counting, size=2)
+    first = remembering.embed(["Bob plays the piano", "ok"])
+    again = remembering.embed([" ok", "Bob plays the piano", "Mia moved to Leeds"])
+    assert counting.asked == 3  # the repeats were not embedded again
+    np.testing.assert_array_equal(again[0], first[1])
+    np.testing.assert_array_equal(again[1], first[0])
+    later = remembering.embed(["ok", "Mia moved to Leeds"])  # "ok" fell out of the last two texts
+    assert counting.asked == 4
+    np.testing.assert_allclose(later, minilm.embed(["ok", "Mia moved to Leeds"]), atol=2e-5)
+    assert remembering.embed([]).shape == (0, DIM)
 
 
 def test_semantic_neighbours(minilm: Embedder) -> None:

@@ -318,6 +318,21 @@ def test_a_profile_changed_in_every_session_is_embedded_once_with_its_last_text(
     assert sorted(profile_texts) == sorted(p[0] for p in profiles)  # no earlier version was embedded
 
 
+def test_a_fact_drafted_again_in_a_later_session_is_embedded_once_and_every_stored_vector_is_its_texts(
+    store: Store,
+) -> None:
+    add_source(store, "a", DAYS)
+    embedder = RecordingEmbedder()
+    write_pending(store, rule_engine(), embedder)
+    repeated = "Alice Nguyen is Bob's roommate."  # drafted by the first and the third session
+    assert embedder.texts.count(repeated) == 1
+    rows = store.con.execute("SELECT entity_id, text, embedding FROM residuals").fetchall()
+    assert len({(entity, text) for entity, text, _ in rows}) == len(rows)  # each entity's fact stored once
+    fresh = get_embedder().embed([text for _, text, _ in rows])
+    assert all(float(np.dot(np.asarray(vector, np.float32), v)) > 0.9999 for (_, _, vector), v in zip(rows, fresh))
+    assert all(cosine > 0.9999 for _, _, cosine in stored_profiles(store))
+
+
 def test_ctrl_c_while_a_batch_embeds_its_profiles_leaves_the_store_as_before_then_a_rerun_completes_it(
     store: Store,
 ) -> None:

@@ -81,9 +81,12 @@ def _event(span: Span, first_person: bool) -> str | None:
 
 def resolve_dates(s: Sentence, span: Span, lead: int) -> list[DateMention]:
     """Dates resolved by the tense of the verb that governs each one ("was on the 14th")."""
-    by_tense = {past: {d.start: d for d in find_dates(s.text, s.day, past)} for past in (True, False)}
+    present = {d.start: d for d in find_dates(s.text, s.day, False)}
+    if not present:
+        return []  # most sentences: no date, and no need to read the text again as past tense
+    by_tense = {False: present, True: {d.start: d for d in find_dates(s.text, s.day, True)}}
     out = []
-    for start, mention in by_tense[False].items():
+    for start, mention in present.items():
         token = next((t for t in span if t.idx - lead >= start), None)
         past = s.past
         for _ in range(6):
