@@ -147,13 +147,15 @@ class LazyResiduals:
         entity's fact vectors costs ~10 ms CPU at 1M turns, and the next question in the
         same process is often about the same people. `lazy` (the read path, with the derived
         fact vectors): texts and source turns are read when first used, through this
-        connection (`prefetch` the ones a question shows); else they are read now."""
+        connection (`prefetch` the ones a question shows); else they are read now. Kept
+        spans read through no connection: one bound to this object would keep it alive in a
+        cycle, and with it its open fact vector file, past a forget that deletes the file."""
         if len(self.kept) > SPANS_KEPT:
             self.kept.clear()
-        known = {e: self._bound(self.kept[e]) for e in entity_ids if e in self.kept}
+        known = {e: self.kept[e] for e in entity_ids if e in self.kept}
         fresh = self._read([e for e in dict.fromkeys(entity_ids) if e not in known])
         self.kept.update(fresh)
-        found = {e: known[e] if e in known else fresh[e] for e in entity_ids}
+        found = {e: self._bound(known[e] if e in known else fresh[e]) for e in entity_ids}
         if lazy:
             return found
         whole = {e: self._whole(span) for e, span in found.items()}
@@ -191,9 +193,8 @@ class LazyResiduals:
         return replace(span, texts=[r[0] for r in rows], source_turns=[r[1] for r in rows])
 
     def _bound(self, span: ResidualIndex) -> ResidualIndex:
-        """A kept span whose columns read through this connection (a snapshot outlives the
-        connection that first read it)."""
-        if not isinstance(span.texts, _FactColumn) or span.texts.source is self:
+        """A kept span whose columns read through this connection."""
+        if not isinstance(span.texts, _FactColumn):
             return span
         return replace(span, texts=_FactColumn(span.ids, 0, self), source_turns=_FactColumn(span.ids, 1, self))
 
@@ -204,8 +205,8 @@ class LazyResiduals:
         if self.vectors is not None:  # vectors from the derived file; texts read when first used
             by_owner = self.vectors.by_owner
             return {e: ResidualIndex(
-                self.ids[lo:hi], np.full(hi - lo, e, dtype=np.int64), _FactColumn(self.ids[lo:hi], 0, self),
-                _FactColumn(self.ids[lo:hi], 1, self), self.vectors.rows(np.asarray(by_owner[lo:hi])),
+                self.ids[lo:hi], np.full(hi - lo, e, dtype=np.int64), _FactColumn(self.ids[lo:hi], 0),
+                _FactColumn(self.ids[lo:hi], 1), self.vectors.rows(np.asarray(by_owner[lo:hi])),
                 {e: self.superseded[e]} if e in self.superseded else {},
             ) for e, (lo, hi) in ranges.items()}
         wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
@@ -235,7 +236,7 @@ class _FactColumn(Sequence[Any]):
 
     ids: np.ndarray
     column: int
-    source: LazyResiduals
+    source: LazyResiduals | None = None  # None while kept in a snapshot (LazyResiduals.spans binds it)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -243,10 +244,11 @@ class _FactColumn(Sequence[Any]):
     def __getitem__(self, at: Any) -> Any:
         if isinstance(at, slice):
             return [self[i] for i in range(*at.indices(len(self)))]
-        fact = int(self.ids[at])
-        if fact not in self.source.rows:
-            self.source._fetch(self.ids)
-        return self.source.rows[fact][self.column]
+        fact, source = int(self.ids[at]), self.source
+        assert source is not None, "a kept span's column is read through LazyResiduals.spans"
+        if fact not in source.rows:
+            source._fetch(self.ids)
+        return source.rows[fact][self.column]
 
 
 def _residuals(table: pa.Table, superseded: dict[int, int], owners: np.ndarray | None = None) -> ResidualIndex:

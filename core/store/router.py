@@ -20,8 +20,9 @@ written again whole on each extension, swapped in as one directory), so an ask r
 with their lists instead of scoring every one of them; only when they outgrow
 `GROWTH_MAX` × the built rows is the router built again (new pivots for the grown store).
 Rows filed in neither (the added lists are missing, stale or being swapped) are scored
-exactly: slower, never wrong. The files live in `<store>.vectors/router/`, so a rebuilt or
-deleted vector directory (every forget deletes it) takes them along.
+exactly (slower, never wrong) until the next ask or ingest files them again. The files
+live in `<store>.vectors/router/`, so a rebuilt or deleted vector directory (every forget
+deletes it) takes them along.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 import numpy as np
 
@@ -49,6 +50,9 @@ _STARTS = "starts.i64"
 _ORDER = "order.i64"
 _LISTS = "lists.i8"
 _SCALES = "scales.f32"
+
+
+_S = TypeVar("_S", "RouterState", "AddedState")
 
 
 @dataclass(frozen=True)
@@ -132,22 +136,23 @@ class Router:
 def due(target: Path, turns: int) -> bool:
     """Whether the router in vector directory `target` must be (re)built for `turns` rows:
     none yet, more rows filed than the vectors hold, or the store grown past GROWTH_MAX since."""
-    have = _read_state(target / DIRECTORY)
+    have = _read_state(target / DIRECTORY, RouterState)
     return have is None or have.routed > turns or turns - have.routed > GROWTH_MAX * have.routed
 
 
-def update(target: Path, turns: int) -> None:
-    """Build the router if it is due, else file the rows added since into its added lists."""
+def update(target: Path, turns: int, repair: bool = False) -> None:
+    """Build the router if it is due, else file the rows added since into its added lists
+    (`repair`: see `extend`)."""
     if due(target, turns):
         build(target, turns)
     else:
-        extend(target, turns)
+        extend(target, turns, repair)
 
 
 def build(target: Path, turns: int) -> None:
     """File the first `turns` rows of `target`'s float16 vectors under evenly spaced pivots,
     each stored again as int8 (`_quantised`) in its list."""
-    from memhop.core.store.vectors import build_in_place, write_state
+    from memhop.core.store.vectors import build_in_place
 
     source = target / "vectors.f16"
 
@@ -159,7 +164,7 @@ def build(target: Path, turns: int) -> None:
             filed = np.empty(turns, dtype=np.int64)
             for lo in range(0, turns, BUILD_ROWS):
                 rows = _read_rows(f, lo, min(BUILD_ROWS, turns - lo))
-                filed[lo : lo + len(rows)] = np.argmax(rows @ pivots.T, axis=1)
+                filed[lo : lo + len(rows)] = _nearest(pivots, rows)
             order = np.argsort(filed, kind="stable")
             slot = np.empty(turns, dtype=np.int64)
             slot[order] = np.arange(turns)
@@ -175,25 +180,26 @@ def build(target: Path, turns: int) -> None:
         if (fresh / _LISTS).stat().st_size != turns * DIM or (fresh / _SCALES).stat().st_size != turns * 4:
             raise OSError(f"{fresh / _LISTS}: written short")
         pivots.astype(np.float32).tofile(fresh / _PIVOTS)
-        np.searchsorted(filed[order], np.arange(count + 1)).astype(np.int64).tofile(fresh / _STARTS)
-        order.astype(np.int64).tofile(fresh / _ORDER)
-        write_state(fresh / _STATE, RouterState(turns), FORMAT)
+        _write_lists(fresh, filed[order], order, count, RouterState(turns))
 
     folder = target / DIRECTORY
-    build_in_place(folder, write, lambda: _read_state(folder) == RouterState(turns))
+    build_in_place(folder, write, lambda: _read_state(folder, RouterState) == RouterState(turns))
 
 
-def extend(target: Path, turns: int) -> None:
+def extend(target: Path, turns: int, repair: bool = False) -> None:
     """File rows `covered`..`turns`-1 of `target`'s vectors under the built router's pivots:
     the added lists so far and these rows, grouped by pivot, written into a fresh `added/`
     swapped in whole (a reader opening it half-way finds its count wrong and scores those
-    rows exactly instead). Nothing to do when every row is filed already."""
-    from memhop.core.store.vectors import build_in_place, write_state
+    rows exactly instead). Nothing to do when every row is filed already: checked by the
+    states alone (an ask's open reads the files once, after), or, with `repair` (the
+    opened lists covered fewer rows than their states say: damaged or mid-swap), by the files."""
+    from memhop.core.store.vectors import build_in_place
 
     folder = target / DIRECTORY
-    state, have = _read_state(folder), _read_added(folder)
-    if state is not None and state.routed + (have.added if have and have.routed == state.routed else 0) == turns:
-        return  # every row filed (checked by the states alone: an ask's open reads the files once, after)
+    state, have = _read_state(folder, RouterState), _read_state(folder / ADDED, AddedState)
+    if (not repair and state is not None
+            and state.routed + (have.added if have and have.routed == state.routed else 0) == turns):
+        return
     built = open_router(target, turns)
     if state is None or built is None:
         raise OSError(f"{folder}: no router to extend")
@@ -205,7 +211,11 @@ def extend(target: Path, turns: int) -> None:
         old_scales, old_order = np.zeros(0, np.float32), np.zeros(0, np.int64)
         old_filed = np.zeros(0, np.int64)
         if old is not None and len(old.order):
-            old_rows = np.fromfile(old.rows.name, dtype=np.int8).reshape(-1, DIM)
+            # Through the file opened and checked with their order: a swap since would give
+            # another `added/`, whose rows belong to other positions.
+            old_rows = np.fromfile(old.rows, dtype=np.int8, count=len(old.order) * DIM).reshape(-1, DIM)
+            if len(old_rows) != len(old.order):
+                raise OSError(f"{old.rows.name}: routing lists are cut short")
             old_scales, old_order = np.asarray(old.scales), np.asarray(old.order)
             old_filed = np.repeat(np.arange(len(old.starts) - 1), np.diff(old.starts))
         first = built.covered
@@ -224,24 +234,38 @@ def extend(target: Path, turns: int) -> None:
     def write(fresh: Path) -> None:
         rows[order].tofile(fresh / _LISTS)
         scales[order].astype(np.float32).tofile(fresh / _SCALES)
-        positions[order].astype(np.int64).tofile(fresh / _ORDER)
-        np.searchsorted(filed[order], np.arange(len(built.pivots) + 1)).astype(np.int64).tofile(fresh / _STARTS)
-        write_state(fresh / _STATE, added, FORMAT)
+        _write_lists(fresh, filed[order], positions[order], len(built.pivots), added)
 
-    build_in_place(folder / ADDED, write, lambda: _read_added(folder) == added)
+    build_in_place(folder / ADDED, write, lambda: _read_state(folder / ADDED, AddedState) == added)
+
+
+def _write_lists(fresh: Path, filed: np.ndarray, positions: np.ndarray, p: int, state: RouterState | AddedState) -> None:
+    """The starts, order and state of lists whose rows and scales are written in `fresh`:
+    `filed` is each list row's pivot (ascending), `positions` its vector file position."""
+    from memhop.core.store.vectors import write_state
+
+    np.searchsorted(filed, np.arange(p + 1)).astype(np.int64).tofile(fresh / _STARTS)
+    positions.astype(np.int64).tofile(fresh / _ORDER)
+    write_state(fresh / _STATE, state, FORMAT)
+
+
+def _nearest(pivots: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The nearest pivot of each row: the list it is filed in."""
+    return np.argmax(rows @ pivots.T, axis=1).astype(np.int64)
 
 
 def _filed(pivots: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(nearest pivot, int8 row, scale) of each row."""
-    return (np.argmax(rows @ pivots.T, axis=1).astype(np.int64), *_quantised(rows))
+    return (_nearest(pivots, rows), *_quantised(rows))
 
 
 def open_router(target: Path, turns: int) -> Router | None:
     """The router of vector directory `target`, or None when it is missing, damaged or
     files more rows than the vectors hold (a search then walks the graph alone); its added
-    lists when they extend these built ones and are whole (else those rows are scored exactly)."""
+    lists when they extend these built ones, are whole and file no row past the vectors'
+    (else those rows are scored exactly)."""
     folder = target / DIRECTORY
-    state = _read_state(folder)
+    state = _read_state(folder, RouterState)
     if state is None or state.routed > turns:
         return None
     try:
@@ -252,9 +276,9 @@ def open_router(target: Path, turns: int) -> Router | None:
     built = _open_lists(folder, p, state.routed, range(turns), mapped=True) if p and len(pivots) == p * DIM else None
     if built is None:
         return None
-    added = _read_added(folder)
+    added = _read_state(folder / ADDED, AddedState)
     extra = None
-    if added is not None and added.routed == state.routed and added.added > 0:
+    if added is not None and added.routed == state.routed and 0 < added.added <= turns - state.routed:
         extra = _open_lists(folder / ADDED, p, added.added, range(state.routed, state.routed + added.added), mapped=False)
     return Router(pivots.reshape(p, DIM), built, state.routed, extra)
 
@@ -294,13 +318,8 @@ def _read_rows(f: BinaryIO, first: int, count: int) -> np.ndarray:
     return read_rows(f, np.arange(first, first + count))
 
 
-def _read_state(folder: Path) -> RouterState | None:
+def _read_state(folder: Path, kind: type[_S]) -> _S | None:
+    """The state of the lists in `folder`: the built ones (RouterState) or the added (AddedState)."""
     from memhop.core.store.vectors import read_state
 
-    return read_state(folder / _STATE, RouterState, FORMAT)
-
-
-def _read_added(folder: Path) -> AddedState | None:
-    from memhop.core.store.vectors import read_state
-
-    return read_state(folder / ADDED / _STATE, AddedState, FORMAT)
+    return read_state(folder / _STATE, kind, FORMAT)

@@ -234,15 +234,20 @@ def _routed(vectors: TurnVectors, target: Path, build: bool) -> TurnVectors:
         return vectors
     if build:
         _route(target, turns)
-    return replace(vectors, router=router.open_router(target, turns))
+    opened = router.open_router(target, turns)
+    if build and opened is not None and opened.covered < turns:  # added lists damaged or mid-swap: filed again
+        opened.close()
+        _route(target, turns, repair=True)
+        opened = router.open_router(target, turns)
+    return replace(vectors, router=opened)
 
 
-def _route(target: Path, turns: int) -> None:
+def _route(target: Path, turns: int, repair: bool = False) -> None:
     """Build the router of these vectors if their graph is walked and it is due, else file
-    the turns added since in its lists."""
+    the turns added since in its lists (`repair`: see router.extend)."""
     if turns > SCAN_MAX_TURNS:
         try:
-            router.update(target, turns)
+            router.update(target, turns, repair)
         except (OSError, ValueError) as exc:  # nowhere to write, or the rows cut short: the graph is walked alone
             unbuilt(target, exc, "walking the graph without routing lists")
 

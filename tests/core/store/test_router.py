@@ -99,17 +99,80 @@ def test_a_store_grown_past_growth_max_since_the_build_rebuilds_the_router(
     assert not (vectors.directory(walked) / router.DIRECTORY / router.ADDED).exists()
 
 
-def test_added_lists_being_swapped_are_left_out_and_their_turns_scored_exactly(walked: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", ["cut", "missing"])
+def test_added_lists_being_swapped_are_left_out_and_their_turns_scored_exactly_then_filed_again(
+    walked: Path, tmp_path: Path, damage: str
+) -> None:
+    import shutil
+
     with open_store(walked) as store:
         vectors.load(store)
         _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy.")
         added = vectors.directory(walked) / router.DIRECTORY / router.ADDED
-        (added / "order.i64").write_bytes(b"")  # as if read half-way through a swap
+        if damage == "cut":
+            (added / "order.i64").write_bytes(b"")  # as if read half-way through a swap
+        else:
+            shutil.rmtree(added)  # as if read between a swap's two renames
         loaded = vectors.load(store, build=False)
         assert loaded is not None and loaded.router is not None and loaded.router.added is None
         assert loaded.router.covered == loaded.router.routed < len(loaded.ids)  # the new turns: the exact tail
         query = EMBED.embed(["Who sails a yellow dinghy?"])[0]
         assert _exact_top(loaded, query, 1) <= set(loaded.nearest(query, 1).tolist())
+        loaded.close()
+    with open_store(walked, read_only=True) as store:
+        repaired = vectors.load(store)  # an ask files them again, though the states say every row is filed
+        assert repaired is not None and repaired.router is not None and repaired.router.added is not None
+        assert repaired.router.covered == len(repaired.ids) and _filed(repaired) == list(range(len(repaired.ids)))
+        repaired.close()
+
+
+
+
+def test_two_asks_extending_the_added_lists_at_once_file_every_row_under_its_own_vector(
+    walked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two read-only asks may both extend lagging lists; the second swaps its `added/` in
+    while the first is between opening the lists and reading their rows."""
+    target = vectors.directory(walked)
+    with open_store(walked) as store:
+        vectors.load(store)
+        _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy.")
+        with monkeypatch.context() as m:
+            m.setattr(router, "update", lambda target, turns, repair=False: None)  # routing left to the asks
+            _ingest_note(store, tmp_path, "pottery", "Signed up for a pottery class on Thursday evenings. Bought a kiln.")
+            _ingest_note(store, tmp_path, "opera", "Went to the opera with Dan and his sister.")
+        turns = store.counts()["turns"]
+    opened_first = router.open_router
+
+    def racing(target: Path, turns: int) -> router.Router | None:
+        got = opened_first(target, turns)
+        monkeypatch.setattr(router, "open_router", opened_first)
+        router.extend(target, turns)  # the other ask finishes first and swaps in its added/
+        return got
+
+    monkeypatch.setattr(router, "open_router", racing)
+    router.extend(target, turns)
+    opened = router.open_router(target, turns)
+    assert opened is not None and opened.added is not None and opened.covered == turns
+    rows = np.fromfile(opened.added.rows, dtype=np.int8).reshape(-1, 384)
+    with open(target / "vectors.f16", "rb") as f:
+        want = router._quantised(vectors.read_rows(f, np.asarray(opened.added.order)))[0]
+    opened.close()
+    assert len(rows) == turns - opened.routed and (rows == want).all()
+
+
+def test_added_lists_filing_rows_past_the_vectors_are_left_out(walked: Path, tmp_path: Path) -> None:
+    target = vectors.directory(walked)
+    with open_store(walked) as store:
+        vectors.load(store)
+        _ingest_note(store, tmp_path, "sailing", "Took up sailing on the lake with a yellow dinghy.")
+        turns = store.counts()["turns"]
+    whole = router.open_router(target, turns)
+    assert whole is not None and whole.added is not None
+    whole.close()
+    fewer = router.open_router(target, turns - 1)  # the added lists file row turns-1, which these vectors lack
+    assert fewer is not None and fewer.added is None and fewer.covered <= turns - 1
+    fewer.close()
 
 
 def test_a_forget_leaves_no_embedding_of_an_added_turn_in_any_file(walked: Path, tmp_path: Path) -> None:
@@ -124,7 +187,12 @@ def test_a_forget_leaves_no_embedding_of_an_added_turn_in_any_file(walked: Path,
         files = [p for p in vectors.directory(walked).rglob("*") if p.is_file()]
         assert any(quantised in p.read_bytes() for p in files)  # the added lists hold it, as int8
         loaded.close()
+        read(store, "Who sails a yellow dinghy?", EMBED, ReadSettings())
+        held = recall.snapshot(store)  # a caller holding a snapshot across the forget
+        held_router = held.turns.vectors.router if held.turns.vectors is not None else None
+        assert held_router is not None and held_router.added is not None
         report = forget(store, EMBED, source=str(tmp_path / "sailing.md"), drop_turns=True)
+        assert held_router.built.rows.closed and held_router.added.rows.closed  # closed with the deleted files
     assert report.residue is not None and report.residue["derived_files"] == []
     assert vectors.leftovers(walked) == []
     with open_store(walked) as store:
