@@ -29,7 +29,10 @@ _MON = (
     r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _DOW = r"(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
-_COUNT = r"(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|a couple of|a few|few|several)"
+# how many of a unit: "3 weeks", "a couple of days", "several months" (one group)
+COUNT_WORDS = (
+    r"(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|a couple of|a few|few|several)"
+)
 _UNIT = r"(day|week|weekend|month|year)s?"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
 
@@ -44,9 +47,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("yesterday", r"\b(?:yesterday|last night)\b"),
         ("today", r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b"),
         ("tomorrow", r"\btomorrow\b"),
-        ("ago", rf"\b{_COUNT} {_UNIT} ago\b"),
+        ("ago", rf"\b{COUNT_WORDS} {_UNIT} ago\b"),
         ("recently", r"\b(?:recently|the other day|a while (?:ago|back))\b"),
-        ("in_n", rf"\bin {_COUNT} {_UNIT}\b"),
+        ("in_n", rf"\bin {COUNT_WORDS} {_UNIT}\b"),
         ("rel_unit", r"\b(last|next|this past|this coming|this) (week|weekend|month|year)\b"),
         ("weekday", rf"\b(?:(last|next|this past|this coming|this|on) )?{_DOW}\b"),
         ("month", rf"\b(?:(last|next|this|in|since|early|late|mid|of|by) )?{_MON}(?: (\d{{4}}))?\b"),

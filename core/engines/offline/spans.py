@@ -11,7 +11,7 @@ from datetime import date
 from memhop.core.engines.offline import counts, grammar
 from memhop.core.engines.offline.counts import as_digits
 from memhop.core.language import lexical
-from memhop.core.language.dates import find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, WEEKDAYS, find_dates, format_day
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
@@ -81,11 +81,13 @@ _APPOSED = re.compile(
 _IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
 # "once or twice a year", "three times a week", "every Sunday", "weekly": how often
+_DAYS = "|".join(WEEKDAYS)
+_PERIOD = r"(?:day|night|morning|evening|week|weekend|fortnight|month|year|summer|winter|" + _DAYS + ")"
 _FREQUENCY = re.compile(
     r"\b(?:(?:once|twice|(?:\w+|\d+)\s+times)(?:\s+or\s+(?:once|twice|(?:\w+|\d+)\s+times))?\s+(?:a|an|per|every)\s+\w+"
-    r"|every\s+(?:other\s+|single\s+)?(?:day|night|morning|evening|week|weekend|month|year|summer|winter|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
-    r"|daily|weekly|fortnightly|monthly|yearly|annually|most\s+(?:days|weekends|evenings|mornings))\b",
+    rf"|every\s+(?:other\s+|single\s+|{COUNT_WORDS}\s+)?{_PERIOD}s?"  # "every two weeks", "every few months"
+    rf"|(?:on|most)\s+(?:{_DAYS})s|on\s+weekends|most\s+(?:days|weekends|evenings|mornings|nights)"  # "on Tuesdays"
+    r"|daily|nightly|weekly|biweekly|fortnightly|monthly|bimonthly|yearly|annually)\b",
     re.I,
 )
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
