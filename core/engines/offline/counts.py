@@ -100,7 +100,7 @@ def stated(text: str, noun: str | None, hit: int) -> str | None:
     ("walked there twice", not "...; she lay down twice"). None when the text states none."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found: list[tuple[int, str]] = []
-    low, high = _clause(text, hit)
+    low, high = clause_at(text, hit)
     if is_occasions(noun):
         found += [(m.start(), _REPEATS[m.group(1).lower()]) for m in _REPEAT.finditer(text) if low <= m.start() < high]
     for m in _NUMBER.finditer(text):
@@ -135,7 +135,7 @@ def _same_noun(said: str, noun: str) -> bool:
     return lexical.stem(said) == lexical.stem(noun)
 
 
-def _clause(text: str, hit: int) -> tuple[int, int]:
+def clause_at(text: str, hit: int) -> tuple[int, int]:
     """The clause holding offset `hit`: between clause marks."""
     marks = [(m.start(), m.end()) for m in re.finditer(r"[.;:!?—–]|\s-\s|,\s+(?:but|and|so|then|which|while)\s", text)]
     low = max((e for s, e in marks if e <= hit), default=0)

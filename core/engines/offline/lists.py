@@ -13,7 +13,9 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import counts, grammar
+from memhop.core.language.chains import same_entity
+from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.question import NUMBER_WORDS, Question
 from memhop.core.language.sentences import Sentence, mentions
 
@@ -78,13 +80,24 @@ _PLANNED = re.compile(
 )
 
 
-def tells_occasion(sentence: Sentence, entity: str | None) -> bool:
+def tells_occasion(sentence: Sentence, entity: str | None, hit: int | None = None) -> bool:
     """A sentence counts as one occasion of the event if it says it happened (not a plan:
     "we'll walk Pepper after lunch") and is said of or by the entity the question is about
     ("walked to the market" says nothing of walking the dog)."""
-    if _PLANNED.search(sentence.text) or sentence.text.rstrip("\"')] ").endswith("?"):
+    if sentence.text.rstrip("\"')] ").endswith("?"):
         return False
-    return entity is None or entity in (sentence.owner, sentence.speaker) or mentions(sentence, entity)
+    if hit is not None:  # only the clause holding the event: "went swimming, we'll go again next week"
+        low, high = counts.clause_at(sentence.text, hit)
+        if _PLANNED.search(sentence.text[low:high]):
+            return False
+    elif _PLANNED.search(sentence.text):
+        return False
+    if entity is None or entity in (sentence.owner, sentence.speaker) or mentions(sentence, entity):
+        return True
+    key = name_key(entity).split()  # "Bart" for Bartholomew, either way round
+    said = [m.entity for m in sentence.names] + re.findall(r"\b[A-Z][\w'’-]+", sentence.text)
+    return any(same_entity(entity, name) or any(is_nickname(k, w) or is_nickname(w, k)
+               for k in key for w in name_key(name).split()) for name in said)
 
 
 def occasions(days: Sequence[date | None]) -> str | None:
