@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from memhop.core.language import lexical
+from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.relations import RELATION_WORDS, base_word
 
 TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")  # "Jo-ann's", "sister-in-law" are one word
@@ -137,9 +138,15 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
 
 
 def _is_name(token: str, names: list[str]) -> bool:
+    """A known name, its first name, or a nickname either way ("Bartholomew" for Bart)."""
     word = bare(token)
-    return bool(word[:1].isupper()) and any(
-        word.lower() == n.lower() or word.lower() == n.split()[0].lower() for n in names
+    if not word[:1].isupper():
+        return False
+    key = name_key(word)
+    return any(
+        word.lower() == n.lower() or word.lower() == n.split()[0].lower()
+        or (bool(n.split()) and (is_nickname(key, name_key(n.split()[0])) or is_nickname(name_key(n.split()[0]), key)))
+        for n in names
     )
 
 

@@ -48,7 +48,8 @@ from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest, EntitySlice, Reply
 
 DONT_KNOW = "I don't know"
-_CALENDAR = frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS)) | frozenset(m.lower()[:3] for m in MONTHS)
+_CALENDAR = (frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS)) | frozenset(m.lower()[:3] for m in MONTHS)
+             | frozenset(d + "s" for d in WEEKDAYS))  # "Sundays" is no name
 # A clause is no answer to these: "did Ines go?" wants yes or no, "how often" a frequency.
 NEEDS_SPAN = TYPED | {"who", "whom", "how often", "yes/no"}
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
@@ -140,8 +141,9 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     ranked = [r for r in ranked if not _asks(r.sentence)]  # "what got you into running?" tells nothing
-    other_names = _other_names(question, chain)
-    ranked = [r for r in ranked if _names_all(r.sentence.text, other_names)]  # "a trip to Lyon" is not one to Rome
+    other_names = _other_names(question, chain, names, sentences)
+    if other_names:  # "a trip to Lyon" is not one to Rome
+        ranked = [r for r in ranked if _names_all(r.sentence, other_names, sentences)]
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked)
         if gathered:
@@ -151,7 +153,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if short and not _echoes(short, question, chain) and _well_formed(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end)]
+        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
         counted = lists.occasions([ranking.date_of(s.sentence) for s in happened])
         if counted:
             return Explanation(counted, tuple(chain), happened[0].sentence.text)
@@ -175,19 +177,47 @@ _CONTRAST = re.compile(
 )
 
 
-def _other_names(question: Question, chain: Sequence[str]) -> list[str]:
-    """The names a question gives besides the person it is about ("what did Ines take a trip
-    to Lyon for?": Lyon): a sentence that does not name them is about something else."""
-    about = {w.lower() for name in (*chain, question.owner or "") for w in re.findall(r"[\w'’&-]+", bare(name))}
+def _other_names(question: Question, chain: Sequence[str], known: Sequence[str], sentences: Sequence[Sentence]) -> list[str]:
+    """The names of known entities a question gives besides the one it is about ("what did
+    Ines take a trip to Lyon for?": Lyon): a sentence that does not name them is about
+    something else. Only names the store knows count ("TV", "Sundays" are no entities), never
+    the subject's own names or nicknames, and never for "when": the sentence dating an event
+    often says only "there". A name memory never mentions ("Lyon" when only Rome was said)
+    counts too, unless it is an abbreviation ("TV"); a common word memory says is no name."""
+    if question.wh == "when":
+        return []
+    about = [name_key(name) for name in (*chain, question.owner or "") if name]
+    about_words = {w for key in about for w in key.split()}
+    known_words = {w for name in known for w in name_key(name).split()}
     text = _CONTRAST.sub("", question.text)  # "where did Ines work before Brackwood?": not at Brackwood
-    words = re.findall(r"(?<=\s)[A-Z][\w'’&-]*", text)
-    return [bare(w) for w in words
-            if bare(w).lower() not in about and w.lower() not in _CALENDAR and bare(w).lower() not in FIRST_PERSON]
+    said = " ".join(s.text for s in sentences)
+    found = []
+    for word in re.findall(r"(?<=\s)[A-Z][\w'’&-]*", text):
+        key = name_key(bare(word))
+        if not key or key in about_words or key in _CALENDAR or key in FIRST_PERSON:
+            continue
+        if key not in known_words and (word.isupper() or re.search(rf"(?<!\w){re.escape(bare(word))}", said, re.I)):
+            continue
+        if any(is_nickname(key, w) or is_nickname(w, key) for w in about_words):
+            continue  # "Bart" for Bartholomew is the subject still
+        found.append(bare(word))
+    return found
 
 
-def _names_all(text: str, names: Sequence[str]) -> bool:
-    low = text.lower()
-    return all(re.search(rf"(?<!\w){re.escape(name.lower())}", low) for name in names)
+def _names_all(sentence: Sentence, names: Sequence[str], sentences: Sequence[Sentence]) -> bool:
+    """Every name is said by the sentence, by a mention linked to it (a nickname), or by the
+    sentence before it in the same turn ("back from Lisbon. Bought a scarf there")."""
+    before = [s for s in sentences if s.when == sentence.when and s.speaker == sentence.speaker and s.origin == sentence.origin]
+    at = next((i for i, s in enumerate(before) if s is sentence), 0)
+    near = before[max(0, at - 1):at + 1] or [sentence]
+    low = " ".join(s.text for s in near).lower()
+    mentioned = [name_key(m.entity) for s in near for m in s.names]
+
+    def said(name: str) -> bool:
+        key = name_key(name)
+        return bool(re.search(rf"(?<!\w){re.escape(name.lower())}", low)) or any(
+            key in m.split() or any(is_nickname(key, w) or is_nickname(w, key) for w in m.split()) for m in mentioned)
+    return all(said(name) for name in names)
 
 
 def _asks(sentence: Sentence) -> bool:
@@ -226,9 +256,10 @@ def _well_formed(short: str, question: Question) -> bool:
     words = short.split()
     if not words or not (short[0].isalnum() or short[0] in "\"'“‘"):
         return False
-    if words[0].lower().strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):
+    # a cut opening mid-clause starts lower-case: "Will Hart" is a name, "will go" is not
+    if words[0].strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):
         return False
-    if len(words) <= 2 and words[-1].lower().strip(".,!") in _PLACEHOLDERS:
+    if len(words) <= 2 and words[-1].strip(".,!") in _PLACEHOLDERS:  # "Stranger Things" is a title
         return False
     asks_time = question.wh in ("when", *AMOUNTS) or question.target in TIME_NOUNS
     return asks_time or not _only_a_time(short)
@@ -293,7 +324,10 @@ def _echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
 
 
 def _repeats(short: str, question: Question) -> bool:
-    """"it's her favourite drink", "Gina said" only repeat the question's words."""
+    """"it's her favourite drink", "Gina said" only repeat the question's words; a number the
+    question does not hold is news ("2 kids" answers "how many kids")."""
+    if set(re.findall(r"\d+", short)) - set(re.findall(r"\d+", question.text)):
+        return False
     said = {_base(t) for t in lexical.terms(short)}
     return bool(said) and said <= {_base(t) for t in lexical.terms(question.text)}
 
@@ -322,8 +356,8 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
         if same_entity(owner, name):
             return name
     short = name_key(owner)
-    for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima"), as the write path reads them
-        if any(is_nickname(short, word) for word in name_key(name).split()):
+    for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima", or the other way), as the write path reads them
+        if any(is_nickname(short, word) or is_nickname(word, short) for word in name_key(name).split()):
             return name
     return owner
 
