@@ -13,15 +13,13 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from memhop.core.language import numbers
+
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
-}  # fmt: skip
 _VAGUE = ("a few", "few", "several", "some", "many")
 
 _MON = (
@@ -88,10 +86,10 @@ def _shift_months(day: date, months: int) -> date:
 
 
 def _count(word: str) -> int | None:
-    word = word.lower().removeprefix("a ").strip() if word.lower().startswith("a couple") else word.lower()
+    word = word.lower()
     if word.isdigit():
         return int(word)
-    return None if word in _VAGUE else _NUMBER_WORDS.get(word)
+    return None if word in _VAGUE else numbers.value(word)
 
 
 def _offset(ref: date, n: int, unit: str) -> tuple[date, str]:

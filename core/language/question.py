@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from memhop.core.language import lexical
 from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.numbers import UNIT_WORDS
 from memhop.core.language.relations import RELATION_WORDS, base_word
 
 TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")  # "Jo-ann's", "sister-in-law" are one word
@@ -77,7 +78,7 @@ def is_relation(word: str) -> bool:
     return base_word(word.lower()) in RELATION_WORDS or any(word.lower() in g for g in _SYNONYMS)
 
 
-NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
+NUMBER_WORDS = frozenset(UNIT_WORDS[2:11])  # "top three", "two books": a size
 
 
 def asks_for_several(question: Question) -> bool:

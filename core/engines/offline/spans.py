@@ -9,9 +9,9 @@ import re
 from datetime import date
 
 from memhop.core.engines.offline import counts, grammar
-from memhop.core.engines.offline.counts import as_digits
 from memhop.core.language import lexical
 from memhop.core.language.dates import COUNT_WORDS, WEEKDAYS, find_dates, format_day
+from memhop.core.language.numbers import as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
