@@ -34,6 +34,13 @@ COUNT_WORDS = (
 _UNIT = r"(day|week|weekend|month|year)s?"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
 
+# Words that look ahead: "we'll go again next week", "planning to", "the upcoming recital" —
+# a plan, not something that happened (one list for counting occasions and reading dates).
+FUTURE = re.compile(
+    r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning(?: to)?|hope to|wants? to)\b|\w['’]ll\b",
+    re.I,
+)
+
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (

@@ -10,7 +10,7 @@ from datetime import date
 
 from memhop.core.engines.offline import counts, grammar
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, WEEKDAYS, find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, find_dates, format_day
 from memhop.core.language.numbers import as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
@@ -92,7 +92,6 @@ _FREQUENCY = re.compile(
 )
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
-_FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
 _COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
     r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\W*$)",
@@ -251,7 +250,7 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
 
 def _date(sentence: Sentence, hit: int) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    past = not _FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
+    past = not FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
     mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]

@@ -21,7 +21,7 @@ Swam at the lido with Oren this morning, forty lengths before breakfast.
 
 # 2024-03-03
 
-Oren keeps 4 ferrets and 6 Lego sets in his flat.
+Oren keeps 4 ferrets and 6 Lego sets in his flat. Oren has 2 sisters in Hull.
 
 # 2024-03-09
 
@@ -99,3 +99,9 @@ def test_a_one_digit_count_is_not_a_repeat_of_the_question(mem: Memory, home: Pa
 def test_a_count_counts_the_head_noun(mem: Memory, home: Path) -> None:
     assert counts.counted_noun("How many Lego sets does Oren have?") == "sets"
     assert mem.ask("How many Lego sets does Oren have?").text == "6 sets"
+
+
+def test_a_worked_out_count_is_not_supported_first_by_a_sentence_sharing_only_the_name(mem: Memory, home: Path) -> None:
+    # "Oren has 2 sisters" holds the number by coincidence: it says nothing of coffee
+    answer = mem.ask("How many times did I have coffee with Oren?")
+    assert answer.text == "2" and "coffee" in answer.support.items[0].quote
