@@ -83,7 +83,10 @@ def tells_occasion(sentence: Sentence, entity: str | None, hit: int | None = Non
         return False
     if hit is not None:  # only the clause holding the event: "went swimming, we'll go again next week"
         low, high = counts.clause_at(sentence.text, hit)
-        if FUTURE.search(sentence.text[low:high]):
+        part = sentence.text[low:high]  # and within it, the stretch between commas
+        at = hit - low
+        part = part[part.rfind(",", 0, at) + 1:(part.find(",", at) + 1 or len(part) + 1) - 1]
+        if FUTURE.search(part):
             return False
     elif FUTURE.search(sentence.text):
         return False

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 
 from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.ranking import AMOUNTS
@@ -59,8 +59,13 @@ def other_names(question: Question, chain: Sequence[str], known: Sequence[str], 
 
 def names_all(sentence: Sentence, names: Sequence[str], sentences: Sequence[Sentence]) -> bool:
     """Every name is said by the sentence, by a mention linked to it (a nickname), or by the
-    sentence before it in the same turn ("back from Lisbon. Bought a scarf there")."""
-    before = [s for s in sentences if s.when == sentence.when and s.speaker == sentence.speaker and s.origin == sentence.origin]
+    sentence before it said by the same person that day ("back from Lisbon. Bought a scarf there")."""
+    day = sentence.when.date() if sentence.when else None
+    before = sorted(
+        (s for s in sentences
+         if (s.when.date() if s.when else None) == day and s.speaker == sentence.speaker and s.origin == sentence.origin),
+        key=lambda s: s.when or datetime.min,
+    )
     at = next((i for i, s in enumerate(before) if s is sentence), 0)
     near = before[max(0, at - 1):at + 1] or [sentence]
     low = " ".join(s.text for s in near).lower()
