@@ -83,10 +83,9 @@ def tells_occasion(sentence: Sentence, entity: str | None, hit: int | None = Non
         return False
     if hit is not None:  # only the clause holding the event: "went swimming, we'll go again next week"
         low, high = counts.clause_at(sentence.text, hit)
-        part = sentence.text[low:high]  # and within it, the stretch between commas
-        at = hit - low
-        part = part[part.rfind(",", 0, at) + 1:(part.find(",", at) + 1 or len(part) + 1) - 1]
-        if FUTURE.search(part):
+        low = sentence.text.rfind(",", low, hit) + 1 or low  # and within it, the stretch between commas
+        comma = sentence.text.find(",", hit, high)
+        if FUTURE.search(sentence.text[low:comma if comma >= 0 else high]):
             return False
     elif FUTURE.search(sentence.text):
         return False
