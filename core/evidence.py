@@ -31,7 +31,7 @@ import numpy as np
 from memhop.core.language import lexical
 from memhop.core.language.address import only_addressed
 from memhop.core.language.names import match_registry
-from memhop.core.language.sentences import split_sentences
+from memhop.core.language.sentences import is_question, split_sentences
 from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
 
@@ -334,7 +334,7 @@ def asks(text: str) -> bool:
     "?") than in statements. "Wow! What got you into it?" asks; "I started last May. You?"
     tells. Text in square brackets is an annotation, not said, and is not counted."""
     sentences = split_sentences(_ASIDE.sub(" ", text))
-    asked = sum(len(s.split()) for s in sentences if s.rstrip("\"')” ").endswith("?"))
+    asked = sum(len(s.split()) for s in sentences if is_question(s))
     return 2 * asked > sum(len(s.split()) for s in sentences)
 
 

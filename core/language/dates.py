@@ -13,15 +13,13 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from memhop.core.language import numbers
+
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2,
-}  # fmt: skip
 _VAGUE = ("a few", "few", "several", "some", "many")
 
 _MON = (
@@ -29,9 +27,19 @@ _MON = (
     r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _DOW = r"(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
-_COUNT = r"(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|a couple of|a few|few|several)"
+# how many of a unit: "3 weeks", "a couple of days", "several months" (one group)
+COUNT_WORDS = (
+    r"(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|a couple of|a few|few|several)"
+)
 _UNIT = r"(day|week|weekend|month|year)s?"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+
+# Words that look ahead: "we'll go again next week", "planning to", "the upcoming recital" —
+# a plan, not something that happened (one list for counting occasions and reading dates).
+FUTURE = re.compile(
+    r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning(?: to)?|hope to|wants? to)\b|\w['’]ll\b",
+    re.I,
+)
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
@@ -44,9 +52,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("yesterday", r"\b(?:yesterday|last night)\b"),
         ("today", r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b"),
         ("tomorrow", r"\btomorrow\b"),
-        ("ago", rf"\b{_COUNT} {_UNIT} ago\b"),
+        ("ago", rf"\b{COUNT_WORDS} {_UNIT} ago\b"),
         ("recently", r"\b(?:recently|the other day|a while (?:ago|back))\b"),
-        ("in_n", rf"\bin {_COUNT} {_UNIT}\b"),
+        ("in_n", rf"\bin {COUNT_WORDS} {_UNIT}\b"),
         ("rel_unit", r"\b(last|next|this past|this coming|this) (week|weekend|month|year)\b"),
         ("weekday", rf"\b(?:(last|next|this past|this coming|this|on) )?{_DOW}\b"),
         ("month", rf"\b(?:(last|next|this|in|since|early|late|mid|of|by) )?{_MON}(?: (\d{{4}}))?\b"),
@@ -85,10 +93,10 @@ def _shift_months(day: date, months: int) -> date:
 
 
 def _count(word: str) -> int | None:
-    word = word.lower().removeprefix("a ").strip() if word.lower().startswith("a couple") else word.lower()
+    word = word.lower()
     if word.isdigit():
         return int(word)
-    return None if word in _VAGUE else _NUMBER_WORDS.get(word)
+    return None if word in _VAGUE else numbers.value(word)
 
 
 def _offset(ref: date, n: int, unit: str) -> tuple[date, str]:

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 
 from memhop.core.language import lexical
+from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.numbers import UNIT_WORDS
 from memhop.core.language.relations import RELATION_WORDS, base_word
 
 TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")  # "Jo-ann's", "sister-in-law" are one word
@@ -76,7 +78,7 @@ def is_relation(word: str) -> bool:
     return base_word(word.lower()) in RELATION_WORDS or any(word.lower() in g for g in _SYNONYMS)
 
 
-NUMBER_WORDS = frozenset("two three four five six seven eight nine ten".split())
+NUMBER_WORDS = frozenset(UNIT_WORDS[2:11])  # "top three", "two books": a size
 
 
 def asks_for_several(question: Question) -> bool:
@@ -137,9 +139,15 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
 
 
 def _is_name(token: str, names: list[str]) -> bool:
+    """A known name, its first name, or a nickname either way ("Bartholomew" for Bart)."""
     word = bare(token)
-    return bool(word[:1].isupper()) and any(
-        word.lower() == n.lower() or word.lower() == n.split()[0].lower() for n in names
+    if not word[:1].isupper():
+        return False
+    key = name_key(word)
+    return any(
+        word.lower() == n.lower() or word.lower() == n.split()[0].lower()
+        or (bool(n.split()) and (is_nickname(key, name_key(n.split()[0])) or is_nickname(name_key(n.split()[0]), key)))
+        for n in names
     )
 
 

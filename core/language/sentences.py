@@ -17,6 +17,14 @@ from memhop.core.language.names import NameMatch
 from memhop.core.language.question import bare, is_possessive, tokens
 from memhop.core.model import AnswerRequest
 
+_CLOSERS = "\"'’”)] "
+
+
+def is_question(text: str) -> bool:
+    """A sentence that asks (a closing quote or bracket after the "?" aside): it states nothing."""
+    return text.rstrip(_CLOSERS).endswith("?")
+
+
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 PRONOUNS = frozenset({"he", "she", "they", "him", "his", "her", "hers", "them", "their"})
 SPEAKER_WORDS = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
@@ -41,7 +49,7 @@ class Sentence:
     @property
     def weight(self) -> float:
         """Facts over evidence over profiles; a question answers nothing."""
-        return ORIGIN_WEIGHT[self.origin] * (0.5 if self.text.rstrip("\"')] ").endswith("?") else 1.0)
+        return ORIGIN_WEIGHT[self.origin] * (0.5 if is_question(self.text) else 1.0)
 
 
 def split_sentences(text: str) -> list[str]:

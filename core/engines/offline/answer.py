@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import grammar, lists, ranking
+from memhop.core.engines.offline import lists, ranking, refusals
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
     JOB_WORDS,
@@ -31,7 +31,6 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
 from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
@@ -48,7 +47,6 @@ from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest, EntitySlice, Reply
 
 DONT_KNOW = "I don't know"
-_CALENDAR = frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS)) | frozenset(m.lower()[:3] for m in MONTHS)
 # A clause is no answer to these: "did Ines go?" wants yes or no, "how often" a frequency.
 NEEDS_SPAN = TYPED | {"who", "whom", "how often", "yes/no"}
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
@@ -139,19 +137,20 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
-    ranked = [r for r in ranked if not _asks(r.sentence)]  # "what got you into running?" tells nothing
-    other_names = _other_names(question, chain)
-    ranked = [r for r in ranked if _names_all(r.sentence.text, other_names)]  # "a trip to Lyon" is not one to Rome
+    ranked = [r for r in ranked if not refusals.asks(r.sentence)]  # "what got you into running?" tells nothing
+    other_names = refusals.other_names(question, chain, names, sentences)
+    if other_names:  # "a trip to Lyon" is not one to Rome
+        ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
-        short = _uncaptioned(span(question, scored.sentence, scored.hit, end, loose=False) or "")
-        if short and not _echoes(short, question, chain) and _well_formed(short, question):
+        short = refusals.uncaptioned(span(question, scored.sentence, scored.hit, end, loose=False) or "")
+        if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end)]
+        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
         counted = lists.occasions([ranking.date_of(s.sentence) for s in happened])
         if counted:
             return Explanation(counted, tuple(chain), happened[0].sentence.text)
@@ -159,85 +158,14 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
         cut = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
-        if not cut or _echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
+        if not cut or refusals.echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
             cut = clause(top.sentence.text, top.hit)
-        short = _uncaptioned(cut)
+        short = refusals.uncaptioned(cut)
         if question.wh != "when":
-            short = _STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
-        if _well_formed(short, question) and not _repeats(short, question):
+            short = refusals.STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
+        if refusals.well_formed(short, question) and not refusals.repeats(short, question):
             return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
-
-
-_CONTRAST = re.compile(
-    r"\b(?:before|after|besides|except|other than|apart from|instead of|rather than|since|until|not)\s+"
-    r"(?:the\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*"
-)
-
-
-def _other_names(question: Question, chain: Sequence[str]) -> list[str]:
-    """The names a question gives besides the person it is about ("what did Ines take a trip
-    to Lyon for?": Lyon): a sentence that does not name them is about something else."""
-    about = {w.lower() for name in (*chain, question.owner or "") for w in re.findall(r"[\w'’&-]+", bare(name))}
-    text = _CONTRAST.sub("", question.text)  # "where did Ines work before Brackwood?": not at Brackwood
-    words = re.findall(r"(?<=\s)[A-Z][\w'’&-]*", text)
-    return [bare(w) for w in words
-            if bare(w).lower() not in about and w.lower() not in _CALENDAR and bare(w).lower() not in FIRST_PERSON]
-
-
-def _names_all(text: str, names: Sequence[str]) -> bool:
-    low = text.lower()
-    return all(re.search(rf"(?<!\w){re.escape(name.lower())}", low) for name in names)
-
-
-def _asks(sentence: Sentence) -> bool:
-    """A question asks; it states nothing an answer could be read from."""
-    return sentence.text.rstrip("\"')] ").endswith("?")
-
-
-# A cut that opens mid-clause ("and readying myself", ", or know anyone", "is awesome") or is
-# only a pronoun ("yours") names nothing: the words that answer were elsewhere.
-_OPENS_MID_CLAUSE = frozenset(
-    """and or but nor so yet then because is are was were am be been can could will would should must might
-    yours mine hers ours theirs""".split()
-)
-# Words that stand for a thing without naming it: "something", "cool stuff" answer nothing.
-_PLACEHOLDERS = frozenset(
-    """something anything everything nothing someone anyone everyone somewhere anywhere everywhere
-    stuff things together more""".split()
-)
-_PRONOUNS = frozenset("it them him her me us you they he she i this that".split())
-
-
-# "(before 25 May 2023)", "(as of 3 April 2024)": how the write path dates a fact
-_STORE_DATE_NOTE = re.compile(r"\s*\((?:on|in|before|after|as of|shortly before|shortly after|since|until|around)\s[^()]*\d{4}\)")
-
-
-def _uncaptioned(short: str) -> str:
-    """The words of a cut without a photo caption's stray brackets ("... [shares a photo")."""
-    if short.count("[") != short.count("]"):
-        short = short.split("[")[0] if "[" in short else short.replace("]", "")
-    return short.strip(" ,;:-")
-
-
-def _well_formed(short: str, question: Question) -> bool:
-    """A cut answer must be a phrase of the kind asked: not opening mid-clause, and not a
-    time when the question asks no time ("what does the tattoo mean?" is not "a few years ago")."""
-    words = short.split()
-    if not words or not (short[0].isalnum() or short[0] in "\"'“‘"):
-        return False
-    if words[0].lower().strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):
-        return False
-    if len(words) <= 2 and words[-1].lower().strip(".,!") in _PLACEHOLDERS:
-        return False
-    asks_time = question.wh in ("when", *AMOUNTS) or question.target in TIME_NOUNS
-    return asks_time or not _only_a_time(short)
-
-
-def _only_a_time(short: str) -> bool:
-    mentions = find_dates(short, date(2000, 1, 1))
-    said = sum(m.end - m.start for m in mentions)
-    return bool(mentions) and said >= 0.8 * len(short.strip(" .,!"))
 
 
 def _needs_span(question: Question) -> bool:
@@ -277,32 +205,6 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored]) -> tuple[str
     return (lists.join(found), first) if found and first else None
 
 
-def _echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
-    """"Where did Ines work before Brackwood?" is not answered by "Brackwood Labs": a name the
-    question itself gives is not its answer; nor, for where/who, an entity the question's
-    chain walked through ("where did my colleague's band play?" is not "Tom")."""
-    if short.lower() in question.text.lower():
-        return True
-    if (question.wh in ("where", "who", "whom") or not asks_name(question)) and any(same_entity(short, name) for name in chain):
-        return True  # nor, unless a name is asked for, anyone the chain walked ("which cuisine …?" is not "Tom")
-    if _repeats(short, question):
-        return True
-    asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", question.text)} - {"what", "which", "who", "where", "when", "how"}
-    named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", short)}
-    return question.wh in ("where", "who", "whom") and bool(named & asked)
-
-
-def _repeats(short: str, question: Question) -> bool:
-    """"it's her favourite drink", "Gina said" only repeat the question's words."""
-    said = {_base(t) for t in lexical.terms(short)}
-    return bool(said) and said <= {_base(t) for t in lexical.terms(question.text)}
-
-
-def _base(term: str) -> str:
-    """A term and its verb's other forms alike: "said" and "say"."""
-    return lexical.stem(grammar.verb_base(term))
-
-
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
     """The question names someone nothing in memory mentions ("what does Ezra play?" after
     Ezra was forgotten): whatever the sentences say is about someone else."""
@@ -322,8 +224,8 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
         if same_entity(owner, name):
             return name
     short = name_key(owner)
-    for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima"), as the write path reads them
-        if any(is_nickname(short, word) for word in name_key(name).split()):
+    for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima", or the other way), as the write path reads them
+        if any(is_nickname(short, word) or is_nickname(word, short) for word in name_key(name).split()):
             return name
     return owner
 

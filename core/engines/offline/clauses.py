@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline.model import FIRST, GROUP, SECOND, THIRD, Mention, Sentence
 from memhop.core.language.dates import DateMention, find_dates
+from memhop.core.language.sentences import is_question
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
 
 
 def read_tokens(s: Sentence, span: Span, lead: int, speaker: int | None) -> None:
-    s.question = s.text.rstrip(" )\"'”").endswith("?")
+    s.question = is_question(s.text)
     has_verb = False
     for tok in span:
         low = tok.lower_

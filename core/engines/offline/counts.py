@@ -16,17 +16,13 @@ from datetime import date
 
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates
+from memhop.core.language.numbers import WORD_NUMBER, as_digits
 
 # Nouns a "how many times" question counts with: occasions, however they are said.
 OCCASIONS = frozenset({"time", "times", "occasion", "occasions"})
 _REPEATS = {"once": "1", "twice": "2", "thrice": "3"}
-_WORD_NUMBERS = (
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen|dozen|"
-    r"a couple of|a few|several"
-)
 _NUMBER = re.compile(
-    rf"(?<![\w£$€¥#.,:/-])(\d+(?:\.\d+)?|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-)?(?:{_WORD_NUMBERS}))"
+    rf"(?<![\w£$€¥#.,:/-])(\d+(?:\.\d+)?|{WORD_NUMBER})"
     r"(?![\w%:/]|\.\d|,\d)",
     re.I,
 )
@@ -65,13 +61,20 @@ _COUNTED = re.compile(
 )
 
 
+# the last word before the verb: the head of "Lego sets", "board games"
+_HEAD = re.compile(
+    r"(?:(?!of\b)[a-z]+\s+){0,2}?((?!of\b)[a-z]+)\s+(?:do|does|did|has|have|had|is|are|was|were|can|could|will|would)\b", re.I
+)
+
+
 def counted_noun(text: str) -> str | None:
     """What a "how many" question counts: "lengths", "times"; None when it does not say
     ("how many did she bake?")."""
     m = _COUNTED.search(text)
     if m is None:
         return None
-    noun = m.group(1).lower()
+    head = _HEAD.match(text, m.start(1))  # "how many Lego sets does ...": sets
+    noun = (head.group(1) if head else m.group(1)).lower()
     return None if noun in lexical.STOPWORDS else noun
 
 
@@ -100,7 +103,7 @@ def stated(text: str, noun: str | None, hit: int) -> str | None:
     ("walked there twice", not "...; she lay down twice"). None when the text states none."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found: list[tuple[int, str]] = []
-    low, high = _clause(text, hit)
+    low, high = clause_at(text, hit)
     if is_occasions(noun):
         found += [(m.start(), _REPEATS[m.group(1).lower()]) for m in _REPEAT.finditer(text) if low <= m.start() < high]
     for m in _NUMBER.finditer(text):
@@ -135,27 +138,9 @@ def _same_noun(said: str, noun: str) -> bool:
     return lexical.stem(said) == lexical.stem(noun)
 
 
-def _clause(text: str, hit: int) -> tuple[int, int]:
+def clause_at(text: str, hit: int) -> tuple[int, int]:
     """The clause holding offset `hit`: between clause marks."""
     marks = [(m.start(), m.end()) for m in re.finditer(r"[.;:!?—–]|\s-\s|,\s+(?:but|and|so|then|which|while)\s", text)]
     low = max((e for s, e in marks if e <= hit), default=0)
     high = min((s for s, e in marks if s >= hit), default=len(text))
     return low, high
-
-
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen"
-).split()
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
-
-
-def as_digits(count: str) -> str:
-    """"thirty" -> "30", "twenty-two" -> "22": a count written in words, as a reader would
-    compare it; anything else as it was."""
-    words = re.split(r"[\s-]+", count.strip().lower())
-    if len(words) == 1 and words[0] in _UNITS:
-        return str(_UNITS.index(words[0]))
-    if words and words[0] in _TENS and (len(words) == 1 or (len(words) == 2 and words[1] in _UNITS[1:10])):
-        return str(_TENS[words[0]] + (_UNITS.index(words[1]) if len(words) == 2 else 0))
-    return count

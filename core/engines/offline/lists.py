@@ -13,9 +13,12 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import counts, grammar
+from memhop.core.language.chains import same_entity
+from memhop.core.language.dates import FUTURE
+from memhop.core.language.names import is_nickname, name_key
 from memhop.core.language.question import NUMBER_WORDS, Question
-from memhop.core.language.sentences import Sentence, mentions
+from memhop.core.language.sentences import Sentence, is_question, mentions
 
 MAX_ITEMS = 6
 _WH = frozenset({"what", "which", "who", "where", "when", "why", "how"})
@@ -34,7 +37,7 @@ def wants_count(question: Question) -> bool:
 def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     """The things one sentence lists for the question, in its order."""
     text = sentence.text
-    if text.rstrip("\"')] ").endswith("?"):
+    if is_question(text):
         return []  # a question lists nothing
     colon = _COLON_LIST.search(text, hit)
     kind = question.target.rstrip("s") if question.target else None
@@ -72,19 +75,26 @@ def join(found: Sequence[str]) -> str:
     return f"{', '.join(unique[:-1])} and {unique[-1]}"
 
 
-_PLANNED = re.compile(
-    r"\b(?:next|will|tomorrow|upcoming|going to|gonna|plans?|planning|hope to|want to|wants to|might|would)\b|\w['’]ll\b",
-    re.I,
-)
-
-
-def tells_occasion(sentence: Sentence, entity: str | None) -> bool:
+def tells_occasion(sentence: Sentence, entity: str | None, hit: int | None = None) -> bool:
     """A sentence counts as one occasion of the event if it says it happened (not a plan:
     "we'll walk Pepper after lunch") and is said of or by the entity the question is about
     ("walked to the market" says nothing of walking the dog)."""
-    if _PLANNED.search(sentence.text) or sentence.text.rstrip("\"')] ").endswith("?"):
+    if is_question(sentence.text):
         return False
-    return entity is None or entity in (sentence.owner, sentence.speaker) or mentions(sentence, entity)
+    if hit is not None:  # only the clause holding the event: "went swimming, we'll go again next week"
+        low, high = counts.clause_at(sentence.text, hit)
+        low = sentence.text.rfind(",", low, hit) + 1 or low  # and within it, the stretch between commas
+        comma = sentence.text.find(",", hit, high)
+        if FUTURE.search(sentence.text[low:comma if comma >= 0 else high]):
+            return False
+    elif FUTURE.search(sentence.text):
+        return False
+    if entity is None or entity in (sentence.owner, sentence.speaker) or mentions(sentence, entity):
+        return True
+    key = name_key(entity).split()  # "Bart" for Bartholomew, either way round
+    said = [m.entity for m in sentence.names] + re.findall(r"\b[A-Z][\w'’-]+", sentence.text)
+    return any(same_entity(entity, name) or any(is_nickname(k, w) or is_nickname(w, k)
+               for k in key for w in name_key(name).split()) for name in said)
 
 
 def occasions(days: Sequence[date | None]) -> str | None:

@@ -9,9 +9,9 @@ import re
 from datetime import date
 
 from memhop.core.engines.offline import counts, grammar
-from memhop.core.engines.offline.counts import as_digits
 from memhop.core.language import lexical
-from memhop.core.language.dates import find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, find_dates, format_day
+from memhop.core.language.numbers import as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
@@ -81,16 +81,17 @@ _APPOSED = re.compile(
 _IDIOMS = frozenset({"while", "a while", "ages", "a bit", "now", "good", "sure", "example", "instance", "time", "real"})
 _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
 # "once or twice a year", "three times a week", "every Sunday", "weekly": how often
+_DAYS = "|".join(WEEKDAYS)
+_PERIOD = r"(?:day|night|morning|evening|week|weekend|fortnight|month|year|summer|winter|" + _DAYS + ")"
 _FREQUENCY = re.compile(
     r"\b(?:(?:once|twice|(?:\w+|\d+)\s+times)(?:\s+or\s+(?:once|twice|(?:\w+|\d+)\s+times))?\s+(?:a|an|per|every)\s+\w+"
-    r"|every\s+(?:other\s+|single\s+)?(?:day|night|morning|evening|week|weekend|month|year|summer|winter|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
-    r"|daily|weekly|fortnightly|monthly|yearly|annually|most\s+(?:days|weekends|evenings|mornings))\b",
+    rf"|every\s+(?:other\s+|single\s+|{COUNT_WORDS}\s+)?{_PERIOD}s?"  # "every two weeks", "every few months"
+    rf"|(?:on|most)\s+(?:{_DAYS})s|on\s+weekends|most\s+(?:days|weekends|evenings|mornings|nights)"  # "on Tuesdays"
+    r"|daily|nightly|weekly|biweekly|fortnightly|monthly|bimonthly|yearly|annually)\b",
     re.I,
 )
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
-_FUTURE = re.compile(r"\b(?:next|will|tomorrow|upcoming|coming up|going to|gonna|plans? to|planning to)\b|\w['’]ll\b", re.I)
 _COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
     r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\W*$)",
@@ -249,7 +250,7 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
 
 def _date(sentence: Sentence, hit: int) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    past = not _FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
+    past = not FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
     mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]

@@ -19,6 +19,10 @@ DIARY = """# Tamsin's diary
 
 Swam at the lido with Oren this morning, forty lengths before breakfast.
 
+# 2024-03-03
+
+Oren keeps 4 ferrets and 6 Lego sets in his flat. Oren has 2 sisters in Hull.
+
 # 2024-03-09
 
 Oren and I swam at the lido again at 8, and he's 31 now so he moaned about his knees.
@@ -79,7 +83,25 @@ def test_a_number_word_counts_what_the_question_counts(mem: Memory, home: Path) 
         ("walked the dog; she lay down twice", "times", None),  # twice, but not in the walking's clause
         ("we've been there 3 times now", "times", "3"),
         ("went bouldering once more; at once I knew", "times", None),  # "once more" is again, not one time
+        ("she has one hundred cats", "cats", "100 cats"),  # the whole number, not its first word
+        ("bought a dozen eggs", "eggs", "12 eggs"),
+        ("we have a couple of kids now", "kids", "2 kids"),
     ],
 )
 def test_what_a_number_counts(text: str, noun: str | None, count: str | None) -> None:
     assert counts.stated(text, noun, 0) == count
+
+
+def test_a_one_digit_count_is_not_a_repeat_of_the_question(mem: Memory, home: Path) -> None:
+    assert mem.ask("How many ferrets does Oren keep?").text == "4 ferrets"
+
+
+def test_a_count_counts_the_head_noun(mem: Memory, home: Path) -> None:
+    assert counts.counted_noun("How many Lego sets does Oren have?") == "sets"
+    assert mem.ask("How many Lego sets does Oren have?").text == "6 sets"
+
+
+def test_a_worked_out_count_is_not_supported_first_by_a_sentence_sharing_only_the_name(mem: Memory, home: Path) -> None:
+    # "Oren has 2 sisters" holds the number by coincidence: it says nothing of coffee
+    answer = mem.ask("How many times did I have coffee with Oren?")
+    assert answer.text == "2" and "coffee" in answer.support.items[0].quote

@@ -1,7 +1,7 @@
-"""A wrong answer is worse than "I don't know": a question in the chat states nothing and a
-yes/no question is not answered by a quote, nor a question naming a place by a sentence
-that does not name it; a date
-answers "when" as a date, not as a phrase around it, and "how often" a frequency."""
+"""A wrong answer is worse than "I don't know": a question in the chat states nothing, a
+yes/no question is not answered by a quote, and a question naming a place is not answered by
+a sentence that does not name it. A date answers "when" as a date, not as a phrase around
+it, and a frequency answers "how often"."""
 
 from __future__ import annotations
 

@@ -1,0 +1,158 @@
+"""Does a cut or a sentence answer the question at all? The refusal rules of the offline
+answerer: a question in the chat states nothing, a sentence naming another place or person
+than the question's is about something else, a cut opening mid-clause or only a pronoun,
+placeholder or time (for a question asking no time) names nothing, and a cut that only
+repeats the question's words tells nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline.ranking import AMOUNTS
+from memhop.core.engines.offline.spans import TIME_NOUNS, asks_name
+from memhop.core.language import lexical
+from memhop.core.language.chains import same_entity
+from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
+from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.question import FIRST_PERSON, Question, bare
+from memhop.core.language.sentences import Sentence, is_question
+
+_CALENDAR = (frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS)) | frozenset(m.lower()[:3] for m in MONTHS)
+             | frozenset(d + "s" for d in WEEKDAYS))  # "Sundays" is no name
+
+
+_CONTRAST = re.compile(
+    r"\b(?:before|after|besides|except|other than|apart from|instead of|rather than|since|until|not)\s+"
+    r"(?:the\s+)?[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*"
+)
+
+
+def other_names(question: Question, chain: Sequence[str], known: Sequence[str], sentences: Sequence[Sentence]) -> list[str]:
+    """The names of known entities a question gives besides the one it is about ("what did
+    Ines take a trip to Lyon for?": Lyon): a sentence that does not name them is about
+    something else. Only names the store knows count ("TV", "Sundays" are no entities), never
+    the subject's own names or nicknames, and never for "when": the sentence dating an event
+    often says only "there". A name memory never mentions ("Lyon" when only Rome was said)
+    counts too, unless it is an abbreviation ("TV"); a common word memory says is no name."""
+    if question.wh == "when":
+        return []
+    about = [name_key(name) for name in (*chain, question.owner or "") if name]
+    about_words = {w for key in about for w in key.split()}
+    known_words = {w for name in known for w in name_key(name).split()}
+    text = _CONTRAST.sub("", question.text)  # "where did Ines work before Brackwood?": not at Brackwood
+    said = " ".join(s.text for s in sentences)
+    found = []
+    for word in re.findall(r"(?<=\s)[A-Z][\w'’&-]*", text):
+        key = name_key(bare(word))
+        if not key or key in about_words or key in _CALENDAR or key in FIRST_PERSON:
+            continue
+        if key not in known_words and (word.isupper() or re.search(rf"(?<!\w){re.escape(bare(word))}", said, re.I)):
+            continue
+        if any(is_nickname(key, w) or is_nickname(w, key) for w in about_words):
+            continue  # "Bart" for Bartholomew is the subject still
+        found.append(bare(word))
+    return found
+
+
+def names_all(sentence: Sentence, names: Sequence[str], sentences: Sequence[Sentence]) -> bool:
+    """Every name is said by the sentence, by a mention linked to it (a nickname), or by the
+    sentence before it said by the same person that day ("back from Lisbon. Bought a scarf there")."""
+    day = sentence.when.date() if sentence.when else None
+    before = sorted(
+        (s for s in sentences
+         if (s.when.date() if s.when else None) == day and s.speaker == sentence.speaker and s.origin == sentence.origin),
+        key=lambda s: s.when or datetime.min,
+    )
+    at = next((i for i, s in enumerate(before) if s is sentence), 0)
+    near = before[max(0, at - 1):at + 1] or [sentence]
+    low = " ".join(s.text for s in near).lower()
+    mentioned = [name_key(m.entity) for s in near for m in s.names]
+
+    def said(name: str) -> bool:
+        key = name_key(name)
+        return bool(re.search(rf"(?<!\w){re.escape(name.lower())}", low)) or any(
+            key in m.split() or any(is_nickname(key, w) or is_nickname(w, key) for w in m.split()) for m in mentioned)
+    return all(said(name) for name in names)
+
+
+def asks(sentence: Sentence) -> bool:
+    """A question asks; it states nothing an answer could be read from."""
+    return is_question(sentence.text)
+
+
+# A cut that opens mid-clause ("and readying myself", ", or know anyone", "is awesome") or is
+# only a pronoun ("yours") names nothing: the words that answer were elsewhere.
+_OPENS_MID_CLAUSE = frozenset(
+    """and or but nor so yet then because is are was were am be been can could will would should must might
+    yours mine hers ours theirs""".split()
+)
+# Words that stand for a thing without naming it: "something", "cool stuff" answer nothing.
+_PLACEHOLDERS = frozenset(
+    """something anything everything nothing someone anyone everyone somewhere anywhere everywhere
+    stuff things together more""".split()
+)
+_PRONOUNS = frozenset("it them him her me us you they he she i this that".split())
+
+
+# "(before 25 May 2023)", "(as of 3 April 2024)": how the write path dates a fact
+STORE_DATE_NOTE = re.compile(r"\s*\((?:on|in|before|after|as of|shortly before|shortly after|since|until|around)\s[^()]*\d{4}\)")
+
+
+def uncaptioned(short: str) -> str:
+    """The words of a cut without a photo caption's stray brackets ("... [shares a photo")."""
+    if short.count("[") != short.count("]"):
+        short = short.split("[")[0] if "[" in short else short.replace("]", "")
+    return short.strip(" ,;:-")
+
+
+def well_formed(short: str, question: Question) -> bool:
+    """A cut answer must be a phrase of the kind asked: not opening mid-clause, and not a
+    time when the question asks no time ("what does the tattoo mean?" is not "a few years ago")."""
+    words = short.split()
+    if not words or not (short[0].isalnum() or short[0] in "\"'“‘"):
+        return False
+    # a cut opening mid-clause starts lower-case: "Will Hart" is a name, "will go" is not
+    if words[0].strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):
+        return False
+    if len(words) <= 2 and words[-1].strip(".,!") in _PLACEHOLDERS:  # "Stranger Things" is a title
+        return False
+    asks_time = question.wh in ("when", *AMOUNTS) or question.target in TIME_NOUNS
+    return asks_time or not only_a_time(short)
+
+
+def only_a_time(short: str) -> bool:
+    mentions = find_dates(short, date(2000, 1, 1))
+    said = sum(m.end - m.start for m in mentions)
+    return bool(mentions) and said >= 0.8 * len(short.strip(" .,!"))
+
+
+def echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
+    """"Where did Ines work before Brackwood?" is not answered by "Brackwood Labs": a name the
+    question itself gives is not its answer; nor, for where/who, an entity the question's
+    chain walked through ("where did my colleague's band play?" is not "Tom")."""
+    if short.lower() in question.text.lower():
+        return True
+    if (question.wh in ("where", "who", "whom") or not asks_name(question)) and any(same_entity(short, name) for name in chain):
+        return True  # nor, unless a name is asked for, anyone the chain walked ("which cuisine …?" is not "Tom")
+    if repeats(short, question):
+        return True
+    asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", question.text)} - {"what", "which", "who", "where", "when", "how"}
+    named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", short)}
+    return question.wh in ("where", "who", "whom") and bool(named & asked)
+
+
+def repeats(short: str, question: Question) -> bool:
+    """"it's her favourite drink", "Gina said" only repeat the question's words; a number the
+    question does not hold is news ("2 kids" answers "how many kids")."""
+    if set(re.findall(r"\d+", short)) - set(re.findall(r"\d+", question.text)):
+        return False
+    said = {_base(t) for t in lexical.terms(short)}
+    return bool(said) and said <= {_base(t) for t in lexical.terms(question.text)}
+
+
+def _base(term: str) -> str:
+    """A term and its verb's other forms alike: "said" and "say"."""
+    return lexical.stem(grammar.verb_base(term))

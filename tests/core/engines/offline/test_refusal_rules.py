@@ -1,0 +1,50 @@
+"""The refusal rules one by one: a cut opening mid-clause, a lone pronoun or a placeholder
+names nothing; a photo caption's stray bracket and the write path's dating note are no part
+of an answer; a bare time answers no question that asks no time; a question in the chat
+states nothing. A name or a title that looks like one of these still answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhop.core.engines.offline import refusals
+from memhop.core.language.question import parse
+
+
+@pytest.mark.parametrize(
+    ("cut", "question", "answers"),
+    [
+        ("and readying myself", "What was Ilse doing?", False),  # opens mid-clause
+        ("is awesome", "What is Ilse's café like?", False),
+        ("yours", "Whose bike did Ilse borrow?", False),  # only a pronoun
+        ("something", "What did Ilse bake?", False),  # a placeholder
+        ("cool stuff", "What did Ilse buy?", False),
+        ("Will Garnett", "Who did Ilse meet?", True),  # the name Will, not the modal
+        ("Stranger Things", "What show does Ilse watch?", True),  # a title, not "things"
+        ("a lemon drizzle", "What did Ilse bake?", True),
+        ("a few years ago", "What does Ilse's tattoo mean?", False),  # a time for a what-question
+        ("a few years ago", "When did Ilse get the tattoo?", True),
+    ],
+)
+def test_a_cut_answers_only_if_it_names_something_of_the_kind_asked(cut: str, question: str, answers: bool) -> None:
+    assert refusals.well_formed(cut, parse(question, ["Ilse"])) is answers
+
+
+def test_a_photo_captions_stray_bracket_is_cut_away() -> None:
+    assert refusals.uncaptioned("made a lemon drizzle [shares a photo") == "made a lemon drizzle"
+
+
+def test_the_write_paths_dating_note_is_no_part_of_what_a_fact_says() -> None:
+    assert refusals.STORE_DATE_NOTE.sub("", "Ilse adopted a greyhound (before 25 May 2023)") == "Ilse adopted a greyhound"
+
+
+@pytest.mark.parametrize(
+    ("cut", "question", "repeats"),
+    [
+        ("her favourite drink", "What is Ilse's favourite drink?", True),
+        ("4 ferrets", "How many ferrets does Ilse keep?", False),  # a number the question lacks is news
+        ("40 ferrets", "How many ferrets does Ilse keep?", False),
+    ],
+)
+def test_only_a_cut_adding_nothing_repeats_the_question(cut: str, question: str, repeats: bool) -> None:
+    assert refusals.repeats(cut, parse(question, ["Ilse"])) is repeats
