@@ -131,6 +131,11 @@ def is_nickname(short: str, long: str) -> bool:
     return len(short) >= 4 and len(long) >= len(short) + 3 and long.endswith(short)
 
 
+def nickname_either(a: str, b: str) -> bool:
+    """One folded word is a nickname of the other, whichever is the short one ("Bart", "Bartholomew")."""
+    return is_nickname(a, b) or is_nickname(b, a)
+
+
 def same_person_parts(a: list[str], b: list[str]) -> bool:
     """Two names (as key words) with the same first word: different surnames mean different
     people; a missing surname fits any."""
@@ -165,6 +170,6 @@ def _by_nickname(words: list[str], known: Sequence[tuple[str, Sequence[str]]]) -
             other = name_key(form).split()
             if not other or (len(words) > 1 and len(other) > 1 and words[1:] != other[1:]):
                 continue  # different surnames: different people
-            if is_nickname(words[0], other[0]) or is_nickname(other[0], words[0]):
+            if nickname_either(words[0], other[0]):
                 fits.add(canonical)
     return fits.pop() if len(fits) == 1 else None

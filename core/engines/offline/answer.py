@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from memhop.core.engines.offline import lists, ranking, refusals
+from memhop.core.engines.offline.kinds import headed_as_place_or_org
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
     JOB_WORDS,
@@ -31,7 +32,7 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.question import (
     FIRST_PERSON,
     GROUPS,
@@ -225,8 +226,8 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
             return name
     short = name_key(owner)
     for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima", or the other way), as the write path reads them
-        if any(is_nickname(short, word) or is_nickname(word, short) for word in name_key(name).split()):
-            return name
+        if not headed_as_place_or_org(name) and any(nickname_either(short, word) for word in name_key(name).split()):
+            return name  # "Barton Road" is no one's name
     return owner
 
 

@@ -102,6 +102,13 @@ def label_votes(labels: Counter[str]) -> Counter[str]:
     return votes
 
 
+def headed_as_place_or_org(name: str) -> bool:
+    """A name of two words or more whose head word makes it a place or an organisation
+    ("Barton Road", "Fenmore Clinic"): no person, whatever its first word looks like."""
+    words = name.replace("’", "'").split()
+    return len(words) > 1 and words[-1].lower().strip(".,'") in ORG_HEADS | PLACE_HEADS
+
+
 def name_votes(name: str) -> Counter[str]:
     """What the name itself says: its head word, a company sign, a known world place."""
     votes: Counter[str] = Counter()
