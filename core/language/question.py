@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from memhop.core.language import lexical
-from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.numbers import UNIT_WORDS
 from memhop.core.language.relations import RELATION_WORDS, base_word
 
@@ -146,7 +146,7 @@ def _is_name(token: str, names: list[str]) -> bool:
     key = name_key(word)
     return any(
         word.lower() == n.lower() or word.lower() == n.split()[0].lower()
-        or (bool(n.split()) and (is_nickname(key, name_key(n.split()[0])) or is_nickname(name_key(n.split()[0]), key)))
+        or (bool(n.split()) and nickname_either(key, name_key(n.split()[0])))
         for n in names
     )
 

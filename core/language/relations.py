@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.language.kin import KIN_WORDS, kin_meaning
 from memhop.core.language.lexical import STOPWORDS
-from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.patterns import LazyPattern
 
 # "X is Y's friend" implies "Y is X's friend".
@@ -397,4 +397,4 @@ def _capitalised_runs(text: str) -> list[str]:
 def _resembles(a: str, b: str) -> bool:
     """Two names of one person: "Luki" / "Łukasz", "Femi" / "Olufemi Bello"."""
     x, y = name_key(a).split()[0], name_key(b).split()[0]
-    return x == y or len(os.path.commonprefix([x, y])) >= 4 or is_nickname(x, y) or is_nickname(y, x)
+    return x == y or len(os.path.commonprefix([x, y])) >= 4 or nickname_either(x, y)

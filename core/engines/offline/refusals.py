@@ -16,7 +16,7 @@ from memhop.core.engines.offline.spans import TIME_NOUNS, asks_name
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
-from memhop.core.language.names import is_nickname, name_key
+from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.question import FIRST_PERSON, Question, bare
 from memhop.core.language.sentences import Sentence, is_question
 
@@ -51,7 +51,7 @@ def other_names(question: Question, chain: Sequence[str], known: Sequence[str], 
             continue
         if key not in known_words and (word.isupper() or re.search(rf"(?<!\w){re.escape(bare(word))}", said, re.I)):
             continue
-        if any(is_nickname(key, w) or is_nickname(w, key) for w in about_words):
+        if any(nickname_either(key, w) for w in about_words):
             continue  # "Bart" for Bartholomew is the subject still
         found.append(bare(word))
     return found
@@ -74,7 +74,7 @@ def names_all(sentence: Sentence, names: Sequence[str], sentences: Sequence[Sent
     def said(name: str) -> bool:
         key = name_key(name)
         return bool(re.search(rf"(?<!\w){re.escape(name.lower())}", low)) or any(
-            key in m.split() or any(is_nickname(key, w) or is_nickname(w, key) for w in m.split()) for m in mentioned)
+            key in m.split() or any(nickname_either(key, w) for w in m.split()) for m in mentioned)
     return all(said(name) for name in names)
 
 
