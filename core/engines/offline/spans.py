@@ -109,7 +109,13 @@ PLACE_NOUNS = frozenset(
     "city town country place part area neighbourhood neighborhood village county region suburb district state "
     "island continent".split()
 )
-TIME_NOUNS = frozenset({"year", "date", "day", "month"})  # "in what year ...", "on which day ..."
+TIME_NOUNS = frozenset({"year", "date", "day", "month", "time"})  # "in what year ...", "at what time ..."
+# "7pm", "6.30", "19:45", "8 o'clock", "noon": what "what time ...?" asks for
+_CLOCK_TIME = re.compile(
+    r"\b(?:\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\d{1,2}[:.][0-5]\d\b|\d{1,2}\s*o['’]clock\b"
+    r"|half (?:past )?\d{1,2}\b|(?:quarter )?(?:past|to) \d{1,2}\b|noon\b|midday\b|midnight\b)",
+    re.I,
+)
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
 _WORK_STEMS = _JOB_STEMS - {lexical.stem("living")}  # "for a living" is work, "live" (the same stem) is not
@@ -120,6 +126,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     question's type says what to look for and the sentence has it. Not `loose`: only what
     the grammar types (no "whatever words follow the match")."""
     wh = question.wh
+    if wh in ("what", "which") and question.target == "time":  # a clock time, nothing else
+        return _nearest([(m.start(), m.group(0)) for m in _CLOCK_TIME.finditer(sentence.text)], hit) or None
     if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
         found = _date(sentence, hit)
         if question.target == "year" and found:  # "in what year ...": the year alone

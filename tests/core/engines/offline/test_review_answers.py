@@ -63,6 +63,14 @@ Back from Ghent today. Odile bought a lace collar at the market there.
 # 2024-03-23
 
 Went climbing with Bart at the Vault, we'll go again at Easter.
+
+# 2024-03-30
+
+Odile joined a book club with her neighbour.
+
+# 2024-04-06
+
+Odile's pottery class begins at 6.30 on Thursdays.
 """
 
 
@@ -119,3 +127,9 @@ def test_everyday_frequencies_answer_how_often(mem: Memory, home: Path, question
 
 def test_a_sentence_naming_another_place_is_no_answer(mem: Memory, home: Path) -> None:
     assert is_idk(mem.ask("What did Odile take a trip to Lisbon for?").text)
+
+
+def test_what_time_is_a_clock_time_or_nothing(mem: Memory, home: Path) -> None:
+    assert mem.ask("What time does Odile's pottery class begin?").text == "6.30"
+    # "joined a book club with her neighbour" says no time: not "her neighbour", not "a book club"
+    assert is_idk(mem.ask("What time does Odile's book club meet?").text)
