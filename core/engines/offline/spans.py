@@ -358,7 +358,8 @@ def _named_thing(text: str, hit: int, target: str) -> str | None:
     before = _APPOSED.search(text[:hit])  # "Larkspur, Ines's bakery"
     if before:
         return before.group(1)
-    after = re.match(r"\w*\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
+    # "the band Loose Ends", or through a copula: "her favourite show is Stranger Things, she ..."
+    after = re.match(r"\w*\s+(?:(?:is|was|are|were)\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
     return after.group(1).rstrip(".,;:!?") if after else None
 
 
