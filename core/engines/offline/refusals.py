@@ -12,7 +12,7 @@ from datetime import date, datetime
 
 from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.ranking import AMOUNTS
-from memhop.core.engines.offline.spans import TIME_NOUNS, asks_name
+from memhop.core.engines.offline.spans import CURRENCY_SIGNS, TIME_NOUNS, asks_name
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
@@ -112,7 +112,7 @@ def well_formed(short: str, question: Question) -> bool:
     """A cut answer must be a phrase of the kind asked: not opening mid-clause, and not a
     time when the question asks no time ("what does the tattoo mean?" is not "a few years ago")."""
     words = short.split()
-    if not words or not (short[0].isalnum() or short[0] in "\"'“‘"):
+    if not words or not (short[0].isalnum() or short[0] in "\"'“‘" or short[0] in CURRENCY_SIGNS):
         return False
     # a cut opening mid-clause starts lower-case: "Will Hart" is a name, "will go" is not
     if words[0].strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):

@@ -328,7 +328,7 @@ def _number(text: str, hit: int, wh: str) -> str | None:
         glued = [(m.start(), f"{m.group(1)} {m.group(2).lower()}") for m in _GLUED_UNIT.finditer(text)]
         measures = grammar.entities(text, grammar.MEASURE_LABELS)
         if measures or glued:
-            return _nearest([*glued, *((m.start, m.text) for m in measures if m.start not in dict(glued))], hit)
+            return _nearest([*glued, *((m.start, _priced(text, m.start, m.text)) for m in measures if m.start not in dict(glued))], hit)
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = []
     for m in _NUMBER.finditer(text):
@@ -337,10 +337,19 @@ def _number(text: str, hit: int, wh: str) -> str | None:
         unit = m.group(2) or ""
         keep = unit and unit.lower() not in _STOP
         count = as_digits(m.group(1))
-        found.append((m.start(), f"{count} {unit}".strip() if keep else count))
+        found.append((m.start(), _priced(text, m.start(), f"{count} {unit}".strip() if keep else count)))
     if wh == "how long":
         found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
     return _nearest(found, hit)
+
+
+def _priced(text: str, start: int, amount: str) -> str:
+    """A price keeps the currency sign written before it: "£400", not "400"."""
+    sign = text[start - 1] if start > 0 else ""
+    return sign + amount if sign in CURRENCY_SIGNS and not amount.startswith(sign) else amount
+
+
+CURRENCY_SIGNS = frozenset("£$€¥₹")
 
 
 def _word_at(text: str, word: str, hit: int) -> int | None:

@@ -38,6 +38,10 @@ Had coffee with Oren at the Copper Pot, 14 Alder Row; £3 for a flat white.
 # 2024-04-20
 
 Had coffee with Oren at the Copper Pot again, in the window seat at half 4.
+
+# 2024-05-04
+
+Oren bought a new bike for £400.
 """
 
 
@@ -57,6 +61,10 @@ def test_how_many_times_counts_days_not_the_clock_time_or_age_in_the_sentence(me
 
 def test_a_house_number_or_a_price_is_not_a_count_of_visits(mem: Memory, home: Path) -> None:
     assert mem.ask("How many times did I have coffee with Oren?").text == "2"
+
+
+def test_a_price_keeps_its_currency_sign(mem: Memory, home: Path) -> None:
+    assert mem.ask("How much did Oren's bike cost?").text == "£400"
 
 
 def test_a_number_word_counts_what_the_question_counts(mem: Memory, home: Path) -> None:
