@@ -328,7 +328,8 @@ def _number(text: str, hit: int, wh: str) -> str | None:
         glued = [(m.start(), f"{m.group(1)} {m.group(2).lower()}") for m in _GLUED_UNIT.finditer(text)]
         measures = grammar.entities(text, grammar.MEASURE_LABELS)
         if measures or glued:
-            return _nearest([*glued, *((m.start, _priced(text, m.start, m.text)) for m in measures if m.start not in dict(glued))], hit)
+            priced = [(m.start, _priced(text, m.start, m.text)) for m in measures if m.start not in dict(glued)]
+            return _nearest([*glued, *priced], hit)
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found = []
     for m in _NUMBER.finditer(text):
