@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.written_memory import written_memory
 
-import memhop
 from memhop.core.api import Memory
 from memhop.core.engines.offline import counts
 
@@ -47,10 +47,7 @@ Oren bought a new bike for £400.
 
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    folder = tmp_path_factory.mktemp("counts")
-    (folder / "tamsin-diary.md").write_text(DIARY, encoding="utf-8")
-    with memhop.open(folder / "store.duckdb", engine="offline") as memory:
-        memory.ingest([folder / "tamsin-diary.md"], self_name="Tamsin Hale")
+    with written_memory(tmp_path_factory, "tamsin-diary.md", DIARY, "Tamsin Hale") as memory:
         yield memory
 
 
@@ -141,10 +138,7 @@ Went to the gym with Wes after work.
 
 @pytest.fixture(scope="module")
 def gym(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    folder = tmp_path_factory.mktemp("gym")
-    (folder / "ysolde-diary.md").write_text(GYM_DIARY, encoding="utf-8")
-    with memhop.open(folder / "store.duckdb", engine="offline") as memory:
-        memory.ingest([folder / "ysolde-diary.md"], self_name="Ysolde")
+    with written_memory(tmp_path_factory, "ysolde-diary.md", GYM_DIARY, "Ysolde") as memory:
         yield memory
 
 

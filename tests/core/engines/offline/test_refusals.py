@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.written_memory import written_memory
 
-import memhop
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
 
@@ -32,10 +32,7 @@ CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
 
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    folder = tmp_path_factory.mktemp("refusals")
-    (folder / "whatsapp-ravi.txt").write_text(CHAT, encoding="utf-8")
-    with memhop.open(folder / "store.duckdb", engine="offline") as memory:
-        memory.ingest([folder / "whatsapp-ravi.txt"], self_name="Lenka Brandt")
+    with written_memory(tmp_path_factory, "whatsapp-ravi.txt", CHAT, "Lenka Brandt") as memory:
         yield memory
 
 

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.written_memory import written_memory
 
-import memhop
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
 
@@ -76,10 +76,7 @@ Odile's pottery class begins at 6.30 on Thursdays.
 
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    folder = tmp_path_factory.mktemp("review-answers")
-    (folder / "marek-diary.md").write_text(DIARY, encoding="utf-8")
-    with memhop.open(folder / "store.duckdb", engine="offline") as memory:
-        memory.ingest([folder / "marek-diary.md"], self_name="Marek")
+    with written_memory(tmp_path_factory, "marek-diary.md", DIARY, "Marek") as memory:
         yield memory
 
 
