@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from memhop.core.engines.offline import lists, ranking, refusals
-from memhop.core.engines.offline.kinds import headed_as_place_or_org
+from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
     JOB_WORDS,
@@ -32,7 +32,6 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
-from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.question import (
     FIRST_PERSON,
     GROUPS,
@@ -224,9 +223,8 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
     for name in names:
         if same_entity(owner, name):
             return name
-    short = name_key(owner)
     for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima", or the other way), as the write path reads them
-        if not headed_as_place_or_org(name) and any(nickname_either(short, word) for word in name_key(name).split()):
+        if may_name(name, owner):
             return name  # "Barton Road" is no one's name
     return owner
 

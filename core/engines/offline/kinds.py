@@ -109,6 +109,18 @@ def headed_as_place_or_org(name: str) -> bool:
     return len(words) > 1 and words[-1].lower().strip(".,'") in ORG_HEADS | PLACE_HEADS
 
 
+def may_name(run: str, person: str) -> bool:
+    """A proper name ("Bartholomew") may stand for `person` ("Bart") when one of its words is
+    a nickname of one of theirs, either way round, and it is no nationality ("a Danish
+    pastry") and no place or firm ("Barton Road")."""
+    from memhop.core.engines.offline.nlp import is_adjective
+    from memhop.core.language.names import name_key, nickname_either
+
+    words, key = name_key(run).split(), name_key(person).split()
+    return (any(nickname_either(k, w) for k in key for w in words)
+            and not is_adjective(run.split()[0]) and not headed_as_place_or_org(run))
+
+
 def name_votes(name: str) -> Counter[str]:
     """What the name itself says: its head word, a company sign, a known world place."""
     votes: Counter[str] = Counter()

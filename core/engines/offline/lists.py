@@ -14,11 +14,9 @@ from collections.abc import Sequence
 from datetime import date
 
 from memhop.core.engines.offline import counts, grammar
-from memhop.core.engines.offline.kinds import headed_as_place_or_org
-from memhop.core.engines.offline.nlp import is_adjective
+from memhop.core.engines.offline.kinds import may_name
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import FUTURE
-from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.question import NUMBER_WORDS, Question
 from memhop.core.language.sentences import Sentence, is_question, mentions
 
@@ -93,22 +91,12 @@ def tells_occasion(sentence: Sentence, entity: str | None, hit: int | None = Non
         return False
     if entity is None or entity in (sentence.owner, sentence.speaker) or mentions(sentence, entity):
         return True
-    key = name_key(entity).split()  # "Bart" for Bartholomew, either way round
     if any(same_entity(entity, m.entity) for m in sentence.names):
         return True
-    return any(_names_person(name, key) for name in (*(m.entity for m in sentence.names), *_PROPER.findall(sentence.text)))
+    return any(may_name(name, entity) for name in (*(m.entity for m in sentence.names), *_PROPER.findall(sentence.text)))
 
 
 _PROPER = re.compile(r"\b[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*")
-
-
-def _names_person(run: str, key: list[str]) -> bool:
-    """A proper name in the sentence ("with Bartholomew") is the person ("Bart") when one of
-    its words is a nickname of theirs, and it is no nationality ("a Danish pastry") and no
-    place or firm ("Barton Road")."""
-    words = name_key(run).split()
-    return (any(nickname_either(k, w) for k in key for w in words)
-            and not is_adjective(run.split()[0]) and not headed_as_place_or_org(run))
 
 
 def occasions(days: Sequence[date | None]) -> str | None:
