@@ -12,7 +12,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,9 +33,13 @@ from memhop.core.support import Support, find_support
 from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
 from memhop.core.window import Window
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
 FIRST_PERSON = re.compile(r"(?<![\w'])(i|me|my|mine|myself)(?![\w'])", re.IGNORECASE)
 STAGE1_SHOWN_EXTRA = 3  # profiles listed in the trace beyond the selected ones
 CUT_SHOWN = 3  # facts listed in the trace beyond the per-entity cap
+_EMBEDDING: ThreadPoolExecutor | None = None  # made on first use: no thread at import
 
 
 @dataclass(frozen=True)
@@ -159,23 +163,32 @@ def _prepare(
     named = _named(question, snap)
     route = classify(question)
     query_text = route.unframed(_strip_names(question, named)) or question
+    # The question is embedded on a worker thread (ONNX Runtime releases the GIL) while this
+    # one does what needs no vector: anchors, the question's parse, the people's rows.
+    embedding = _in_background(embedder, [question] if query_text == question else [question, query_text])
     clock = time.perf_counter()
-    vectors = embedder.embed([question] if query_text == question else [question, query_text])
+    profiles = snap.profiles
+    anchors = _anchors(question, named, profiles)
+    relations = parse_question(question, [profiles.names[r] for r in anchors]).relations
+    people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
+    # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
+    focus, each, spoken = people_rows(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
+    listeners = tuple(Listener((p.name, *p.aliases), said) for p, said in zip(people, spoken))
+    alone = _ms(clock)
+    clock = time.perf_counter()
+    vectors = embedding.result()
     full, stripped = vectors[0], vectors[-1]
-    timings["embed"] = _ms(clock)
+    timings["embed"] = _ms(clock)  # the wait for the vectors, past what overlapped it
     trace = Trace(question=question, query=query_text, settings=asdict(options), timings_ms=timings, route=route)
 
     clock = time.perf_counter()
-    profiles = snap.profiles
     cosines = profiles.matrix @ full if len(profiles.names) else np.zeros(0, dtype=np.float32)
-    anchors = _anchors(question, named, profiles)
     trace.anchors = [profiles.names[r] for r in anchors]
     selection = _stage1(cosines, anchors, profiles, options, trace)
     timings["stage1"] = _ms(clock)
 
     clock = time.perf_counter()
     edges = expand(cosines, selection, snap, options, trace)
-    relations = parse_question(question, [profiles.names[r] for r in anchors]).relations
     walk_chain(next(iter(anchors), None), relations, selection, edges, snap, trace, join=options.expand)
     timings["stage2"] = _ms(clock)
 
@@ -201,14 +214,20 @@ def _prepare(
     timings["stage3"] = _ms(clock)
 
     clock = time.perf_counter()
-    people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
-    # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
-    focus, each, spoken = people_rows(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
-    listeners = tuple(Listener((p.name, *p.aliases), said) for p, said in zip(people, spoken))
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
                   store.con, each, listeners)
-    timings["evidence"] = _ms(clock)
+    timings["evidence"] = round(_ms(clock) + alone, 2)  # the people's rows were found before the embedding
     return query, chosen, trace
+
+
+def _in_background(embedder: Embedder, texts: list[str]) -> Future[np.ndarray]:
+    """`embedder.embed(texts)` running on the read path's one worker thread."""
+    global _EMBEDDING
+    if _EMBEDDING is None:
+        from concurrent.futures import ThreadPoolExecutor  # not at import: it imports logging
+
+        _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhop-embed")
+    return _EMBEDDING.submit(embedder.embed, texts)
 
 
 def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:

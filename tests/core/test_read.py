@@ -3,15 +3,18 @@ roommate in, what the gate stops, which facts are kept, and that the trace says 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
 from memhop.core.engines.offline.answer import answer_offline
+from memhop.core.errors import ConfigError
 from memhop.core.read import Context, ask, read
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory
@@ -139,3 +142,32 @@ def test_the_cached_matrices_follow_changes_to_the_store(tmp_path: Path) -> None
         memory.put_profile(store, memory.add_entity(store, "Erin", "person"), "Erin is a pianist.", vector)
         after = snapshot(store)
     assert after is not before and "Erin" in after.profiles.names
+
+
+class _Recording:
+    """The real embedder, noting which thread embeds what (or failing, when told to)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.inner, self.fail = get_embedder("minilm"), fail
+        self.calls: list[tuple[int, list[str]]] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append((threading.get_ident(), list(texts)))
+        if self.fail:
+            raise ConfigError("the model file is unreadable")
+        return self.inner.embed(texts)
+
+
+def test_the_question_is_embedded_once_off_the_asking_thread_with_the_same_result(store: Store) -> None:
+    recording = _Recording()
+    context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
+    assert len(recording.calls) == 1
+    thread, texts = recording.calls[0]
+    assert thread != threading.get_ident() and texts[0] == ROOMMATE
+    plain = run(store, ROOMMATE)
+    assert context.request() == plain.request() and context.trace.stage1 == plain.trace.stage1
+
+
+def test_an_embedding_error_reaches_the_asker(store: Store) -> None:
+    with pytest.raises(ConfigError, match="unreadable"):
+        read(store, ROOMMATE, _Recording(fail=True), ReadSettings())  # type: ignore[arg-type]
