@@ -98,11 +98,6 @@ def id_list(ids: Iterable[int]) -> str:
     return "[" + ",".join(str(int(i)) for i in ids) + "]"
 
 
-def in_list(ids: Iterable[int]) -> str:
-    """The same integers for `IN (...)`; NULL when there are none, so the SQL stays valid."""
-    return ",".join(str(int(i)) for i in ids) or "NULL"
-
-
 def profile_of(store: Store, entity_id: int) -> str | None:
     return profiles_of(store, [entity_id]).get(entity_id)
 

@@ -29,7 +29,7 @@ from memhop.core.language.names import NameMatch
 from memhop.core.store import meta
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
-from memhop.core.store.memory import in_list
+from memhop.core.store.lookup import arrow_by_id, lookup_mode, rows_by_id, scanning
 from memhop.core.store.vectors import TurnVectors
 
 if TYPE_CHECKING:
@@ -176,9 +176,7 @@ class LazyResiduals:
             return
         if len(self.rows) > FACT_ROWS_KEPT:
             self.rows.clear()
-        found = self.con.execute(
-            f"SELECT id, text, source_turns FROM residuals WHERE id IN ({in_list(missing)})"  # not bound: see TurnIndex._rows
-        ).fetchall()
+        found = rows_by_id(self.con, "SELECT id, text, source_turns FROM residuals", missing)
         if len(found) != len(missing):
             raise StoreError("the derived fact vectors list facts the store does not hold; delete the store's "
                              ".vectors directory and ask again")
@@ -210,10 +208,7 @@ class LazyResiduals:
                 {e: self.superseded[e]} if e in self.superseded else {},
             ) for e, (lo, hi) in ranges.items()}
         wanted = np.concatenate([self.ids[lo:hi] for lo, hi in ranges.values()]) if ranges else np.zeros(0, np.int64)
-        table = self.con.execute(
-            "SELECT id, text, source_turns, embedding FROM residuals "  # owners are known
-            f"WHERE id IN ({in_list(wanted.tolist())})"  # not bound: see TurnIndex._fetched
-        ).arrow().read_all()
+        table = arrow_by_id(self.con, "SELECT id, text, source_turns, embedding FROM residuals", wanted.tolist())
         got = table.column("id").to_numpy().astype(np.int64)
         at = {int(i): n for n, i in enumerate(got)}
         out = {}
@@ -225,7 +220,8 @@ class LazyResiduals:
 
     def everything(self) -> ResidualIndex:
         """Every live residual in memory (`search` ranks them all)."""
-        return _load_residuals(self.con)
+        with scanning(self.con):
+            return _load_residuals(self.con)
 
 
 @dataclass(frozen=True)
@@ -422,9 +418,7 @@ class TurnIndex:
         names = {s: kept.sessions[s] for s in sessions if s in kept.sessions}
         unnamed = sessions - names.keys()
         if unnamed:
-            fresh_names = dict(self.con.execute(
-                f"SELECT id, external_id FROM sessions WHERE id IN ({in_list(sorted(unnamed))})"
-            ).fetchall())
+            fresh_names = dict(rows_by_id(self.con, "SELECT id, external_id FROM sessions", unnamed))
             kept.sessions.update(fresh_names)
             names |= fresh_names
         stamps = self.timestamps.take(pa.array(rows, pa.int64())).to_pylist()
@@ -449,12 +443,9 @@ class TurnIndex:
             kept.turns.clear()
         found = {t: kept.turns[t] for t in set(wanted) if t in kept.turns}
         if len(found) < len(set(wanted)):
-            # Ids written into the SQL (ints, so safe): binding a Python list costs DuckDB a failed
-            # `import pandas` per element, and a join or list_contains() scans where IN prunes.
-            fresh = {int(tid): (ext, text) for tid, ext, text in self.con.execute(
-                "SELECT id, external_id, text FROM turns "
-                f"WHERE id IN ({in_list(sorted(set(wanted) - found.keys()))})"
-            ).fetchall()}
+            fresh = {int(tid): (ext, text) for tid, ext, text in rows_by_id(
+                self.con, "SELECT id, external_id, text FROM turns", set(wanted) - found.keys()
+            )}
             kept.turns.update(fresh)
             found |= fresh
         return found
@@ -563,13 +554,19 @@ def snapshot(store: Store) -> Snapshot:
     stamp = ((0, meta.identity(store.con), 0, 0), *sorted(store.con.execute(_STAMP_SQL).fetchall()))
     key = str(store.path.resolve()) + ("#whole" if whole else "")
     hit = _CACHE.get(key)
-    value = hit[1] if hit is not None and hit[0] == stamp else _load(store, key, stamp)
+    if hit is not None and hit[0] == stamp:
+        value = hit[1]
+    else:
+        with scanning(store.con):
+            value = _load(store, key, stamp)
     if value.turns.approximate and value.turns.con is not store.con:  # rows are fetched through this store
         lazy = value.residuals
         value = replace(value, turns=replace(value.turns, con=store.con),
                         residuals=replace(lazy, con=store.con) if isinstance(lazy, LazyResiduals) else lazy)
     if store.con.execute("SELECT current_setting('access_mode')").fetchone() == ("read_only",):
         _TRUSTED[store.con] = value
+        if value.turns.approximate:  # nothing left to scan: the rest is rows by id
+            lookup_mode(store.con)
     return value
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memhop.core.store.db import Store
-from memhop.core.store.memory import in_list
+from memhop.core.store.lookup import rows_by_id
 
 _SELECT = (
     "SELECT t.id, t.session_id, t.position, t.speaker, t.ts, t.text, t.external_id, src.path "
@@ -43,16 +43,13 @@ def turns_by_id(store: Store, turn_ids: Sequence[int]) -> dict[int, StoredTurn]:
     # IN over a literal list, not list_contains(): DuckDB prunes by the id column's zone maps
     # for IN (8 ms instead of 40 at 100k turns). The turns first, then their sessions' files:
     # joined in one query DuckDB hashes every session (26 ms CPU at 1M turns, 4 like this).
-    found = store.con.execute(
-        "SELECT id, session_id, position, speaker, ts, text, external_id FROM turns "
-        f"WHERE id IN ({in_list(set(turn_ids))})"
-    ).fetchall()
+    found = rows_by_id(store.con, "SELECT id, session_id, position, speaker, ts, text, external_id FROM turns", turn_ids)
     if not found:
         return {}
-    paths = dict(store.con.execute(
-        "SELECT s.id, src.path FROM sessions s JOIN sources src ON src.id = s.source_id "
-        f"WHERE s.id IN ({in_list({int(row[1]) for row in found})})"
-    ).fetchall())
+    paths = dict(rows_by_id(
+        store.con, "SELECT * FROM (SELECT s.id, src.path FROM sessions s JOIN sources src ON src.id = s.source_id)",
+        {int(row[1]) for row in found},
+    ))
     return {t.id: t for t in (_turn((*row, paths[row[1]])) for row in found if row[1] in paths)}
 
 
