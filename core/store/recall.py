@@ -265,7 +265,8 @@ class FetchedRows:
     its best candidates' texts for BM25 and then the evidence among them, and the next
     question in the same process often reads the same turns."""
 
-    turns: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # turn id -> (external id, text)
+    texts: dict[int, str] = field(default_factory=dict)  # turn id -> text
+    external: dict[int, str | None] = field(default_factory=dict)  # turn id -> external id (evidence rows)
     sessions: dict[int, str] = field(default_factory=dict)  # session id -> its external id
 
 
@@ -393,8 +394,8 @@ class TurnIndex:
     def texts(self, rows: Sequence[int]) -> list[str]:
         if self.columns is not None:
             return self.columns.column("text").take(pa.array(rows, pa.int64())).to_pylist()
-        found = self._rows(rows)  # no session names: BM25 reads the texts of a whole pool
-        return [found[int(self.ids[r])][1] for r in rows]
+        found = self._texts(rows)  # texts alone: BM25 reads the texts of a whole pool
+        return [found[int(self.ids[r])] for r in rows]
 
     def records(self, rows: Sequence[int]) -> list[TurnRecord]:
         """Full rows, in the order asked for."""
@@ -430,25 +431,39 @@ class TurnIndex:
         return out
 
     def _rows(self, rows: Sequence[int]) -> dict[int, tuple[str | None, str]]:
-        """Turn id -> (external id, text) of these rows, fetched once a snapshot. A row's
-        session and time are the snapshot's own columns, not fetched again (at 1M turns
-        they cost a pool's query ~2 ms CPU of its ~4); session names are looked up apart
-        (by `_fetched`, for the few rows that become evidence): for a pool of ~100 turns
-        that lookup cost DuckDB ~2.7 ms CPU."""
+        """Turn id -> (external id, text) of these rows (the evidence), fetched once a
+        snapshot. A row's session and time are the snapshot's own columns, not fetched again
+        (at 1M turns they cost a pool's query ~2 ms CPU of its ~4); session names are looked
+        up apart, for these few rows (for a pool of ~100 turns that lookup cost DuckDB
+        ~2.7 ms CPU)."""
+        con, kept = self._connection(), self.fetched
+        wanted = {int(self.ids[r]) for r in rows}
+        missing = wanted - kept.external.keys()
+        if missing:
+            for tid, ext, text in rows_by_id(con, "SELECT id, external_id, text FROM turns", missing):
+                kept.texts[int(tid)], kept.external[int(tid)] = text, ext
+        return {t: (kept.external[t], kept.texts[t]) for t in wanted}
+
+    def _texts(self, rows: Sequence[int]) -> dict[int, str]:
+        """Turn id -> text of these rows, fetched once a snapshot: BM25 reads a pool of ~100
+        turns, of which only the evidence needs its external id (`_rows`); reading that
+        column for the whole pool cost DuckDB ~2.8 ms CPU an ask at 1M turns."""
+        con, kept = self._connection(), self.fetched
+        wanted = {int(self.ids[r]) for r in rows}
+        missing = wanted - kept.texts.keys()
+        if missing:
+            kept.texts.update((int(tid), text) for tid, text in rows_by_id(con, "SELECT id, text FROM turns", missing))
+        return {t: kept.texts[t] for t in wanted}
+
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        """The store rows are fetched from; what was fetched is forgotten past FETCHED_KEPT rows."""
         if self.con is None:
             raise RuntimeError("a large store's turn index is used without a store connection")
-        wanted = [int(self.ids[r]) for r in rows]
         kept = self.fetched
-        if len(kept.turns) > FETCHED_KEPT:
-            kept.turns.clear()
-        found = {t: kept.turns[t] for t in set(wanted) if t in kept.turns}
-        if len(found) < len(set(wanted)):
-            fresh = {int(tid): (ext, text) for tid, ext, text in rows_by_id(
-                self.con, "SELECT id, external_id, text FROM turns", set(wanted) - found.keys()
-            )}
-            kept.turns.update(fresh)
-            found |= fresh
-        return found
+        if len(kept.texts) > FETCHED_KEPT:
+            kept.texts.clear()
+            kept.external.clear()
+        return self.con
 
 
 def distinct(values: np.ndarray) -> np.ndarray:
