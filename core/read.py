@@ -26,7 +26,7 @@ from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
-from memhop.core.route import classify
+from memhop.core.route import category, classify
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
@@ -205,8 +205,9 @@ def _prepare(
     # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
     focus, each, spoken = people_rows(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
     listeners = tuple(Listener((p.name, *p.aliases), said) for p, said in zip(people, spoken))
+    phrase = category(question, route) if len(focus) else None  # only a person's list pays an embedding
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
-                  store.con, each, listeners)
+                  store.con, each, listeners, None if phrase is None else _unit(embedder.embed([phrase])[0]))
     timings["evidence"] = _ms(clock)
     return query, chosen, trace
 

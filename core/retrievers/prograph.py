@@ -4,11 +4,14 @@ their chronological neighbours, and hybrid backfill over every turn (core/eviden
 Fact turns take a quarter of any budget K (rounded up), backfill the rest. As one ranking
 (issue #15, item 5) that is: a fact turn at places 1, 5, 9, … and backfill between, so the
 first K turns of a bigger budget are exactly the turns budget K gives — the same turns as
-before the ranking, only their order within the budget differs.
+before the ranking, only their order within the budget differs. An aggregation question
+naming a category ("which sports has Tomas played?") has that ranking fused with the
+person's turns closest to the category (core/category.py).
 """
 
 from __future__ import annotations
 
+from memhop.core import category
 from memhop.core.evidence import WEIGHTS, Weights, backfill, fact_picks
 from memhop.core.retrievers.base import Query, Ranked, Ranking, external, pick
 
@@ -20,6 +23,22 @@ class ProGraphRetriever:
         self.weights = weights  # the shipped ones; the benchmark's gap report tries others
 
     def retrieve(self, query: Query, budget: int) -> Ranking:
+        if query.category is None or budget <= 0:
+            return self._ranking(query, budget)
+        ranking = self._ranking(query, max(budget, category.POOL))
+        rows, cosines = category.members(query.snap.turns, query.category, query.focus, query.allowed)
+        closeness = dict(zip(rows.tolist(), cosines.tolist()))
+        had = {t.row: t for t in ranking.turns}
+        order = category.fuse(ranking.rows, rows.tolist())[:budget]
+        ranking.turns = [had[row] if row in had else pick(query, row, "category", closeness[row]) for row in order]
+        joined = sum(row not in had for row in order)
+        ranking.stages.append(
+            f"category members: {joined} of the person's turns closest to the question's category joined, the ranking "
+            f"fused with the {len(rows)} closest by reciprocal rank (weight {category.WEIGHT})"
+        )
+        return ranking
+
+    def _ranking(self, query: Query, budget: int) -> Ranking:
         turns = query.snap.turns
         ranking = Ranking(self.name)
         if budget <= 0 or not len(turns.ids):
