@@ -8,8 +8,8 @@ cosine to it, and that list is fused with the default ranking by reciprocal rank
 Cormack et al. 2009) at a quarter of its vote: a category is one part of the question,
 and the list is a hint, not a ranking of its own. Measured (benchmarks/category_oracle.py)
 against the finer signal — the best cosine of the category and each turn's noun and verb
-phrases, parsed and embedded at ask time — the whole turn's stored vector did as well at
-one embedding of cost instead of hundreds; see README's recall section.
+phrases, parsed and embedded at ask time — the whole turn's stored vector did about as
+well, lost nowhere, and costs one embedding instead of hundreds; see README's recall section.
 """
 
 from __future__ import annotations
