@@ -34,16 +34,16 @@ class ProGraphRetriever:
         joined = sum(row not in had for row in order)
         facts = sum(row in fact_rows for row in order)
         ranking.stages = [
-            *self._stages(facts, len(order) - facts - joined),
+            *self._stages(facts, len(order) - facts - joined, f"the first {category.POOL} before the fusion", " there"),
             f"category members: {joined} (the person's turns closest to the question's category, {len(rows)} of "
             f"them fused with the ranking by reciprocal rank at weight {category.WEIGHT})",
         ]
         return ranking
 
-    def _stages(self, facts: int, fill: int) -> list[str]:
+    def _stages(self, facts: int, fill: int, of: str = "the budget", there: str = "") -> list[str]:
         share = self.weights.fact_share
         return [
-            f"fact sources and neighbours: {facts} (1/{share} of the budget at most, {_every(share)})",
+            f"fact sources and neighbours: {facts} (1/{share} of {of} at most, {_every(share)}{there})",
             f"hybrid backfill: {fill} (cosine, BM25, entity bonus and name weight unless a turn "
             "only addresses the person, session score, scores lent across speakers, a question's score passed to "
             "its reply)",
