@@ -26,7 +26,7 @@ from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
-from memhop.core.route import classify
+from memhop.core.route import category, classify
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
@@ -214,8 +214,9 @@ def _prepare(
     timings["stage3"] = _ms(clock)
 
     clock = time.perf_counter()
+    phrase = category(question, route) if len(focus) else None  # only a person's list pays an embedding
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
-                  store.con, each, listeners)
+                  store.con, each, listeners, None if phrase is None else _unit(embedder.embed([phrase])[0]))
     timings["evidence"] = round(_ms(clock) + alone, 2)  # the people's rows were found before the embedding
     return query, chosen, trace
 

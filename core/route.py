@@ -38,6 +38,10 @@ _EVERYONE = frozenset({"both", "in common"})  # about two people or more, whatev
 _QUANTIFIERS = re.compile(r"\b(?:all|every|both|list|in common|ever|some)\b", re.IGNORECASE)
 _TIMES = re.compile(r"\bhow (?:many times|often)\b", re.IGNORECASE)
 _TYPES_OF = re.compile(r"\b(?:what|which) (?:kinds|types|sorts) of\b", re.IGNORECASE)
+_KIND_OF = re.compile(
+    r"\b(?:what|which) (?:kinds?|types?|sorts?) of ((?:[\w+/-]+ )*?[\w+/-]+) (?:is|are|was|were|do|does|did|has|have|had)\b",
+    re.IGNORECASE,
+)
 _COUNTED = re.compile(r"\b(?:top\s+)?(?:\d+|" + "|".join(NUMBER_WORDS) + r")\s+\w+s\b", re.IGNORECASE)
 
 
@@ -56,6 +60,21 @@ class Route:
             return text
         kept = " ".join(_FRAMING_WORDS.sub(" ", text).split())
         return kept if re.search(r"\w", kept) else text
+
+
+def category(question: str, route: Route) -> str | None:
+    """The category an aggregation question asks for, as its words: "sports" in "which
+    sports has Tomas played?", "knots" in "what kinds of knots does she tie?"; None for
+    another kind of question or one without a category before its auxiliary ("what has
+    Tomas built?")."""
+    if route.kind != AGGREGATION:
+        return None
+    kind_of = _KIND_OF.search(question)
+    if kind_of:
+        return kind_of.group(1).lower()
+    words = [t.group(0).lower() for t in tokens(question) if re.match(r"\w", t.group(0))]
+    phrase, aux = _wh_phrase(parse_question(question, []), words)
+    return " ".join(phrase) if phrase and aux is not None else None
 
 
 def classify(question: str) -> Route:

@@ -45,6 +45,7 @@ class Query:
     con: duckdb.DuckDBPyConnection | None = None  # the store, for retrievers that read tables the snapshot lacks
     named: tuple[np.ndarray, ...] = ()  # per person, in `people` order, the rows of `focus` by or naming them
     listeners: tuple[Listener, ...] = ()  # per person, in `people` order: their name's forms and the turns they said
+    category: np.ndarray | None = None  # an aggregation's category ("sports"), embedded (core/category.py); None: none
 
 
 @dataclass(frozen=True)

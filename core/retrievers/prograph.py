@@ -4,11 +4,14 @@ their chronological neighbours, and hybrid backfill over every turn (core/eviden
 Fact turns take a quarter of any budget K (rounded up), backfill the rest. As one ranking
 (issue #15, item 5) that is: a fact turn at places 1, 5, 9, … and backfill between, so the
 first K turns of a bigger budget are exactly the turns budget K gives — the same turns as
-before the ranking, only their order within the budget differs.
+before the ranking, only their order within the budget differs. An aggregation question
+naming a category ("which sports has Tomas played?") has that ranking fused with the
+person's turns closest to the category (core/category.py).
 """
 
 from __future__ import annotations
 
+from memhop.core import category
 from memhop.core.evidence import WEIGHTS, Weights, backfill, fact_picks
 from memhop.core.retrievers.base import Query, Ranked, Ranking, external, pick
 
@@ -20,10 +23,38 @@ class ProGraphRetriever:
         self.weights = weights  # the shipped ones; the benchmark's gap report tries others
 
     def retrieve(self, query: Query, budget: int) -> Ranking:
+        if query.category is None or budget <= 0:
+            return self._ranking(query, budget)[0]
+        ranking, fact_rows = self._ranking(query, max(budget, category.POOL))
+        rows, cosines = category.members(query.snap.turns, query.category, query.focus, query.allowed)
+        closeness = dict(zip(rows.tolist(), cosines.tolist()))
+        had = {t.row: t for t in ranking.turns}
+        order = category.fuse(ranking.rows, rows.tolist())[:budget]
+        ranking.turns = [had[row] if row in had else pick(query, row, "category", closeness[row]) for row in order]
+        joined = sum(row not in had for row in order)
+        facts = sum(row in fact_rows for row in order)
+        ranking.stages = [
+            *self._stages(facts, len(order) - facts - joined, f"the first {category.POOL} before the fusion", " there"),
+            f"category members: {joined} (the person's turns closest to the question's category, {len(rows)} of "
+            f"them fused with the ranking by reciprocal rank at weight {category.WEIGHT})",
+        ]
+        return ranking
+
+    def _stages(self, facts: int, fill: int, of: str = "the budget", there: str = "") -> list[str]:
+        share = self.weights.fact_share
+        return [
+            f"fact sources and neighbours: {facts} (1/{share} of {of} at most, {_every(share)}{there})",
+            f"hybrid backfill: {fill} (cosine, BM25, entity bonus and name weight unless a turn "
+            "only addresses the person, session score, scores lent across speakers, a question's score passed to "
+            "its reply)",
+        ]
+
+    def _ranking(self, query: Query, budget: int) -> tuple[Ranking, set[int]]:
+        """The ranking of fact turns and backfill, and the rows the facts placed."""
         turns = query.snap.turns
         ranking = Ranking(self.name)
         if budget <= 0 or not len(turns.ids):
-            return ranking
+            return ranking, set()
         share = self.weights.fact_share
         cap = -(-budget // share)
         facts = list(fact_picks(turns, query.sources, cap, query.allowed, self.weights.neighbour_share).items())
@@ -62,13 +93,8 @@ class ProGraphRetriever:
                     ranking.turns.append(Ranked(row, fact))
             else:
                 break  # every turn there is
-        ranking.stages = [
-            f"fact sources and neighbours: {used_facts} (1/{share} of the budget at most, {_every(share)})",
-            f"hybrid backfill: {len(ranking.turns) - used_facts} (cosine, BM25, entity bonus and name weight unless a turn "
-            "only addresses the person, session score, scores lent across speakers, a question's score passed to "
-            "its reply)",
-        ]
-        return ranking
+        ranking.stages = self._stages(used_facts, len(ranking.turns) - used_facts)
+        return ranking, {row for row, _ in facts[:used_facts]}
 
 
 def _every(n: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memhop.core.route import AGGREGATION, INFERENCE, SINGLE, TEMPORAL, classify
+from memhop.core.route import AGGREGATION, INFERENCE, SINGLE, TEMPORAL, category, classify
 
 
 @pytest.mark.parametrize("question", [
@@ -58,3 +58,18 @@ def test_an_inference_is_ranked_without_the_words_that_mark_a_guess() -> None:
     route = classify("Would Brann likely enjoy a night of jazz?")
     assert route.unframed("Would likely enjoy a night of jazz?") == "enjoy a night of jazz?"
     assert classify("What books has Brann read?").unframed("What books has read?") == "What books has read?"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which sports has Tomas played?", "sports"),
+        ("What board games has Ines played with her cousins?", "board games"),
+        ("What kinds of knots does Odile tie?", "knots"),
+        ("What has Tomas built?", None),  # no category before the auxiliary
+        ("Who is Tomas?", None),  # not an aggregation
+        ("What makes Ines happy?", None),
+    ],
+)
+def test_an_aggregation_names_its_category_by_the_words_before_the_auxiliary(question: str, expected: str | None) -> None:
+    assert category(question, classify(question)) == expected
