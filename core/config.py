@@ -87,7 +87,7 @@ class ReadSettings:
 class Settings:
     db: Path
     engine: str = "offline"
-    embedder: str = "minilm"
+    embedder: str | None = None  # None: an existing store's recorded one, embed.DEFAULT_EMBEDDER for a new one
     dedup_threshold: float = 0.9
     openai: OpenAISettings = field(default_factory=OpenAISettings)
     read: ReadSettings = field(default_factory=ReadSettings)
