@@ -94,10 +94,12 @@ class Settings:
 
     def redacted(self) -> dict[str, Any]:
         """Everything a user may see; secrets reduced to set / not set."""
+        from memhop.core.embed import DEFAULT_EMBEDDER
+
         return {
             "db": str(self.db),
             "engine": self.engine,
-            "embedder": self.embedder,
+            "embedder": self.embedder or f"the store's own ({DEFAULT_EMBEDDER} for a new store)",
             "dedup_threshold": self.dedup_threshold,
             "openai": self.openai.redacted(),
             "read": asdict(self.read),
