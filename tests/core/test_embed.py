@@ -278,3 +278,12 @@ def test_matches_sentence_transformers(minilm: Embedder, reference: Embedder) ->
     cos = cosines(ours, ref)
     assert cos.min() >= 0.9999, dict(zip(TEXTS, cos.round(6), strict=True))
     assert np.abs(ours - ref).max() < 1e-3
+
+
+def test_an_int8_vector_is_its_text_alone_whatever_it_is_embedded_with() -> None:
+    """The int8 graph scales activations per run: a batched text's vector would depend on
+    the other texts (and their padding); each is embedded alone, as a question is."""
+    int8 = get_embedder("minilm-int8")
+    together = int8.embed(["Bob plays the piano.", "A far longer sentence about the rain in the hills all week.", "ok"])
+    alone = int8.embed(["Bob plays the piano."])
+    np.testing.assert_allclose(together[0], alone[0], atol=1e-6)
