@@ -22,10 +22,10 @@ def locomo_args(doc: str) -> argparse.Namespace:
 
 def warm_embedder() -> Embedder:
     """Prints the machine's state first: wall clocks on a shared VM mean little without it.
-    MEMHOP_EMBEDDER picks the embedder, as it does for memhop (e.g. minilm-int8)."""
+    MEMHOP_EMBEDDER picks the embedder, as it does for memhop (e.g. minilm, the float one)."""
     from memhop.core.embed import get_embedder
 
     print(f"cpus={os.cpu_count()}  load average={', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    embedder = get_embedder(os.environ.get("MEMHOP_EMBEDDER") or "minilm")
+    embedder = get_embedder(os.environ.get("MEMHOP_EMBEDDER") or None)  # None: a new store's default
     embedder.embed(["warm up"])  # also builds the cached ONNX graph on a first run
     return embedder

@@ -136,10 +136,10 @@ class Memory:
 
     @property
     def embedder(self) -> Embedder:
-        """The configured embedder; the model loads once per process."""
+        """The configured embedder, else the store's (opening it); the model loads once per process."""
         from memhop.core.embed import get_embedder
 
-        return get_embedder(self.settings.embedder)
+        return get_embedder(self.settings.embedder or self.store.embedder_setting)
 
     @property
     def engine(self) -> Engine:

@@ -87,17 +87,19 @@ class ReadSettings:
 class Settings:
     db: Path
     engine: str = "offline"
-    embedder: str = "minilm"
+    embedder: str | None = None  # None: an existing store's recorded one, embed.DEFAULT_EMBEDDER for a new one
     dedup_threshold: float = 0.9
     openai: OpenAISettings = field(default_factory=OpenAISettings)
     read: ReadSettings = field(default_factory=ReadSettings)
 
     def redacted(self) -> dict[str, Any]:
         """Everything a user may see; secrets reduced to set / not set."""
+        from memhop.core.embed import DEFAULT_EMBEDDER
+
         return {
             "db": str(self.db),
             "engine": self.engine,
-            "embedder": self.embedder,
+            "embedder": self.embedder or f"the store's own ({DEFAULT_EMBEDDER} for a new store)",
             "dedup_threshold": self.dedup_threshold,
             "openai": self.openai.redacted(),
             "read": asdict(self.read),

@@ -183,9 +183,9 @@ def recall(spec: dict[str, object]) -> dict[str, object]:
     db = Path(str(spec["db"]))
     settings = load_settings(db=db, engine=str(spec["engine"]))
     options = replace(settings.read, evidence=25)
-    embedder = get_embedder(settings.embedder)
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
-    with open_store(db, read_only=True) as store:
+    with open_store(db, read_only=True, embedder=settings.embedder) as store:
+        embedder = get_embedder(store.embedder_setting)
         if derived.load(store, build=False) is None:
             return {"recall25": None}
         approx = [[e.turn.id for e in read(store, q["text"], embedder, options).evidence] for q in questions]
@@ -231,9 +231,10 @@ def _warm_asks(spec: dict[str, object]) -> tuple[list[float], list[bool]]:
 
     db = Path(str(spec["db"]))
     settings = load_settings(db=db, engine=str(spec["engine"]))
-    embedder, answer = get_embedder(settings.embedder), build_engine(settings).answer
+    answer = build_engine(settings).answer
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
-    with open_store(db, read_only=True) as store:
+    with open_store(db, read_only=True, embedder=settings.embedder) as store:
+        embedder = get_embedder(store.embedder_setting)
         ask(store, questions[0]["text"], embedder, settings.read, answer)  # warm: load the matrices once
         if settings.engine == "offline":  # and the parser, which a plain question no longer loads
             from memhop.core.engines.offline.nlp import load_nlp

@@ -34,6 +34,7 @@ class Store:
     con: duckdb.DuckDBPyConnection
     lock: store_lock.StoreLock | None = None  # held from before DuckDB opens the file until after it closes
     resumed: Resumed | None = None  # an interrupted forget this open finished
+    embedder_setting: str = DEFAULT_EMBEDDER  # the embedder that reads and writes it (open_store)
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -164,7 +165,7 @@ def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
 
 
 def open_store(
-    path: Path, read_only: bool = False, embedder: str = DEFAULT_EMBEDDER, create: bool = True
+    path: Path, read_only: bool = False, embedder: str | None = None, create: bool = True
 ) -> Store:
     """Open (creating and migrating if needed) the store; the file is private to its owner.
 
@@ -172,14 +173,16 @@ def open_store(
     and `read_only` refuse a path with no file, creating neither it nor its folders.
 
     `embedder` is the setting that names the embedder (settings.embedder). A store written by
-    another embedder, or by a newer memhop, is refused and left exactly as it was.
+    another embedder, or by a newer memhop, is refused and left exactly as it was. None (no
+    embedder configured): an existing store's recorded one, DEFAULT_EMBEDDER for a new store;
+    `Store.embedder_setting` says which.
 
     The store's lock file is taken first (exclusive to write, shared to read; see
     core/store/lock.py) and released by `Store.close`. A writing open finishes a forget
     that a crash interrupted (core/store/intent.py) before it returns.
     """
     path = Path(path).expanduser()
-    wanted = EmbedderRecord.of(embedder)  # an unknown name is refused before any file is touched
+    wanted = None if embedder is None else EmbedderRecord.of(embedder)  # an unknown name: refused before any file is touched
     if (read_only or not create) and not path.exists():
         raise StoreNotFound(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -193,12 +196,13 @@ def open_store(
 
 
 def _open_locked(
-    path: Path, read_only: bool, embedder: str, wanted: EmbedderRecord, held: store_lock.StoreLock | None
+    path: Path, read_only: bool, embedder: str | None, wanted: EmbedderRecord | None, held: store_lock.StoreLock | None
 ) -> Store:
+    setting = embedder or DEFAULT_EMBEDDER  # a new store's
     if not read_only and path.exists():
         probe = _probe(path)
         try:
-            _refuse_foreign(path, probe, embedder, wanted)
+            setting = _setting(path, probe, embedder, wanted)
         finally:
             probe.close()
     con = _connect(path, read_only)
@@ -206,10 +210,11 @@ def _open_locked(
         try:
             if not has_table(con, "migrations"):
                 raise StoreError(f"{path}: not a memhop store (no migrations table)")
-            _refuse_foreign(path, con, embedder, wanted)
+            setting = _setting(path, con, embedder, wanted)
         except StoreError:
             con.close()
             raise
+    wanted = wanted or EmbedderRecord.of(setting)
     if not read_only:
         _make_private(path)
     con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
@@ -220,7 +225,7 @@ def _open_locked(
         except duckdb.Error as exc:
             con.close()
             raise StoreError(f"{path}: migration failed ({first_line(exc)})") from None
-    store = Store(path=path, con=con, lock=held)
+    store = Store(path=path, con=con, lock=held, embedder_setting=setting)
     from memhop.core.store import intent  # it compacts and scans through this module's Store
 
     if read_only:
@@ -303,18 +308,33 @@ def _cannot_open(path: Path, exc: duckdb.Error) -> StoreError:
     return StoreError(f"{path}: not a memhop store ({first_line(exc)})")
 
 
-def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, setting: str, wanted: EmbedderRecord) -> None:
+def _refuse_foreign(
+    path: Path, con: duckdb.DuckDBPyConnection, setting: str | None, wanted: EmbedderRecord | None
+) -> EmbedderRecord | None:
     """StoreError unless this code can use the store: a schema it knows, holding vectors of
-    the embedder asked for. A file without migrations is new (or not a store) and passes."""
+    the embedder asked for (any, when `wanted` is None). Returns what the store records; None
+    for a file without migrations, which is new (or not a store) and passes."""
     if not has_table(con, "migrations"):
-        return
+        return None
     row = con.execute("SELECT coalesce(max(version), 0) FROM migrations").fetchone()
     version = int(row[0]) if row else 0
     if version > LATEST:
         raise StoreError(f"{path}: schema version {version} is newer than this memhop knows ({LATEST}): upgrade memhop")
     stored = _recorded(path, con)
-    if stored != wanted:
+    if setting is not None and wanted is not None and stored != wanted:
         raise StoreError(meta.mismatch(path, stored, setting, wanted))
+    return stored
+
+
+def _setting(
+    path: Path, con: duckdb.DuckDBPyConnection, setting: str | None, wanted: EmbedderRecord | None
+) -> str:
+    """The embedder this open uses: the one configured, refused unless the store holds its
+    vectors; with none configured, the store's recorded one (DEFAULT_EMBEDDER if it is new)."""
+    stored = _refuse_foreign(path, con, setting, wanted)
+    if setting is not None:
+        return setting
+    return DEFAULT_EMBEDDER if stored is None else meta.setting(path, stored)
 
 
 def _recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from memhop.core.embed import vector_space
+from memhop.core.embed import embedder_writing, vector_space
 from memhop.core.errors import StoreError
 
 EMBEDDER_KEY = "embedder"
@@ -80,6 +80,17 @@ def recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:
         return EmbedderRecord(values[EMBEDDER_KEY], int(values[DIM_KEY]))
     except (KeyError, ValueError):
         raise StoreError(f"{path}: damaged store (its meta record names no embedder)") from None
+
+
+def setting(path: Path, record: EmbedderRecord) -> str:
+    """The embedder setting that reads and writes a store of this record (no embedder configured)."""
+    name = embedder_writing(record.name, record.dim)
+    if name is None:
+        raise StoreError(
+            f"{path} was written by embedder {record.name} (dim {record.dim}), which this memhop does not know: "
+            "use the memhop that wrote it, or `memhop export` there and `memhop restore` here"
+        )
+    return name
 
 
 def mismatch(path: Path, stored: EmbedderRecord, setting: str, wanted: EmbedderRecord) -> str:

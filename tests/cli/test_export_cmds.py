@@ -10,6 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from memhop.cli.app import app
+from memhop.core.store import open_store
+from memhop.core.store.meta import EmbedderRecord
 
 from support import purge_world
 
@@ -63,9 +65,10 @@ def test_export_replaces_a_previous_file_whole_and_privately(
 
 
 def test_restore_brings_back_the_same_memory(
-    purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
+    purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fresh = tmp_path / "elsewhere" / "memhop.duckdb"
+    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm")  # the embedder that wrote purge_db: the same vectors again
     result = run(runner, "restore", str(exported), "--db", str(fresh), "--json")
     assert result.exit_code == 0, result.output
     restored = json.loads(result.stdout)
@@ -86,6 +89,8 @@ def test_restore_reads_stdin(exported: Path, runner: CliRunner, tmp_path: Path, 
     result = run(runner, "restore", "-", "--db", str(fresh), input=exported.read_text(encoding="utf-8"))
     assert result.exit_code == 0, result.output
     assert stats("--db", str(fresh))["turns"] == stats()["turns"] > 0
+    with open_store(fresh, read_only=True) as store:  # moved from a float store into a new one: int8
+        assert store.embedder() == EmbedderRecord.of("minilm-int8")
 
 
 def test_restore_refuses_a_store_that_is_not_empty(purge_db: Path, exported: Path, runner: CliRunner) -> None:

@@ -194,7 +194,7 @@ def test_graph_is_built_once_into_the_cache_and_rebuilt_when_damaged(tmp_path: P
 def test_cache_lives_under_memhop_home_and_an_unwritable_cache_still_embeds(
     tmp_path: Path, minilm: Embedder
 ) -> None:
-    code = "from memhop.core.embed import get_embedder; print(get_embedder().embed(['hi'])[0].tolist())"
+    code = "from memhop.core.embed import get_embedder; print(get_embedder('minilm').embed(['hi'])[0].tolist())"
     home = tmp_path / "home"
     env = {**{k: v for k, v in os.environ.items() if k != "MEMHOP_CACHE_DIR"}, "MEMHOP_HOME": str(home)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -229,8 +229,9 @@ def test_thread_setting_is_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 
 def test_get_embedder_caches_and_rejects_unknown_names(minilm: Embedder) -> None:
-    assert get_embedder() is minilm
     assert get_embedder("minilm") is minilm
+    assert get_embedder() is get_embedder("minilm-int8") is get_embedder(None)  # a new store's
+    assert get_embedder() is not minilm
     with pytest.raises(ConfigError, match="unknown embedder 'bert-huge'"):
         get_embedder("bert-huge")
 
@@ -277,3 +278,12 @@ def test_matches_sentence_transformers(minilm: Embedder, reference: Embedder) ->
     cos = cosines(ours, ref)
     assert cos.min() >= 0.9999, dict(zip(TEXTS, cos.round(6), strict=True))
     assert np.abs(ours - ref).max() < 1e-3
+
+
+def test_an_int8_vector_is_its_text_alone_whatever_it_is_embedded_with() -> None:
+    """The int8 graph scales activations per run: a batched text's vector would depend on
+    the other texts (and their padding); each is embedded alone, as a question is."""
+    int8 = get_embedder("minilm-int8")
+    together = int8.embed(["Bob plays the piano.", "A far longer sentence about the rain in the hills all week.", "ok"])
+    alone = int8.embed(["Bob plays the piano."])
+    np.testing.assert_allclose(together[0], alone[0], atol=1e-6)

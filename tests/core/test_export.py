@@ -32,7 +32,7 @@ def test_a_json_export_rebuilds_the_same_store(purge_template: Path, tmp_path: P
     assert len(data["entities"]) == counts["entities"]
     assert sum(len(e["facts"]) for e in data["entities"]) == counts["residuals"]
     assert sum(len(s["turns"]) for src in data["sources"] for s in src["sessions"]) == counts["turns"]
-    with open_store(tmp_path / "fresh.duckdb") as fresh:
+    with open_store(tmp_path / "fresh.duckdb", embedder=EMBED.name) as fresh:  # the embedder of the export
         assert load_export(fresh, data, EMBED) == counts
         for table, rows in dumped.items():
             got = tables.dump_table(fresh, table)

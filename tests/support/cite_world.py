@@ -55,6 +55,6 @@ def build_diary(root: Path) -> Path:
     diary = root / "maya-diary.md"
     diary.write_text(DIARY, encoding="utf-8")
     db = root / "cite.duckdb"
-    with open_store(db) as store:
+    with open_store(db, embedder="minilm") as store:
         ingest(store, [str(diary)], get_embedder("minilm"), self_name="Maya Patel")
     return db

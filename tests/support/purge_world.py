@@ -100,7 +100,7 @@ def build(path: Path) -> Path:
     embedder = EMBEDDER
     for stale in (path, path.with_name(path.name + ".wal")):
         stale.unlink(missing_ok=True)
-    store = open_store(path)
+    store = open_store(path, embedder=EMBEDDER.name)
     try:
         ingest(store, [str(SAMPLES)], embedder, self_name=SELF)
         turns = store.con.execute("SELECT id, speaker, text FROM turns ORDER BY id").fetchall()

@@ -69,7 +69,7 @@ def build_world(root: Path) -> Path:
     diary.write_text(DIARY, encoding="utf-8")
     db = root / "memhop.duckdb"
     embedder = get_embedder("minilm")
-    with open_store(db) as store:
+    with open_store(db, embedder="minilm") as store:  # a float store, as before int8 was the default
         ingest(store, [str(diary)], embedder, self_name="Maya Patel")
         sessions = [r[0] for r in store.con.execute("SELECT id FROM sessions ORDER BY started_at").fetchall()]
         first_turn = {

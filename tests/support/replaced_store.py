@@ -37,7 +37,7 @@ FACT_QUESTION = "Does Tamsin have any insects as a hobby?"
 def make(db: Path, entries: list[str], fact: str) -> None:
     """A store at `db` holding `entries` (one diary day each) and one fact about OWNER."""
     add(db, entries, month=5)
-    with open_store(db) as store:
+    with open_store(db, embedder=EMBED.name) as store:
         with store.transaction():
             memory.add_entity(store, OWNER, "person")
         add_fact(store, OWNER, fact, EMBED)
@@ -48,7 +48,7 @@ def add(db: Path, entries: list[str], month: int) -> None:
     diary = db.with_name(f"{db.stem}-diary.md")
     days = "".join(f"# 2024-{month:02d}-0{day}\n\n{text}\n\n" for day, text in enumerate(entries, start=1))
     diary.write_text(f"# Notes\n\n{days}", encoding="utf-8")
-    with open_store(db) as store:
+    with open_store(db, embedder=EMBED.name) as store:
         ingest(store, [str(diary)], EMBED)
     diary.unlink()
 

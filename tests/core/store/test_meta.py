@@ -40,9 +40,12 @@ def _old_store(path: Path) -> None:
     con.close()
 
 
+INT8 = EmbedderRecord(f"{MODEL}-int8", DIM)
+
+
 def test_a_new_store_records_the_embedder_that_created_it(tmp_path: Path) -> None:
     path = tmp_path / "memhop.duckdb"
-    open_store(path).close()
+    open_store(path, embedder="minilm").close()
     con = duckdb.connect(str(path), read_only=True)
     try:
         record = dict(con.execute("SELECT key, value FROM meta").fetchall())
@@ -52,6 +55,31 @@ def test_a_new_store_records_the_embedder_that_created_it(tmp_path: Path) -> Non
         con.close()
     with open_store(path, read_only=True) as store:
         assert store.embedder() == EmbedderRecord(MODEL, DIM) == EmbedderRecord.of("minilm")
+
+
+def test_with_no_embedder_configured_a_new_store_is_int8(tmp_path: Path) -> None:
+    path = tmp_path / "memhop.duckdb"
+    with open_store(path) as store:
+        assert store.embedder() == INT8 == EmbedderRecord.of("minilm-int8")
+        assert store.embedder_setting == "minilm-int8"
+    with open_store(path, read_only=True) as store:
+        assert store.embedder_setting == "minilm-int8"
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_with_no_embedder_configured_a_float_store_keeps_its_embedder(tmp_path: Path, read_only: bool) -> None:
+    """A store written before int8 became the default opens as it did, with float MiniLM."""
+    path = tmp_path / "memhop.duckdb"
+    with open_store(path, embedder="minilm") as store, store.transaction():
+        memory.add_entity(store, "Bob Kowalski", "person")
+    with open_store(path, read_only=read_only) as store:
+        assert store.embedder_setting == "minilm"
+        assert store.embedder() == EmbedderRecord(MODEL, DIM)
+        assert memory.entity_by_name(store, "Bob Kowalski") is not None
+    old = tmp_path / "old.duckdb"
+    _old_store(old)  # before the meta record: MiniLM's vectors
+    with open_store(old, read_only=read_only) as store:
+        assert store.embedder_setting == "minilm"
 
 
 def test_the_reference_embedder_computes_the_same_vectors_so_it_may_share_the_store(tmp_path: Path) -> None:
@@ -139,17 +167,21 @@ def test_a_store_of_another_embedder_is_refused_untouched(
     tmp_path: Path, change: str, says: str, read_only: bool
 ) -> None:
     path = tmp_path / "memhop.duckdb"
-    open_store(path).close()
+    open_store(path, embedder="minilm").close()
     _tamper(path, change, keep_wal=True)  # a pending WAL: a writing connection would replay it
     before = _files(path)
     assert len(before) == 2
-    with pytest.raises(StoreError) as refused:
-        open_store(path, read_only=read_only)
-    message = str(refused.value)
-    assert "\n" not in message
-    assert message.startswith(f"{path} was written by embedder {says}; this memhop uses minilm ({MODEL}, dim {DIM})")
-    assert "`memhop export` there and `memhop restore` here" in message
-    assert _files(path) == before
+    for setting, refusal in (
+        ("minilm", f"{path} was written by embedder {says}; this memhop uses minilm ({MODEL}, dim {DIM})"),
+        (None, f"{path} was written by embedder {says}, which this memhop does not know"),
+    ):
+        with pytest.raises(StoreError) as refused:
+            open_store(path, read_only=read_only, embedder=setting)
+        message = str(refused.value)
+        assert "\n" not in message
+        assert message.startswith(refusal)
+        assert "`memhop export` there and `memhop restore` here" in message
+        assert _files(path) == before
 
 
 @pytest.mark.parametrize("read_only", [False, True])
@@ -187,4 +219,4 @@ def test_a_meta_record_without_an_embedder_is_called_damaged(tmp_path: Path) -> 
 def test_a_store_this_process_has_open_for_writing_opens_again(tmp_path: Path) -> None:
     path = tmp_path / "memhop.duckdb"
     with open_store(path) as first, open_store(path) as second:
-        assert second.embedder() == first.embedder() == EmbedderRecord(MODEL, DIM)
+        assert second.embedder() == first.embedder() == INT8
