@@ -1,4 +1,4 @@
-"""Which embedder a store is used with: a new store gets the int8 one, an existing store
+"""Which embedder a store is used with: a new store gets the float one, an existing store
 keeps the one it records when none is configured, and a configured one it does not hold is
 refused in one line naming the store."""
 
@@ -27,28 +27,36 @@ def float_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_world(tmp_path_factory.mktemp("float-world"))  # written by float MiniLM, as stores were
 
 
-def test_a_new_store_is_written_by_the_int8_embedder(home: Path, runner: CliRunner, tmp_path: Path) -> None:
-    diary, db = tmp_path / "diary.md", tmp_path / "new.duckdb"
+def _ingest(runner: CliRunner, tmp_path: Path, db: Path) -> None:
+    diary = tmp_path / "diary.md"
     diary.write_text(DIARY, encoding="utf-8")
     result = runner.invoke(app, ["ingest", str(diary), "--self", "Maya Patel", "-q", "--db", str(db)])
     assert result.exit_code == 0, result.output
+
+
+def test_a_new_store_is_written_by_the_float_embedder(home: Path, runner: CliRunner, tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    _ingest(runner, tmp_path, db)
     with open_store(db, read_only=True) as store:
-        assert store.embedder() == EmbedderRecord.of("minilm-int8")
+        assert store.embedder() == EmbedderRecord.of("minilm")
     found = runner.invoke(app, ["search", "climbing", "--limit", "1", "--db", str(db)])
     assert found.exit_code == 0, found.output
     assert "quarry wall" in found.stdout
 
 
-def test_a_float_store_keeps_working_with_no_embedder_configured(
-    home: Path, runner: CliRunner, float_store: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_int8_store_keeps_working_with_no_embedder_configured(
+    home: Path, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    unset = runner.invoke(app, ["search", "greyhound", "--limit", "3", "--json", "--db", str(float_store)])
-    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm")
-    explicit = runner.invoke(app, ["search", "greyhound", "--limit", "3", "--json", "--db", str(float_store)])
+    db = tmp_path / "int8.duckdb"
+    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm-int8")
+    _ingest(runner, tmp_path, db)
+    explicit = runner.invoke(app, ["search", "climbing", "--limit", "3", "--json", "--db", str(db)])
+    monkeypatch.delenv("MEMHOP_EMBEDDER")
+    unset = runner.invoke(app, ["search", "climbing", "--limit", "3", "--json", "--db", str(db)])
     assert unset.exit_code == 0 == explicit.exit_code, unset.output
-    assert "greyhound" in unset.stdout and unset.stdout == explicit.stdout  # the float embedder's answer
-    with open_store(float_store, read_only=True) as store:
-        assert store.embedder() == EmbedderRecord.of("minilm")
+    assert "quarry wall" in unset.stdout and unset.stdout == explicit.stdout  # read with the int8 embedder
+    with open_store(db, read_only=True) as store:
+        assert store.embedder() == EmbedderRecord.of("minilm-int8")
 
 
 def test_a_configured_embedder_the_store_does_not_hold_is_refused_in_one_line(

@@ -89,8 +89,8 @@ def test_restore_reads_stdin(exported: Path, runner: CliRunner, tmp_path: Path, 
     result = run(runner, "restore", "-", "--db", str(fresh), input=exported.read_text(encoding="utf-8"))
     assert result.exit_code == 0, result.output
     assert stats("--db", str(fresh))["turns"] == stats()["turns"] > 0
-    with open_store(fresh, read_only=True) as store:  # moved from a float store into a new one: int8
-        assert store.embedder() == EmbedderRecord.of("minilm-int8")
+    with open_store(fresh, read_only=True) as store:  # a new store: the default embedder
+        assert store.embedder() == EmbedderRecord.of("minilm")
 
 
 def test_restore_refuses_a_store_that_is_not_empty(purge_db: Path, exported: Path, runner: CliRunner) -> None:

@@ -57,24 +57,24 @@ def test_a_new_store_records_the_embedder_that_created_it(tmp_path: Path) -> Non
         assert store.embedder() == EmbedderRecord(MODEL, DIM) == EmbedderRecord.of("minilm")
 
 
-def test_with_no_embedder_configured_a_new_store_is_int8(tmp_path: Path) -> None:
+def test_with_no_embedder_configured_a_new_store_is_float(tmp_path: Path) -> None:
     path = tmp_path / "memhop.duckdb"
     with open_store(path) as store:
-        assert store.embedder() == INT8 == EmbedderRecord.of("minilm-int8")
-        assert store.embedder_setting == "minilm-int8"
+        assert store.embedder() == EmbedderRecord(MODEL, DIM) == EmbedderRecord.of("minilm")
+        assert store.embedder_setting == "minilm"
     with open_store(path, read_only=True) as store:
-        assert store.embedder_setting == "minilm-int8"
+        assert store.embedder_setting == "minilm"
 
 
 @pytest.mark.parametrize("read_only", [False, True])
-def test_with_no_embedder_configured_a_float_store_keeps_its_embedder(tmp_path: Path, read_only: bool) -> None:
-    """A store written before int8 became the default opens as it did, with float MiniLM."""
+def test_with_no_embedder_configured_an_int8_store_keeps_its_embedder(tmp_path: Path, read_only: bool) -> None:
+    """A store written by the int8 embedder opens with it when nothing is configured."""
     path = tmp_path / "memhop.duckdb"
-    with open_store(path, embedder="minilm") as store, store.transaction():
+    with open_store(path, embedder="minilm-int8") as store, store.transaction():
         memory.add_entity(store, "Bob Kowalski", "person")
     with open_store(path, read_only=read_only) as store:
-        assert store.embedder_setting == "minilm"
-        assert store.embedder() == EmbedderRecord(MODEL, DIM)
+        assert store.embedder_setting == "minilm-int8"
+        assert store.embedder() == INT8
         assert memory.entity_by_name(store, "Bob Kowalski") is not None
     old = tmp_path / "old.duckdb"
     _old_store(old)  # before the meta record: MiniLM's vectors
@@ -219,4 +219,4 @@ def test_a_meta_record_without_an_embedder_is_called_damaged(tmp_path: Path) -> 
 def test_a_store_this_process_has_open_for_writing_opens_again(tmp_path: Path) -> None:
     path = tmp_path / "memhop.duckdb"
     with open_store(path) as first, open_store(path) as second:
-        assert second.embedder() == first.embedder() == INT8
+        assert second.embedder() == first.embedder() == EmbedderRecord(MODEL, DIM)
