@@ -33,8 +33,8 @@ from memhop.core.engines.offline.spans import (
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.question import (
-    FIRST_PERSON,
     CURRENT,
+    FIRST_PERSON,
     GROUPS,
     Question,
     asks_for_several,
@@ -154,7 +154,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
-        for reply in replies.replies_to(asking, request.evidence, sentences):
+        for reply in replies.replies_to(question, asking, request.evidence, sentences):
             short = refusals.uncaptioned(span(question, reply, 0, end, loose=False) or "")
             if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
                 return Explanation(short, tuple(chain), reply.text)

@@ -2,14 +2,15 @@
 
 "Did Inka go to the lake with her sister?" is answered "Yes" by a sentence whose verb is the
 question's (the same bare verb, read by the parser), said of the question's subject (a name,
-a nickname, or "I" for the writer), whose own clause carries every other word the
-question gives ("lake", "sister"), in the question's tense, with no modal ("might go"), no
-plan or wish ("wants to go": an infinitive under another verb) and no condition ("if we go").
-"You" is refused (who it means is not known to the answerer). The same sentence negated ("didn't go", "never went", "no longer works") answers "No". A
+a nickname, or "I" for the writer), whose own clause carries every other word the question
+gives ("lake", "sister"), in the question's tense, with no modal ("might go"), no plan or
+wish ("wants to go": an infinitive under another verb) and no condition ("if we go"). The
+same sentence negated ("didn't go", "never went", "no longer works") answers "No". A
 question with "be" and a place ("has Odran been to Porto?", "is he at the bakery?") is also
 stated by a verb without an object that goes to or stays at that place ("went to Porto",
-"works at the bakery"). "Still"/"now" asks for the latest state: the latest dated sentence
-on the matter (the subject and every word) decides, and anything but a statement refuses.
+"works at the bakery"). "Still"/"now" (and any present-tense question) asks for the state
+now: the latest dated sentence on the matter (the subject and every word) decides, and
+anything but a statement refuses. "You" is refused (who it means is not known here).
 Anything else is refused: a wrong "Yes" is worse than "I don't know".
 """
 
@@ -72,24 +73,32 @@ def read(question: str) -> Asked | None:
     modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
     tense_word = auxes[0] if auxes else root
     past = tense_word.tag_ == "VBD" or any(a.lower_ in _HAVE for a in auxes)
-    taken = {t.i for t in subject.subtree} | {t.i for t in auxes} | {root.i}
+    own = _subject_words(subject)
+    taken = {t.i for t in own} | {t.i for t in auxes} | {root.i}
     words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in CURRENT
              and t.lower_ not in _NOT_WORDS and not t.tag_.startswith("RB")]
     arguments = tuple(dict.fromkeys(lexical.terms(" ".join(words))))
     verb = grammar.verb_base(root.text)
     preposition = None
     if verb == "be":
-        preps = [c for c in root.children if c.dep_ == "prep"]
+        # "is Odran still at the bike shop?": the parser may hang the place on the subject
+        preps = [c for c in (*root.children, *subject.children) if c.dep_ == "prep"]
         complements = [c for c in root.children if c.dep_ in ("attr", "acomp", "dobj")]
         if preps and not complements:
             preposition = preps[0].lower_
     if not arguments and verb == "be":
         return None  # "is Pia?" says nothing to check
-    return Asked(verb, subject_text(subject), arguments, preposition, past, modal)
+    return Asked(verb, " ".join(t.text for t in sorted(own, key=lambda t: t.i)), arguments, preposition, past, modal)
 
 
-def subject_text(subject: Token) -> str:
-    return " ".join(t.text for t in subject.subtree)
+def _subject_words(subject: Token) -> list[Token]:
+    """The subject's own words ("my sister", "Odran's friend"), not a place or adverb the
+    parser hung on it."""
+    out = [subject]
+    for child in subject.children:
+        if child.dep_ not in ("prep", "advmod", "relcl", "acl", "punct"):
+            out.extend(child.subtree)
+    return out
 
 
 def verdict(asked: Asked, entity: str | None, sentences: Sequence[Sentence], current: bool) -> Verdict | None:
