@@ -200,10 +200,11 @@ def _subject_entity(subject: str, question: Question, request: AnswerRequest, ch
     low = subject.lower()
     if low in FIRST_PERSON:
         return request.chain[0] if request.chain else None
-    if question.owner and chain and question.owner.lower() in low.split() + [low]:
-        return chain[-1]
-    if question.owner and chain and bare(subject.split()[0]).lower() == question.owner.split()[0].lower():
-        return chain[-1]
+    words = {bare(w).lower() for w in subject.split()} - {"'s", "’s", "the", "of"}
+    owner = {w.lower() for w in (question.owner or "").split()}
+    if owner and owner & words:  # "my sister", "Odran's friend": the chain's end, walked all the way
+        walked = owner | {w for relation in question.relations for w in relation.lower().split()}
+        return chain[-1] if chain and words <= walked and len(chain) == len(question.relations) + 1 else None
     for name in names:
         if same_entity(subject, name):
             return name

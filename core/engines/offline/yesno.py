@@ -202,9 +202,10 @@ def _subject_is(verb: Token, entity: str, sentence: Sentence) -> bool:
         if who is not None and any(_subject_is(above, who, sentence) for above in verb.ancestors if above.tag_.startswith("VB")):
             return False  # "Pia says he never went": he is hardly Pia, and who else is not said
         return who is not None and same_entity(who, entity)
-    words = sorted(subject.subtree, key=lambda t: t.i)
+    # the subject's own name ("Odran Kelly"), not a name owning it ("Pia's dog" is not Pia)
+    words = sorted([subject, *(c for c in subject.children if c.dep_ == "compound")], key=lambda t: t.i)
     start, end = words[0].idx, words[-1].idx + len(words[-1].text)
-    named = name_at(sentence, subject.idx, subject.idx + len(subject.text)) or name_at(sentence, start, end)
+    named = name_at(sentence, start, end)
     if named is not None:
         return same_entity(named.entity, entity)
     return subject.tag_.startswith("NNP") and may_name(subject.text, entity)

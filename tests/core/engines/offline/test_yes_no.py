@@ -83,3 +83,10 @@ def test_the_same_sentence_negated_is_no(mem: Memory, home: Path) -> None:
 ])
 def test_no_yes_without_a_statement(mem: Memory, home: Path, question: str) -> None:
     assert is_idk(mem.ask(question).text)
+
+
+def test_a_name_owning_the_subject_is_not_the_subject(tmp_path_factory: pytest.TempPathFactory, home: Path) -> None:
+    diary = "# Inka's diary\n\n# 2024-05-04\n\nPia's dog is a greyhound. Odran Kelly is a nurse.\n"
+    with written_memory(tmp_path_factory, "dog-diary.md", diary, "Inka Salo") as memory:
+        assert is_idk(memory.ask("Is Pia a greyhound?").text)
+        assert memory.ask("Is Odran Kelly a nurse?").text == "Yes"
