@@ -67,8 +67,8 @@ def read(question: str) -> Asked | None:
     if root is None:
         return None
     subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is None:
-        return None
+    if subject is None or any(c.dep_ == "conj" for c in subject.children):
+        return None  # "did Pia and I go?": one sentence saying Pia went does not say both did
     auxes = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
     modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
     tense_word = auxes[0] if auxes else root

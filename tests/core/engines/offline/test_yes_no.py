@@ -80,6 +80,7 @@ def test_the_same_sentence_negated_is_no(mem: Memory, home: Path) -> None:
     "Does Odran work at the bakery?",  # a present question is the state now, too
     "Did Odran go to Lisbon?",  # nothing says so
     "Did you go to the lake?",  # who "you" is, the answerer cannot tell
+    "Did Pia and Odran go to the concert?",  # a sentence about one says nothing of both
 ])
 def test_no_yes_without_a_statement(mem: Memory, home: Path, question: str) -> None:
     assert is_idk(mem.ask(question).text)
