@@ -26,6 +26,7 @@ _AUX = frozenset("is are was were do does did has have had can could will would 
 _HOW = frozenset({"many", "much", "old", "long", "often", "far"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
 _TYPE_OF = frozenset({"kind", "type", "sort"})
+_INDIRECT = frozenset({"know", "remember", "recall", "tell", "say", "said", "mention", "mentioned", "wonder"})
 # One word per group stands for all: a flatmate is a roommate, a mum is a mother.
 _SYNONYMS = (
     {"roommate", "flatmate", "housemate", "roomie"},
@@ -121,8 +122,10 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
     if not words:
         return "", None
     first = next((i for i, t in enumerate(words) if t in _WH), None)
+    if words[0] in _AUX and (first is None or not _INDIRECT.intersection(words[:first])):
+        return "yes/no", None  # "did she see how it ended?" asks yes or no; "do you know where ...?" asks where
     if first is None:
-        return ("yes/no" if words[0] in _AUX else ""), None
+        return "", None
     wh = words[first]
     rest = words[first + 1 :]
     if wh == "how" and rest and rest[0] in _HOW:

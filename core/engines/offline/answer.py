@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import lists, ranking, refusals
+from memhop.core.engines.offline import lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
@@ -33,6 +33,7 @@ from memhop.core.engines.offline.spans import (
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.question import (
+    CURRENT,
     FIRST_PERSON,
     GROUPS,
     Question,
@@ -126,6 +127,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     end = chain[-1] if chain else None
     if end and not any(same_entity(end, n) for n in names):
         sentences = _naming(request, end)
+    if question.wh == "yes/no":
+        return _yes_or_no(question, request, chain, names, sentences)
     scope, said = ranking.scope_of(question.text)  # "in May 2024": when, not words to match
     predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
     if question.wh in AMOUNTS:
@@ -137,6 +140,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
+    asking = [r.sentence for r in ranked if refusals.asks(r.sentence)]
     ranked = [r for r in ranked if not refusals.asks(r.sentence)]  # "what got you into running?" tells nothing
     other_names = refusals.other_names(question, chain, names, sentences)
     if other_names:  # "a trip to Lyon" is not one to Rome
@@ -149,6 +153,11 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         short = refusals.uncaptioned(span(question, scored.sentence, scored.hit, end, loose=False) or "")
         if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
             return Explanation(short, tuple(chain), scored.sentence.text)
+    if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
+        for reply in replies.replies_to(question, asking, request.evidence, sentences):
+            short = refusals.uncaptioned(span(question, reply, 0, end, loose=False) or "")
+            if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
+                return Explanation(short, tuple(chain), reply.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
         happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
         counted = lists.occasions([ranking.date_of(s.sentence) for s in happened])
@@ -166,6 +175,40 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if refusals.well_formed(short, question) and not refusals.repeats(short, question):
             return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _yes_or_no(question: Question, request: AnswerRequest, chain: list[str], names: Sequence[str],
+               sentences: Sequence[Sentence]) -> Explanation:
+    """"Yes" or "No" from a sentence stating the question of its subject (yesno.py), else a refusal."""
+    asked = yesno.read(question.text)
+    if asked is None:
+        return Explanation(DONT_KNOW, tuple(chain), None)
+    entity = _subject_entity(asked.subject, question, request, chain, names)
+    # "is he still at the bakery?", "does he work at the bakery?": the state now, which the latest word on it says
+    current = any(w in CURRENT for w in lexical.words(question.text)) or not (asked.past or asked.modal)
+    found = yesno.verdict(asked, entity, sentences, current)
+    if found is None:
+        return Explanation(DONT_KNOW, tuple(chain), None)
+    return Explanation(found.answer, tuple(chain), found.sentence.text)
+
+
+def _subject_entity(subject: str, question: Question, request: AnswerRequest, chain: Sequence[str],
+                    names: Sequence[str]) -> str | None:
+    """Who the question's grammatical subject is: the writer for "I", the chain's
+    end for "my sister", a known name (or a nickname of one), else nobody known ("you": the
+    read path does not anchor the writer for it, so who is meant is not known here)."""
+    low = subject.lower()
+    if low in FIRST_PERSON:
+        return request.chain[0] if request.chain else None
+    words = {bare(w).lower() for w in subject.split()} - {"'s", "’s", "the", "of"}
+    owner = {w.lower() for w in (question.owner or "").split()}
+    if owner and owner & words:  # "my sister", "Odran's friend": the chain's end, walked all the way
+        walked = owner | {w for relation in question.relations for w in relation.lower().split()}
+        return chain[-1] if chain and words <= walked and len(chain) == len(question.relations) + 1 else None
+    for name in names:
+        if same_entity(subject, name):
+            return name
+    return next((n for n in names if subject[:1].isupper() and may_name(n, subject)), None)
 
 
 def _needs_span(question: Question) -> bool:

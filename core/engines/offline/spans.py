@@ -11,7 +11,7 @@ from datetime import date
 from memhop.core.engines.offline import counts, grammar
 from memhop.core.language import lexical
 from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, find_dates, format_day
-from memhop.core.language.numbers import as_digits
+from memhop.core.language.numbers import MEASURE_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
@@ -338,7 +338,10 @@ def _number(text: str, hit: int, wh: str) -> str | None:
         unit = m.group(2) or ""
         keep = unit and unit.lower() not in _STOP
         count = as_digits(m.group(1))
-        found.append((m.start(), _priced(text, m.start(), f"{count} {unit}".strip() if keep else count)))
+        amount = _priced(text, m.start(), f"{count} {unit}".strip() if keep else count)
+        if wh == "how much" and unit.lower() not in MEASURE_UNITS and amount[:1] not in CURRENCY_SIGNS:
+            continue  # "6 Lego sets" counts things: "how much" asks for a price or a measure
+        found.append((m.start(), amount))
     if wh == "how long":
         found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
     return _nearest(found, hit)

@@ -3,6 +3,8 @@ and which words are left for the answer sentence to match."""
 
 from __future__ import annotations
 
+import pytest
+
 from memhop.core.language.question import parse
 
 NAMES = ["Ines Moreau", "Tomas", "Jo-ann Reyes", "Gabriela Lima"]
@@ -69,3 +71,13 @@ def test_only_a_role_noun_after_an_article_is_a_member_hop_before_in() -> None:
     assert q.relations == ("colleague", "band") and "drum" in " ".join(q.predicate)
     assert parse("Who is the lead singer in my colleague's band?", NAMES).relations == (
         "colleague", "band", "lead singer")
+
+
+@pytest.mark.parametrize(("text", "wh"), [
+    ("Did Pia see how the match ended?", "yes/no"),  # a wh-word inside a yes/no question
+    ("Is Odran still at the bakery?", "yes/no"),
+    ("Do you know where Pia lives?", "where"),  # an indirect question asks where
+    ("How did Pia get there?", "how"),
+])
+def test_a_question_opening_with_an_auxiliary_asks_yes_or_no(text: str, wh: str) -> None:
+    assert parse(text, ["Pia", "Odran"]).wh == wh

@@ -11,6 +11,7 @@ import pytest
 from support.written_memory import written_memory
 
 from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
 from memhop.core.engines.offline import counts
 
 DIARY = """# Tamsin's diary
@@ -146,3 +147,14 @@ def gym(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 def test_a_word_starting_like_the_name_is_not_the_person(gym: Memory, home: Path, who: str, days: str) -> None:
     # "a Danish pastry" and "Weston Road" are days at the gym, but not with Dan or Wes
     assert gym.ask(f"How many times did I go to the gym with {who}?").text == days
+
+
+@pytest.mark.parametrize(("question", "amount"), [
+    ("How much was a flat white at the Copper Pot?", "£3"),
+    ("How much are Oren's Lego sets worth?", None),  # "6 Lego sets" counts things: no price is said
+    ("How much did Oren pay for his ferrets?", None),
+])
+def test_how_much_takes_a_price_or_measure_never_a_count_of_things(mem: Memory, home: Path, question: str,
+                                                                   amount: str | None) -> None:
+    said = mem.ask(question).text
+    assert said == amount if amount else is_idk(said)

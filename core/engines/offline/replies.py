@@ -1,0 +1,66 @@
+"""In a chat a reply answers the question before it: "what time's the gig?" — "8pm at the
+Forum". The reply shares no word with a later question ("what time does the gig start?"),
+so no sentence of it is ranked as support; the asking turn is. When a turn that mostly asks
+carries the question's words (all but its verb and type noun), its reply (the next turn, by someone else, the same day) is
+read for the answer, typed as any answer is (a "what time" still needs a clock time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from memhop.core.engines.offline import grammar
+from memhop.core.language import lexical
+from memhop.core.language.question import Question
+from memhop.core.language.sentences import Sentence, is_question
+from memhop.core.model import TurnView
+
+
+def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequence[TurnView],
+               sentences: Sequence[Sentence]) -> Iterator[Sentence]:
+    """The sentences of the replies to the turns that `asking` (question sentences ranked
+    for the question, best first) come from, in that order."""
+    from memhop.core.evidence import asks
+
+    by_id = {turn.id: turn for turn in evidence}
+    seen: set[int] = set()
+    needed = _things(question)
+    for asked in asking:
+        if not is_question(asked.text) or asked.origin != "evidence" or not needed <= _said(asked.text):
+            continue
+        turn = next((t for t in evidence if _holds(t, asked)), None)
+        if turn is None or turn.id in seen or not asks(turn.text):
+            continue
+        seen.add(turn.id)
+        reply = by_id.get(turn.id + 1)
+        if reply is None or reply.speaker == turn.speaker or not _same_day(turn, reply):
+            continue
+        yield from (s for s in sentences if _holds(reply, s) and not is_question(s.text))
+
+
+def _things(question: Question) -> set[str]:
+    """The words the asking turn must say too: the question's own, but for its verb ("what
+    time's the gig?" asks what "what time does the gig start?" does) and its type noun."""
+    verb = grammar.question_verb(question.text)
+    skip = {lexical.stem(w) for w in (verb, question.target) if w}
+    return {_base(t) for t in question.predicate if t not in skip}
+
+
+def _said(text: str) -> set[str]:
+    return {_base(t) for t in lexical.terms(text)}
+
+
+def _base(term: str) -> str:
+    return lexical.stem(grammar.verb_base(term))
+
+
+def _holds(turn: TurnView, sentence: Sentence) -> bool:
+    return (sentence.origin == "evidence" and sentence.speaker == turn.speaker
+            and sentence.when == turn.timestamp and sentence.text in turn.text)
+
+
+def _same_day(turn: TurnView, reply: TurnView) -> bool:
+    """A turn the next day opens a new talk, it answers nothing."""
+    if turn.timestamp is None or reply.timestamp is None:
+        return turn.timestamp is reply.timestamp
+    return turn.timestamp.date() == reply.timestamp.date()

@@ -1,0 +1,247 @@
+"""Yes/no questions, answered only where a sentence states the question outright.
+
+"Did Inka go to the lake with her sister?" is answered "Yes" by a sentence whose verb is the
+question's (the same bare verb, read by the parser), said of the question's subject (a name,
+a nickname, or "I" for the writer), whose own clause carries every other word the question
+gives ("lake", "sister"), in the question's tense, with no modal ("might go"), no plan or
+wish ("wants to go": an infinitive under another verb) and no condition ("if we go"). The
+same sentence negated ("didn't go", "never went", "no longer works") answers "No". A
+question with "be" and a place ("has Odran been to Porto?", "is he at the bakery?") is also
+stated by a verb without an object that goes to or stays at that place ("went to Porto",
+"works at the bakery"). "Still"/"now" (and any present-tense question) asks for the state
+now: the latest dated sentence on the matter (the subject and every word) decides, and
+anything but a statement refuses. "You" is refused (who it means is not known here).
+Anything else is refused: a wrong "Yes" is worse than "I don't know".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline.kinds import may_name
+from memhop.core.language import lexical
+from memhop.core.language.chains import same_entity
+from memhop.core.language.question import CURRENT
+from memhop.core.language.sentences import PRONOUNS, SPEAKER_WORDS, Sentence, is_question, name_at, resolve_pronoun
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+YES, NO = "Yes", "No"
+# Dependents that open a clause of their own: what they say is not said of the verb above.
+_OWN_CLAUSE = frozenset({"conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "csubj", "cc"})
+_CONDITIONS = frozenset({"if", "unless", "whether"})
+_SECOND_PERSON = frozenset({"you", "your"})
+_PAST = frozenset({"VBD", "VBN"})
+_PRESENT = frozenset({"VBZ", "VBP", "VBG"})
+_HAVE = frozenset({"have", "has", "had", "'ve", "’ve", "'d"})
+_NOT_WORDS = frozenset({"ever", "never", "yet", "already", "really", "actually", "also", "too"})
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a yes/no question states, as the parser reads it."""
+
+    verb: str  # bare: "go", "be"
+    subject: str  # as written: "Inka", "I", "you", "my sister"
+    arguments: tuple[str, ...]  # stems the stating clause must carry
+    preposition: str | None  # "be" with a place: "to" in "been to Porto", "at" in "at the bakery"
+    past: bool  # "did", "was", "has been": a past or perfect statement answers it
+    modal: str | None  # "can Pia swim?": the statement must say "can" too
+
+
+@dataclass(frozen=True)
+class Verdict:
+    answer: str  # YES or NO
+    sentence: Sentence
+
+
+def read(question: str) -> Asked | None:
+    """The question's verb, subject and other words, or None when its shape is not plain."""
+    doc = grammar.parsed(question)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or any(c.dep_ == "conj" for c in subject.children):
+        return None  # "did Pia and I go?": one sentence saying Pia went does not say both did
+    auxes = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
+    modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
+    tense_word = auxes[0] if auxes else root
+    past = tense_word.tag_ == "VBD" or any(a.lower_ in _HAVE for a in auxes)
+    own = _subject_words(subject)
+    taken = {t.i for t in own} | {t.i for t in auxes} | {root.i}
+    words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in CURRENT
+             and t.lower_ not in _NOT_WORDS and not t.tag_.startswith("RB")]
+    arguments = tuple(dict.fromkeys(lexical.terms(" ".join(words))))
+    verb = grammar.verb_base(root.text)
+    preposition = None
+    if verb == "be":
+        # "is Odran still at the bike shop?": the parser may hang the place on the subject
+        preps = [c for c in (*root.children, *subject.children) if c.dep_ == "prep"]
+        complements = [c for c in root.children if c.dep_ in ("attr", "acomp", "dobj")]
+        if preps and not complements:
+            preposition = preps[0].lower_
+    if not arguments and verb == "be":
+        return None  # "is Pia?" says nothing to check
+    return Asked(verb, " ".join(t.text for t in sorted(own, key=lambda t: t.i)), arguments, preposition, past, modal)
+
+
+def _subject_words(subject: Token) -> list[Token]:
+    """The subject's own words ("my sister", "Odran's friend"), not a place or adverb the
+    parser hung on it."""
+    out = [subject]
+    for child in subject.children:
+        if child.dep_ not in ("prep", "advmod", "relcl", "acl", "punct"):
+            out.extend(child.subtree)
+    return out
+
+
+def verdict(asked: Asked, entity: str | None, sentences: Sequence[Sentence], current: bool) -> Verdict | None:
+    """A stating sentence's "Yes" or "No" for `entity` (who the question's subject is), or None."""
+    if entity is None:
+        return None
+    found: list[tuple[Sentence, str | None]] = []  # on the matter, with what it states (None: something else)
+    for sentence in sentences:
+        if is_question(sentence.text) or not _carries(sentence.text, asked.arguments):
+            continue
+        stated = _states(asked, entity, sentence)
+        if stated is not None or (current and _names(sentence, entity)):
+            found.append((sentence, stated))
+    if not found:
+        return None
+    if current:  # the latest statement on the matter decides, and it must state the question
+        dated = [(s.when.date() if s.when else date.min, i) for i, (s, _) in enumerate(found)]
+        latest = max(dated)[0]
+        last = [found[i] for day, i in dated if day == latest]
+        said = {answer for _, answer in last}
+        if len(said) != 1 or None in said:
+            return None
+        return Verdict(last[0][1] or NO, last[0][0])
+    for wanted in (YES, NO):  # it happened once: a "didn't" on another day does not undo it
+        hit = next((s for s, answer in found if answer == wanted), None)
+        if hit is not None:
+            return Verdict(wanted, hit)
+    return None
+
+
+def _carries(text: str, arguments: Sequence[str]) -> bool:
+    said = set(lexical.terms(text))
+    return all(a in said for a in arguments)
+
+
+def _names(sentence: Sentence, entity: str) -> bool:
+    return any(same_entity(m.entity, entity) for m in sentence.names) or (
+        sentence.speaker is not None and same_entity(sentence.speaker, entity)
+        and (sentence.first_person or sentence.implicit == sentence.speaker))
+
+
+def _states(asked: Asked, entity: str, sentence: Sentence) -> str | None:
+    """YES or NO when a verb of the sentence states the question of `entity`, else None."""
+    doc = grammar.parsed(sentence.text)
+    for verb in doc:
+        if not _same_verb(asked, verb):
+            continue
+        clause = _clause(verb)
+        if not _carries(" ".join(t.text for t in clause), asked.arguments):
+            continue
+        if not _subject_is(verb, entity, sentence):
+            continue
+        if not _asserted(asked, verb):
+            continue
+        return NO if _negated(verb) else YES
+    return None
+
+
+def _same_verb(asked: Asked, verb: Token) -> bool:
+    if not (verb.tag_.startswith("VB")):
+        return False
+    base = grammar.verb_base(verb.text)
+    if verb.lower_ in ("'s", "’s") and any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        base = "be" if not any(c.tag_ == "VBN" for c in verb.head.children) else base
+    if base == asked.verb and (asked.verb != "be" or verb.dep_ not in ("aux", "auxpass")):
+        return True
+    if asked.preposition is None:
+        return False
+    # "been to Porto" is stated by "went to Porto"; "at the bakery" by "works at the bakery"
+    children = list(verb.children)
+    return (verb.dep_ not in ("aux", "auxpass") and not any(c.dep_ in ("dobj", "attr", "acomp", "dative") for c in children)
+            and any(c.dep_ == "prep" and c.lower_ == asked.preposition for c in children))
+
+
+def _clause(verb: Token) -> list[Token]:
+    """The verb's own clause: its words, without the clauses hanging from it."""
+    out = [verb]
+    for child in verb.children:
+        if child.dep_ not in _OWN_CLAUSE:
+            out.extend(child.subtree)
+    return out
+
+
+def _subject_is(verb: Token, entity: str, sentence: Sentence) -> bool:
+    head = verb
+    while True:
+        subject = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
+        if subject is not None or head.dep_ != "conj" or head.head is head:
+            break
+        head = head.head  # "went to the lake and swam": the subject of the first verb
+    if subject is None:
+        if head.dep_ in ("ROOT",) and head.i == _first_word(head):
+            who = sentence.implicit  # "Went to the lake": the writer, or who the text is about
+            return who is not None and same_entity(who, entity)
+        return False
+    low = subject.lower_
+    if low in SPEAKER_WORDS:
+        return sentence.speaker is not None and same_entity(sentence.speaker, entity)
+    if low in PRONOUNS:
+        who = resolve_pronoun(sentence, subject.idx)
+        if who is not None and any(_subject_is(above, who, sentence) for above in verb.ancestors if above.tag_.startswith("VB")):
+            return False  # "Pia says he never went": he is hardly Pia, and who else is not said
+        return who is not None and same_entity(who, entity)
+    # the subject's own name ("Odran Kelly"), not a name owning it ("Pia's dog" is not Pia)
+    words = sorted([subject, *(c for c in subject.children if c.dep_ == "compound")], key=lambda t: t.i)
+    start, end = words[0].idx, words[-1].idx + len(words[-1].text)
+    named = name_at(sentence, start, end)
+    if named is not None:
+        return same_entity(named.entity, entity)
+    return subject.tag_.startswith("NNP") and may_name(subject.text, entity)
+
+
+def _first_word(verb: Token) -> int:
+    return next(t.i for t in verb.doc if not t.is_punct)
+
+
+def _asserted(asked: Asked, verb: Token) -> bool:
+    """Stated as fact: not a wish or plan ("wants to go"), not under a condition ("if we go"),
+    not with a modal the question lacks ("might go"), and in the question's tense."""
+    if verb.dep_ == "xcomp" or (verb.dep_ == "aux" and verb.head.dep_ == "xcomp"):
+        return False
+    children = list(verb.children)
+    if any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in children):
+        return False
+    if verb.dep_ in ("advcl", "conj") and any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in verb.head.children):
+        return False
+    auxes = [c for c in children if c.dep_ in ("aux", "auxpass")]
+    modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
+    if modal != asked.modal and not (modal in ("could", "can") and _negated(verb) and asked.modal is None):
+        return False  # "couldn't go" does say they did not go
+    if asked.modal is not None:
+        return True
+    finite = auxes[0] if auxes else verb
+    if asked.past:
+        return finite.tag_ in _PAST or any(a.lower_ in _HAVE for a in auxes) or (modal is not None and finite.tag_ == "MD")
+    return finite.tag_ in _PRESENT or (finite.tag_ == "MD" and modal is not None)
+
+
+def _negated(verb: Token) -> bool:
+    """"didn't go", "never went", "is no longer at": the verb is denied."""
+    for child in verb.children:
+        if child.dep_ == "neg":
+            return True
+        if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):
+            return True  # "no longer"
+    return False
