@@ -1,17 +1,22 @@
 """In a chat a reply answers the question before it: "what time's the gig?" — "8pm at the
 Forum". The reply shares no word with a later question ("what time does the gig start?"),
 so no sentence of it is ranked as support; the asking turn is. When a turn that mostly asks
-carries the question's words (all but its verb and type noun), its reply (the next turn, by someone else, the same day) is
-read for the answer, typed as any answer is (a "what time" still needs a clock time).
+carries the question's words (all but its verb and type noun) and asks the same kind of
+question (a "where" turn's reply tells no time), its reply (the next turn, by someone else, the
+same day) is read for the answer, typed as any answer is (a "what time" still needs a clock
+time). Only the reply's first sentence is read, and only when it plainly answers: a fragment
+("8pm at the Forum") or a sentence repeating the question's words, with no negation or
+declining ("no clue, but the bus leaves at 11pm", "Kofi can't") and no order ("ask Ana, ...").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from memhop.core.engines.offline import grammar
 from memhop.core.language import lexical
-from memhop.core.language.question import Question
+from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
 from memhop.core.model import TurnView
 
@@ -25,8 +30,12 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
     by_id = {turn.id: turn for turn in evidence}
     seen: set[int] = set()
     needed = _things(question)
+    if not needed:
+        return  # "who is coming?": every asking turn would match
     for asked in asking:
         if not is_question(asked.text) or asked.origin != "evidence" or not needed <= _said(asked.text):
+            continue
+        if not _same_kind(question, parse(asked.text, [])):
             continue
         turn = next((t for t in evidence if _holds(t, asked)), None)
         if turn is None or turn.id in seen or not asks(turn.text):
@@ -35,7 +44,37 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
         reply = by_id.get(turn.id + 1)
         if reply is None or reply.speaker == turn.speaker or not _same_day(turn, reply):
             continue
-        yield from (s for s in sentences if _holds(reply, s) and not is_question(s.text))
+        said = sorted((s for s in sentences if _holds(reply, s)), key=lambda s: reply.text.find(s.text))
+        if said and not is_question(said[0].text) and _answers(said[0].text, needed):
+            yield said[0]
+
+
+def _same_kind(question: Question, asked: Question) -> bool:
+    """"what time's the gig?" asks what "what time does the gig start?" does; "where is the
+    party?" does not."""
+    return asked.wh == question.wh and (question.wh not in ("what", "which")
+                                        or _target(asked.target) == _target(question.target))
+
+
+def _target(word: str | None) -> str | None:
+    return re.split("['’]", word)[0] if word else word  # "what time's": the noun is "time"
+
+
+_FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_DECLINING = frozenset({"no", "not", "n't", "never", "nobody", "nothing", "none", "nope", "dunno", "idk"})
+
+
+def _answers(text: str, needed: set[str]) -> bool:
+    """The reply's first sentence gives an answer: not negated or declining, not an order
+    ("ask Ana"), and either a fragment with no verb of its own or about the question's words."""
+    doc = grammar.parsed(text)
+    if any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc):
+        return False
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
+        return False
+    fragment = not any(t.tag_ in _FINITE for t in doc)
+    return fragment or bool(needed & _said(text))
 
 
 def _things(question: Question) -> set[str]:

@@ -44,3 +44,42 @@ def test_a_reply_answers_the_question_it_follows(mem: Memory, home: Path) -> Non
 ])
 def test_a_reply_without_an_answer_of_the_type_is_no_answer(mem: Memory, home: Path, question: str) -> None:
     assert is_idk(mem.ask(question).text)
+
+
+DECLINING_CHAT = """20/06/2024, 17:00 - Wren Tally: what time's the gig?
+20/06/2024, 17:02 - Idris Vale: no clue, but the last bus leaves at 11pm
+20/06/2024, 17:03 - Wren Tally: where is the dinner after?
+20/06/2024, 17:05 - Idris Vale: ask Yana, I'm at the Anchor till 9pm
+20/06/2024, 17:06 - Wren Tally: how much was the ferry?
+20/06/2024, 17:08 - Idris Vale: we were 4 people, took 2 hours
+20/06/2024, 17:09 - Wren Tally: who is coming to the barbecue?
+20/06/2024, 17:11 - Idris Vale: Ossian can't, he is in Leipzig
+20/06/2024, 17:12 - Wren Tally: what time's the quiz?
+20/06/2024, 17:13 - Idris Vale: 8pm at the Lamb
+"""
+
+
+@pytest.fixture(scope="module")
+def declining(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "whatsapp-idris.txt", DECLINING_CHAT, "Wren Tally") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize("question", [
+    "What time does the gig start?",  # the reply declines, then tells of the bus
+    "Where is the dinner?",  # "ask Yana": and where Idris is is another matter
+    "What time is the dinner?",  # the asking turn asked where, not when
+    "How much was the ferry?",  # people and hours are no price
+    "How much was it?",  # no words left to find the asking turn by
+    "Who is coming to the barbecue?",  # "Ossian can't"
+    "Who is coming?",
+])
+def test_a_reply_that_declines_or_answers_another_question_is_no_answer(declining: Memory, home: Path,
+                                                                         question: str) -> None:
+    assert is_idk(declining.ask(question).text)
+
+
+def test_a_plain_reply_in_the_same_chat_still_answers(declining: Memory, home: Path) -> None:
+    answer = declining.ask("What time does the quiz start?")
+    assert answer.text == "8pm"
+    assert "8pm at the Lamb" in answer.support.items[0].cited.text
