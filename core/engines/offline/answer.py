@@ -179,14 +179,15 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
 
 def _yes_or_no(question: Question, request: AnswerRequest, chain: list[str], names: Sequence[str],
                sentences: Sequence[Sentence]) -> Explanation:
-    """"Yes" or "No" from a sentence stating the question of its subject (yesno.py), else a refusal."""
+    """"Yes" from a sentence stating the question of its subject (yesno.py), else a refusal."""
     asked = yesno.read(question.text)
     if asked is None:
         return Explanation(DONT_KNOW, tuple(chain), None)
     entity = _subject_entity(asked.subject, question, request, chain, names)
-    # "is he still at the bakery?", "does he work at the bakery?": the state now, which the latest word on it says
-    current = any(w in CURRENT for w in lexical.words(question.text)) or not (asked.past or asked.modal)
-    found = yesno.verdict(asked, entity, sentences, current)
+    if any(w in CURRENT for w in lexical.words(question.text)):
+        return Explanation(DONT_KNOW, tuple(chain), None)  # "still at the bakery?": a later change may be worded any way
+    # "does he work at the bakery?": the state now, which nothing said later may have changed
+    found = yesno.verdict(asked, entity, sentences, not (asked.past or asked.modal))
     if found is None:
         return Explanation(DONT_KNOW, tuple(chain), None)
     return Explanation(found.answer, tuple(chain), found.sentence.text)

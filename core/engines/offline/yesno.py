@@ -1,17 +1,21 @@
-"""Yes/no questions, answered only where a sentence states the question outright.
+"""Yes/no questions, answered "Yes" only where a sentence states the question outright.
 
 "Did Inka go to the lake with her sister?" is answered "Yes" by a sentence whose verb is the
 question's (the same bare verb, read by the parser), said of the question's subject (a name,
 a nickname, or "I" for the writer), whose own clause carries every other word the question
-gives ("lake", "sister"), in the question's tense, with no modal ("might go"), no plan or
-wish ("wants to go": an infinitive under another verb) and no condition ("if we go"). The
-same sentence negated ("didn't go", "never went", "no longer works") answers "No". A
-question with "be" and a place ("has Odran been to Porto?", "is he at the bakery?") is also
-stated by a verb without an object that goes to or stays at that place ("went to Porto",
-"works at the bakery"). "Still"/"now" (and any present-tense question) asks for the state
-now: the latest dated sentence on the matter (the subject and every word) decides, and
-anything but a statement refuses. "You" is refused (who it means is not known here).
-Anything else is refused: a wrong "Yes" is worse than "I don't know".
+gives ("lake", "sister") with each noun the question heads a phrase with heading one there too
+("Ben's sister" is no "Ben", a "car seat" no "car"), every number, frequency word ("twice")
+and month or weekday the question names, in the question's tense, with no modal ("might go").
+The verb must be the sentence's main verb or joined to it by "and": one under another verb is
+a wish or plan ("wants to go"), a condition ("if we go") or reported ("Ben thinks Ana went",
+"I dreamt ..."). A sentence with a negation, a quotation, a hedge ("almost", "nearly"), an
+exception ("instead of", "except") or a frame ("in her dreams", "in the film") states nothing.
+A question with "be" and a place ("has Odran been to Porto?") is also stated by a verb without
+an object that goes to or stays at that place ("went to Porto"). A present-tense question asks
+for the state now: the stating sentence must be on the latest day anything names the subject.
+"No" is never answered: a negated sentence usually denies something narrower ("didn't go to
+Porto with Ben") than the question asks. "You" is refused (who it means is not known here).
+Anything else is refused: a wrong answer is worse than "I don't know".
 """
 
 from __future__ import annotations
@@ -25,13 +29,14 @@ from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
+from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.language.question import CURRENT
 from memhop.core.language.sentences import PRONOUNS, SPEAKER_WORDS, Sentence, is_question, name_at, resolve_pronoun
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
-YES, NO = "Yes", "No"
+YES = "Yes"
 # Dependents that open a clause of their own: what they say is not said of the verb above.
 _OWN_CLAUSE = frozenset({"conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "csubj", "cc"})
 _CONDITIONS = frozenset({"if", "unless", "whether"})
@@ -40,6 +45,17 @@ _PAST = frozenset({"VBD", "VBN"})
 _PRESENT = frozenset({"VBZ", "VBP", "VBG"})
 _HAVE = frozenset({"have", "has", "had", "'ve", "’ve", "'d"})
 _NOT_WORDS = frozenset({"ever", "never", "yet", "already", "really", "actually", "also", "too"})
+# Words a stating clause must say as they are: "twice" is not "once", "in May" not "in June".
+_EXACT = frozenset({"once", "twice", "thrice", "again", *MONTHS, *WEEKDAYS})
+# A word in these roles modifies another noun: "Ben's sister", "a car seat", "a red bike".
+_MODIFIER = frozenset({"poss", "compound", "amod", "nmod", "npadvmod"})
+_HEDGES = frozenset({"almost", "nearly", "barely", "hardly", "rarely", "seldom", "supposedly", "allegedly",
+                     "apparently", "maybe", "perhaps", "probably", "possibly"})
+_EXCEPTIONS = frozenset({"instead", "except", "without", "rather", "besides", "apart", "excluding", "not", "n't"})
+# "in her dreams", "in the film we watched": what happens there did not happen
+_FRAMES = frozenset({"dream", "dreams", "nightmare", "film", "movie", "book", "novel", "game", "show", "story",
+                     "play", "series", "imagination", "fantasy"})
+_QUOTES = frozenset('"“”')
 
 
 @dataclass(frozen=True)
@@ -52,11 +68,13 @@ class Asked:
     preposition: str | None  # "be" with a place: "to" in "been to Porto", "at" in "at the bakery"
     past: bool  # "did", "was", "has been": a past or perfect statement answers it
     modal: str | None  # "can Pia swim?": the statement must say "can" too
+    exact: tuple[str, ...] = ()  # numbers, "twice", months: said as they are
+    heads: tuple[str, ...] = ()  # stems the question heads a noun phrase with ("Ben" in "meet Ben")
 
 
 @dataclass(frozen=True)
 class Verdict:
-    answer: str  # YES or NO
+    answer: str  # YES
     sentence: Sentence
 
 
@@ -78,6 +96,9 @@ def read(question: str) -> Asked | None:
     words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in CURRENT
              and t.lower_ not in _NOT_WORDS and not t.tag_.startswith("RB")]
     arguments = tuple(dict.fromkeys(lexical.terms(" ".join(words))))
+    rest = [t for t in doc if t.i not in taken and not t.is_punct]
+    exact = tuple(dict.fromkeys(t.lower_ for t in rest if (t.lower_ in _EXACT and t.tag_ != "MD") or t.like_num))
+    heads = tuple(dict.fromkeys(term for t in rest if t.dep_ not in _MODIFIER for term in lexical.terms(t.text)))
     verb = grammar.verb_base(root.text)
     preposition = None
     if verb == "be":
@@ -88,7 +109,8 @@ def read(question: str) -> Asked | None:
             preposition = preps[0].lower_
     if not arguments and verb == "be":
         return None  # "is Pia?" says nothing to check
-    return Asked(verb, " ".join(t.text for t in sorted(own, key=lambda t: t.i)), arguments, preposition, past, modal)
+    return Asked(verb, " ".join(t.text for t in sorted(own, key=lambda t: t.i)), arguments, preposition, past, modal,
+                 exact, tuple(h for h in heads if h in arguments))
 
 
 def _subject_words(subject: Token) -> list[Token]:
@@ -102,31 +124,22 @@ def _subject_words(subject: Token) -> list[Token]:
 
 
 def verdict(asked: Asked, entity: str | None, sentences: Sequence[Sentence], current: bool) -> Verdict | None:
-    """A stating sentence's "Yes" or "No" for `entity` (who the question's subject is), or None."""
+    """A stating sentence's "Yes" for `entity` (who the question's subject is), or None.
+    `current`: the question asks for the state now (present tense)."""
     if entity is None:
         return None
-    found: list[tuple[Sentence, str | None]] = []  # on the matter, with what it states (None: something else)
-    for sentence in sentences:
-        if is_question(sentence.text) or not _carries(sentence.text, asked.arguments):
-            continue
-        stated = _states(asked, entity, sentence)
-        if stated is not None or (current and _names(sentence, entity)):
-            found.append((sentence, stated))
-    if not found:
+    stating = [s for s in sentences
+               if not is_question(s.text) and _carries(s.text, asked.arguments) and _states(asked, entity, s)]
+    if not stating:
         return None
-    if current:  # the latest statement on the matter decides, and it must state the question
-        dated = [(s.when.date() if s.when else date.min, i) for i, (s, _) in enumerate(found)]
-        latest = max(dated)[0]
-        last = [found[i] for day, i in dated if day == latest]
-        said = {answer for _, answer in last}
-        if len(said) != 1 or None in said:
-            return None
-        return Verdict(last[0][1] or NO, last[0][0])
-    for wanted in (YES, NO):  # it happened once: a "didn't" on another day does not undo it
-        hit = next((s for s, answer in found if answer == wanted), None)
-        if hit is not None:
-            return Verdict(wanted, hit)
-    return None
+    if current:  # "does Odran work at the bakery?": nothing later may be said of him
+        latest = max((_day(s) for s in sentences if _names(s, entity)), default=date.min)
+        stating = [s for s in stating if _day(s) >= latest]
+    return Verdict(YES, stating[0]) if stating else None
+
+
+def _day(sentence: Sentence) -> date:
+    return sentence.when.date() if sentence.when else date.min
 
 
 def _carries(text: str, arguments: Sequence[str]) -> bool:
@@ -140,9 +153,11 @@ def _names(sentence: Sentence, entity: str) -> bool:
         and (sentence.first_person or sentence.implicit == sentence.speaker))
 
 
-def _states(asked: Asked, entity: str, sentence: Sentence) -> str | None:
-    """YES or NO when a verb of the sentence states the question of `entity`, else None."""
+def _states(asked: Asked, entity: str, sentence: Sentence) -> bool:
+    """Whether a verb of the sentence states the question of `entity` as plain fact."""
     doc = grammar.parsed(sentence.text)
+    if _QUOTES.intersection(sentence.text) or _framed(doc):
+        return False  # "Ana said: "I went"", "in her dreams"
     for verb in doc:
         if not _same_verb(asked, verb):
             continue
@@ -151,10 +166,38 @@ def _states(asked: Asked, entity: str, sentence: Sentence) -> str | None:
             continue
         if not _subject_is(verb, entity, sentence):
             continue
-        if not _asserted(asked, verb):
-            continue
-        return NO if _negated(verb) else YES
-    return None
+        if _asserted(asked, verb) and _main(verb) and _plain(asked, clause):
+            return True
+    return False
+
+
+def _main(verb: Token) -> bool:
+    """The sentence's main verb or one joined to it by "and", none of them negated: "Ben
+    thinks Ana went" (a clause under "thinks") says nothing of Ana as fact."""
+    while True:
+        if _negated(verb):
+            return False
+        if verb.dep_ != "conj" or verb.head is verb:
+            return verb.dep_ == "ROOT"
+        verb = verb.head
+
+
+def _plain(asked: Asked, clause: list[Token]) -> bool:
+    """The clause says the question's words as the question does, with no hedge or exception."""
+    low = {t.lower_ for t in clause}
+    if low & (_HEDGES | _EXCEPTIONS) or not low.issuperset(asked.exact):
+        return False
+    return all(any(t.dep_ not in _MODIFIER or _names_a_name(t) for t in clause if head in lexical.terms(t.text))
+               for head in asked.heads)
+
+
+def _names_a_name(token: Token) -> bool:
+    """"my sister Pia": "sister" is parsed as modifying the name, and is still the sister."""
+    return token.dep_ == "compound" and token.head.pos_ == "PROPN"
+
+
+def _framed(doc: Doc) -> bool:
+    return any(t.dep_ == "pobj" and t.lower_ in _FRAMES and t.head.lower_ == "in" for t in doc)
 
 
 def _same_verb(asked: Asked, verb: Token) -> bool:
@@ -227,8 +270,8 @@ def _asserted(asked: Asked, verb: Token) -> bool:
         return False
     auxes = [c for c in children if c.dep_ in ("aux", "auxpass")]
     modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
-    if modal != asked.modal and not (modal in ("could", "can") and _negated(verb) and asked.modal is None):
-        return False  # "couldn't go" does say they did not go
+    if modal != asked.modal:
+        return False
     if asked.modal is not None:
         return True
     finite = auxes[0] if auxes else verb
