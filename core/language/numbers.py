@@ -52,15 +52,20 @@ def as_digits(count: str) -> str:
     return count if number is None else str(number)
 
 
-# The units an amount is counted in — money, weight, volume, length, time, share — singular
-# and plural: what "how much" asks for ("£3.40", "2 kg", "three hours"), unlike a count of
-# things ("6 Lego sets" answers "how many").
-MEASURE_UNITS = frozenset(
+# Money: the words and ISO codes a price is written with ("£3.40" carries a sign instead).
+CURRENCY_UNITS = frozenset(
     """pound pounds quid penny pence p euro euros cent cents dollar dollars buck bucks yen rupee rupees franc francs
     krona kronor krone kroner zloty peso pesos
-    kg kgs kilo kilos kilogram kilograms g gram grams lb lbs oz ounce ounces stone tonne tonnes ton tons
+    eur usd gbp chf sek nok dkk pln inr jpy cad aud""".split()
+)
+# The units anything else is measured in — weight, volume, length, time, share — singular and
+# plural: what "how much water/time" asks for ("2 kg", "three hours"), unlike a count of things
+# ("6 Lego sets" answers "how many") or a price (which "how much did it cost?" asks for).
+QUANTITY_UNITS = frozenset(
+    """kg kgs kilo kilos kilogram kilograms g gram grams lb lbs oz ounce ounces stone tonne tonnes ton tons
     l litre litres liter liters ml millilitre millilitres pint pints gallon gallons
     km kilometre kilometres kilometer kilometers mile miles m metre metres meter meters cm mm foot feet inch inches
     yard yards hour hours hr hrs minute minutes min mins second seconds day days week weeks month months year years
     percent per cent""".split()
 )
+MEASURE_UNITS = CURRENCY_UNITS | QUANTITY_UNITS

@@ -11,7 +11,7 @@ from datetime import date
 from memhop.core.engines.offline import counts, grammar
 from memhop.core.language import lexical
 from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, find_dates, format_day
-from memhop.core.language.numbers import MEASURE_UNITS, as_digits
+from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
@@ -143,10 +143,10 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh == "how many":  # only a count of what the question counts
         return counts.stated(sentence.text, counts.counted_noun(question.text), hit)
     if wh.startswith("how ") and wh != "how often":
-        return _number(sentence.text, hit, wh)
+        return _number(sentence.text, hit, wh, _amount_kind(question))
     if wh in ("what", "which"):
         if _asks_measure(question):  # "what did the dog weigh?" is "how much did it weigh?"
-            return _number(sentence.text, hit, "how much")
+            return _number(sentence.text, hit, "how much", _amount_kind(question))
         if identity_question(question):
             given = role(sentence.text, current=_asks_current(question))
             return given[0] if given else None
@@ -318,15 +318,18 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
     return others[0] if others else None
 
 
-def _number(text: str, hit: int, wh: str) -> str | None:
-    """The count, age or duration nearest the match; numbers inside dates do not count."""
+def _number(text: str, hit: int, wh: str, kind: str | None = None) -> str | None:
+    """The count, age or duration nearest the match; numbers inside dates do not count.
+    `kind` MONEY takes only a price, QUANTITY only a measure (see _amount_kind)."""
     if wh == "how old":
         age = _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
         return as_digits(age) if age else None
     if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "twenty past three"
         # "16.2KG", "19.9kg": the recogniser misses a unit written onto its number
-        glued = [(m.start(), f"{m.group(1)} {m.group(2).lower()}") for m in _GLUED_UNIT.finditer(text)]
-        measures = grammar.entities(text, grammar.MEASURE_LABELS)
+        glued = [] if kind == MONEY else [(m.start(), f"{m.group(1)} {m.group(2).lower()}")
+                                          for m in _GLUED_UNIT.finditer(text)]
+        labels = _LABELS.get(kind or "", grammar.MEASURE_LABELS)
+        measures = grammar.entities(text, labels)
         if measures or glued:
             priced = [(m.start, _priced(text, m.start, m.text)) for m in measures if m.start not in dict(glued)]
             return _nearest([*glued, *priced], hit)
@@ -336,15 +339,50 @@ def _number(text: str, hit: int, wh: str) -> str | None:
         if any(start <= m.start() < end for start, end in dates):
             continue
         unit = m.group(2) or ""
+        if text[m.end():m.end() + 1] in ("-", "‐"):
+            unit = ""  # "2 second-hand bikes": the word is no unit
         keep = unit and unit.lower() not in _STOP
         count = as_digits(m.group(1))
         amount = _priced(text, m.start(), f"{count} {unit}".strip() if keep else count)
-        if wh == "how much" and unit.lower() not in MEASURE_UNITS and amount[:1] not in CURRENCY_SIGNS:
+        if wh == "how much" and not _amount_of(kind, unit.lower(), amount[:1] in CURRENCY_SIGNS):
             continue  # "6 Lego sets" counts things: "how much" asks for a price or a measure
         found.append((m.start(), amount))
     if wh == "how long":
         found += [(m.start(), m.group(0)) for m in re.finditer(r"\bsince [^,.;!?]+", text)]
     return _nearest(found, hit)
+
+
+def _amount_of(kind: str | None, unit: str, signed: bool) -> bool:
+    """Whether an amount with this unit (or currency sign) answers a "how much" of `kind`."""
+    if kind == MONEY:
+        return signed or unit in CURRENCY_UNITS
+    if kind == QUANTITY:
+        return not signed and unit in QUANTITY_UNITS
+    return signed or unit in MEASURE_UNITS
+
+
+MONEY, QUANTITY = "money", "quantity"
+_LABELS = {MONEY: frozenset({"MONEY"}), QUANTITY: grammar.MEASURE_LABELS - {"MONEY"}}
+_COST_WORDS = frozenset({"cost", "costs", "pay", "paid", "price", "priced", "worth", "spend", "spent", "charge",
+                         "charged", "earn", "earned", "earns", "money", "rent", "fee", "fare", "salary"})
+_BE = frozenset({"is", "was", "are", "were", "'s", "’s"})
+
+
+def _amount_kind(question: Question) -> str | None:
+    """What a "how much" asks for: MONEY ("how much did the trip cost?", "how much was the
+    ferry?"), QUANTITY ("how much water", "what does the dog weigh?"), or None (either)."""
+    words = re.findall(r"[\w'’]+", question.text.lower())
+    if _COST_WORDS.intersection(words):
+        return MONEY
+    verb = grammar.question_verb(question.text)
+    if verb is not None and grammar.verb_base(verb.lower()) in ("weigh", "measure"):
+        return QUANTITY
+    after = next((words[i + 2] for i in range(len(words) - 2) if words[i:i + 2] == ["how", "much"]), None)
+    if after in _BE:
+        return MONEY  # "how much is the rent?": a price
+    if after is not None and after not in lexical.STOPWORDS and grammar.verb_base(after) == after:
+        return QUANTITY  # "how much water did ...", "how much time"
+    return None
 
 
 def _priced(text: str, start: int, amount: str) -> str:

@@ -158,3 +158,55 @@ def test_how_much_takes_a_price_or_measure_never_a_count_of_things(mem: Memory, 
                                                                    amount: str | None) -> None:
     said = mem.ask(question).text
     assert said == amount if amount else is_idk(said)
+
+
+AMOUNTS_DIARY = """# Wren's diary
+
+# 2024-07-01
+
+The trip to Bergen cost us nothing, we stayed 5 days.
+
+# 2024-07-02
+
+Ilse paid for the van she has had for 2 years.
+
+# 2024-07-03
+
+Bram paid for 2 pints at the Lamb.
+
+# 2024-07-04
+
+Noor booked a 4 day trip to Tromso.
+
+# 2024-07-05
+
+Tove bought 2 second-hand bikes.
+
+# 2024-07-06
+
+The rent on my flat is 900 EUR a month.
+
+# 2024-07-07
+
+Casimir drank 3 litres of water on the hike.
+"""
+
+
+@pytest.fixture(scope="module")
+def amounts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "wren-diary.md", AMOUNTS_DIARY, "Wren Tally") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize(("question", "amount"), [
+    ("How much did the trip to Bergen cost?", None),  # 5 days is no price
+    ("How much did Ilse pay for the van?", None),  # nor 2 years
+    ("How much did Bram pay at the Lamb?", None),  # 2 pints is what he paid for
+    ("How much was Noor's trip to Tromso?", None),  # a 4 day trip
+    ("How much did Tove pay for the bikes?", None),  # "second-hand" is no "2 second"
+    ("How much is the rent on my flat?", "900 EUR"),  # a currency code is money
+    ("How much water did Casimir drink on the hike?", "3 litres"),  # a quantity takes a measure
+])
+def test_a_cost_question_takes_only_money(amounts: Memory, home: Path, question: str, amount: str | None) -> None:
+    said = amounts.ask(question).text
+    assert said == amount if amount else is_idk(said)
