@@ -26,7 +26,11 @@ _AUX = frozenset("is are was were do does did has have had can could will would 
 _HOW = frozenset({"many", "much", "old", "long", "often", "far"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
 _TYPE_OF = frozenset({"kind", "type", "sort"})
-_INDIRECT = frozenset({"know", "remember", "recall", "tell", "say", "said", "mention", "mentioned", "wonder"})
+# "Do you know / could you remind me / did I ever tell you / did I note where ...": the user
+# (you or I) knowing, telling or noting a wh-clause asks the wh-question itself.
+_INDIRECT = frozenset("""know knew remember remembered recall recalled tell told say said mention mentioned wonder
+    remind idea note noted write wrote written forget forgot forgotten record recorded""".split())
+_ASKERS = frozenset({"you", "i"})
 # One word per group stands for all: a flatmate is a roommate, a mum is a mother.
 _SYNONYMS = (
     {"roommate", "flatmate", "housemate", "roomie"},
@@ -122,7 +126,8 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
     if not words:
         return "", None
     first = next((i for i, t in enumerate(words) if t in _WH), None)
-    if words[0] in _AUX and (first is None or not _INDIRECT.intersection(words[:first])):
+    indirect = first is not None and len(words) > 1 and words[1] in _ASKERS and bool(_INDIRECT.intersection(words[2:first]))
+    if words[0] in _AUX and not indirect:
         return "yes/no", None  # "did she see how it ended?" asks yes or no; "do you know where ...?" asks where
     if first is None:
         return "", None

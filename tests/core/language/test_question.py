@@ -77,6 +77,13 @@ def test_only_a_role_noun_after_an_article_is_a_member_hop_before_in() -> None:
     ("Did Pia see how the match ended?", "yes/no"),  # a wh-word inside a yes/no question
     ("Is Odran still at the bakery?", "yes/no"),
     ("Do you know where Pia lives?", "where"),  # an indirect question asks where
+    ("Could you remind me where Pia works?", "where"),  # "you" asked to remind, tell, know, note
+    ("Do you have any idea where Pia works?", "where"),
+    ("Have you any idea where Pia lives?", "where"),
+    ("Have I ever told you where Pia works?", "where"),
+    ("Did I ever write down what Pia's dog is called?", "what"),
+    ("Did I note how much the ferry cost?", "how much"),
+    ("Does Odran know where Pia works?", "yes/no"),  # a third person's knowing is asked yes or no
     ("How did Pia get there?", "how"),
 ])
 def test_a_question_opening_with_an_auxiliary_asks_yes_or_no(text: str, wh: str) -> None:
