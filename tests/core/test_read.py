@@ -16,7 +16,7 @@ from memhop.core.config import ReadSettings
 from memhop.core.embed import DIM, get_embedder
 from memhop.core.engines.offline.answer import answer_offline
 from memhop.core.errors import ConfigError
-from memhop.core.read import Context, ask, read
+from memhop.core.read import Context, ask, evidence_query, read
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory
 from memhop.core.store.recall import snapshot
@@ -159,14 +159,17 @@ class _Recording:
         return self.inner.embed(texts)
 
 
-def test_the_question_is_embedded_once_off_the_asking_thread_with_the_same_result(store: Store) -> None:
+def test_the_question_is_embedded_once_off_the_asking_thread_as_it_is_on_this_one(store: Store) -> None:
     recording = _Recording()
-    context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
+    query = evidence_query(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
     assert len(recording.calls) == 1
     thread, texts = recording.calls[0]
-    assert thread != threading.get_ident() and texts[0] == ROOMMATE
-    plain = run(store, ROOMMATE)
-    assert context.request() == plain.request() and context.trace.stage1 == plain.trace.stage1
+    assert thread != threading.get_ident() and texts[0] == ROOMMATE and len(texts) == 2  # the question, unframed
+    here = get_embedder("minilm").embed(texts)  # the same texts, embedded on the asking thread
+    np.testing.assert_allclose(query.vector, here[-1], rtol=0, atol=1e-6)
+    replayed = read(store, ROOMMATE, _Replaying(dict(zip(texts, here))), ReadSettings())  # type: ignore[arg-type]
+    context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
+    assert context.request() == replayed.request() and context.trace.stage1 == replayed.trace.stage1
 
 
 def test_an_embedding_error_reaches_the_asker(store: Store) -> None:
