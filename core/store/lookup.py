@@ -59,7 +59,8 @@ def lookup_mode(con: duckdb.DuckDBPyConnection) -> None:
     threads, disabled = _settings(con)
     if threads == 1 and IN_CLAUSE in disabled:
         return
-    con.execute(f"SET threads = 1; SET disabled_optimizers = '{','.join([*disabled, IN_CLAUSE])}'")
+    # the optimizer first: it marks the mode, so scanning still sees a half-set one (and this redoes it)
+    con.execute(f"SET disabled_optimizers = '{','.join([*disabled, IN_CLAUSE])}'; SET threads = 1")
 
 
 @contextmanager
