@@ -26,14 +26,19 @@ WEIGHT = 0.25  # the category list's vote against the default ranking's 1
 
 
 def members(
-    turns: TurnIndex, category: np.ndarray, focus: np.ndarray, allowed: np.ndarray | None
+    turns: TurnIndex, category: np.ndarray, focus: np.ndarray, allowed: np.ndarray | None,
+    in_period: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The person's turns closest to the category, best first (at most POOL), and their
-    cosines. A person of up to EXACT_ROWS turns has each scored; on a large store a person
-    of more has only the index's candidates scored (TurnIndex.cosines with the person's
-    turns as the rows a bonus may lift): bounded like the question's own pass."""
+    cosines. A question naming a period ("in 2023") has only the person's turns said in it
+    vote; all of them when none was (the period may be when it happened, told later). A
+    person of up to EXACT_ROWS turns has each scored; on a large store a person of more has
+    only the index's candidates scored (TurnIndex.cosines with the person's turns as the
+    rows a bonus may lift): bounded like the question's own pass."""
     if allowed is not None:
         focus = focus[allowed[focus]]
+    if in_period is not None and in_period[focus].any():
+        focus = focus[in_period[focus]]
     if not len(focus):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     if turns.approximate and len(focus) > EXACT_ROWS:

@@ -8,6 +8,7 @@ facts; then raw evidence turns (core/evidence.py) and one answer call.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 FIRST_PERSON = re.compile(r"(?<![\w'])(i|me|my|mine|myself)(?![\w'])", re.IGNORECASE)
 STAGE1_SHOWN_EXTRA = 3  # profiles listed in the trace beyond the selected ones
 CUT_SHOWN = 3  # facts listed in the trace beyond the per-entity cap
-_EMBEDDING: ThreadPoolExecutor | None = None  # made on first use: no thread at import
+_EMBEDDING: tuple[int, ThreadPoolExecutor] | None = None  # (pid, pool), made on first use: no thread at import
 
 
 @dataclass(frozen=True)
@@ -222,13 +223,15 @@ def _prepare(
 
 
 def _in_background(embedder: Embedder, texts: list[str]) -> Future[np.ndarray]:
-    """`embedder.embed(texts)` running on the read path's one worker thread."""
+    """`embedder.embed(texts)` running on the read path's one worker thread. A forked child
+    (multiprocessing's fork, celery prefork, gunicorn --preload) inherits the parent's pool
+    but not its thread, and would wait forever on it: each process makes its own pool."""
     global _EMBEDDING
-    if _EMBEDDING is None:
+    if _EMBEDDING is None or _EMBEDDING[0] != os.getpid():
         from concurrent.futures import ThreadPoolExecutor  # not at import: it imports logging
 
-        _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhop-embed")
-    return _EMBEDDING.submit(embedder.embed, texts)
+        _EMBEDDING = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhop-embed"))
+    return _EMBEDDING[1].submit(embedder.embed, texts)
 
 
 def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:

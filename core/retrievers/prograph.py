@@ -11,6 +11,8 @@ person's turns closest to the category (core/category.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from memhop.core import category
 from memhop.core.evidence import WEIGHTS, Weights, backfill, fact_picks
 from memhop.core.retrievers.base import Query, Ranked, Ranking, external, pick
@@ -26,17 +28,25 @@ class ProGraphRetriever:
         if query.category is None or budget <= 0:
             return self._ranking(query, budget)[0]
         ranking, fact_rows = self._ranking(query, max(budget, category.POOL))
-        rows, cosines = category.members(query.snap.turns, query.category, query.focus, query.allowed)
+        rows, cosines = category.members(query.snap.turns, query.category, query.focus, query.allowed, query.in_period)
         closeness = dict(zip(rows.tolist(), cosines.tolist()))
         had = {t.row: t for t in ranking.turns}
+        without = set(ranking.rows[:budget])  # the budget the ranking alone would give
         order = category.fuse(ranking.rows, rows.tolist())[:budget]
-        ranking.turns = [had[row] if row in had else pick(query, row, "category", closeness[row]) for row in order]
+        ranking.turns = [
+            pick(query, row, "category", closeness[row]) if row not in had
+            else had[row] if row in without
+            else Ranked(row, replace(had[row].pick, reason=f"category: {had[row].pick.reason}"))  # lifted in
+            for row in order
+        ]
         joined = sum(row not in had for row in order)
+        lifted = sum(row not in without for row in order)
         facts = sum(row in fact_rows for row in order)
         ranking.stages = [
             *self._stages(facts, len(order) - facts - joined, f"the first {category.POOL} before the fusion", " there"),
-            f"category members: {joined} (the person's turns closest to the question's category, {len(rows)} of "
-            f"them fused with the ranking by reciprocal rank at weight {category.WEIGHT})",
+            f"category members: {lifted} brought into the budget by the fusion, marked 'category' (the person's "
+            f"{len(rows)} turns closest to the question's category, fused with the ranking by reciprocal rank at "
+            f"weight {category.WEIGHT})",
         ]
         return ranking
 

@@ -57,16 +57,64 @@ def test_a_member_of_the_asked_category_reaches_the_evidence(diary: Memory) -> N
     assert any("badminton" in text for text in got) and any("scull" in text for text in got)
 
 
-def test_the_category_is_traced_and_a_question_without_one_is_untouched(diary: Memory) -> None:
+def _members_line(memory: Memory, question: str, budget: int) -> str:
+    answer = memory.ask(question, evidence=budget)
+    return next(stage for stage in answer.context.trace.retrieval if stage.startswith("category members:"))
+
+
+def test_the_trace_names_the_turns_the_fusion_brought_in_and_a_question_without_a_category_is_untouched(
+    diary: Memory,
+) -> None:
     answer = diary.ask("What sports has Odile done?", evidence=3)
-    assert any(stage.startswith("category members:") for stage in answer.context.trace.retrieval)
+    line = next(stage for stage in answer.context.trace.retrieval if stage.startswith("category members:"))
+    brought = [e for e in answer.context.evidence if e.pick.reason.startswith("category")]
+    assert [e.turn.text for e in brought if "bouldering" in e.turn.text], answer.context.evidence  # only there by it
+    assert line.startswith(f"category members: {len(brought)} brought into the budget") and len(brought) > 0
+    assert "the person's 20 turns closest" in line  # every day of the diary is hers
     plain = diary.ask("What did Odile cook for Brann?", evidence=3)
     assert not any(stage.startswith("category members:") for stage in plain.context.trace.retrieval)
+    assert not any(e.pick.reason.startswith("category") for e in plain.context.evidence)
 
 
-def test_a_bigger_budget_keeps_the_smaller_budgets_turns_first(diary: Memory) -> None:
-    small = evidence(diary, "Which sports does Odile play?", 4)
-    assert evidence(diary, "Which sports does Odile play?", 12)[:4] == small
+YEARS = "# Odile's diary\n\n" + "".join(
+    f"# {2023 + i // 10}-{1 + i % 10:02d}-11\n\n{day}\n\n" for i, day in enumerate(DAYS)
+)  # the first ten days in 2023, the rest in 2024
+
+
+@pytest.fixture(scope="module")
+def years(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "years.md", YEARS, "Odile Marsh") as memory:
+        yield memory
+
+
+def test_a_period_the_question_names_limits_the_members_to_it(years: Memory) -> None:
+    assert "the person's 10 turns closest" in _members_line(years, "Which sports did Odile do in 2023?", 3)
+    assert "the person's 20 turns closest" in _members_line(years, "Which sports did Odile do?", 3)
+    # a period she said nothing in: the period may be when it happened, told later; every turn votes
+    assert "the person's 20 turns closest" in _members_line(years, "Which sports did Odile do in 2019?", 3)
+
+
+PREFIXES = ("In the morning", "After work", "On Sunday", "Late at night", "Before lunch", "At dusk", "Once again")
+LONG = "# Odile's diary\n\n" + "".join(
+    f"# {2020 + i // 336}-{1 + i // 28 % 12:02d}-{1 + i % 28:02d}\n\n{PREFIXES[i // 20 % 7]}: {DAYS[i % 20][0].lower()}"
+    f"{DAYS[i % 20][1:]}\n\n" for i in range(140)
+)  # 140 days, more than the fusion's pool of the default ranking
+
+
+@pytest.fixture(scope="module")
+def long_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "long.md", LONG, "Odile Marsh") as memory:
+        yield memory
+
+
+@pytest.mark.slow
+def test_a_budget_past_the_pool_keeps_a_small_budgets_turns_first(long_diary: Memory) -> None:
+    """Below the pool the ranking is built at the pool's length; above it at the budget, its
+    rest following the fused head: the small budget's turns must still come first."""
+    question = "Which sports does Odile play?"
+    small = evidence(long_diary, question, 10)
+    assert evidence(long_diary, question, 130)[:10] == small
+    assert evidence(long_diary, question, 4) == small[:4]
 
 
 def index(vectors: list[list[float]]) -> TurnIndex:
@@ -86,6 +134,9 @@ def test_members_are_the_persons_turns_closest_to_the_category_inside_the_window
     assert rows.tolist() == [2, 3, 0] and cosines[0] == pytest.approx(0.8)
     allowed = np.array([True, True, False, True])
     assert category.members(turns, np.array([1.0, 0.0], dtype=np.float32), focus, allowed)[0].tolist() == [3, 0]
+    said_then = np.array([True, False, True, False])  # the period the question names
+    assert category.members(turns, np.array([1.0, 0.0], dtype=np.float32), focus, None, said_then)[0].tolist() == [2, 0]
+    assert category.members(turns, np.array([1.0, 0.0], dtype=np.float32), focus, allowed, said_then)[0].tolist() == [0]
 
 
 def test_fusion_lifts_a_member_within_the_default_rankings_head_and_keeps_the_rest_in_order() -> None:

@@ -3,6 +3,7 @@ roommate in, what the gate stops, which facts are kept, and that the trace says 
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -12,10 +13,10 @@ import numpy as np
 import pytest
 
 from memhop.core.config import ReadSettings
-from memhop.core.embed import get_embedder
+from memhop.core.embed import DIM, get_embedder
 from memhop.core.engines.offline.answer import answer_offline
 from memhop.core.errors import ConfigError
-from memhop.core.read import Context, ask, read
+from memhop.core.read import Context, ask, evidence_query, read
 from memhop.core.store import Store, open_store
 from memhop.core.store import memory
 from memhop.core.store.recall import snapshot
@@ -158,16 +159,54 @@ class _Recording:
         return self.inner.embed(texts)
 
 
-def test_the_question_is_embedded_once_off_the_asking_thread_with_the_same_result(store: Store) -> None:
+def test_the_question_is_embedded_once_off_the_asking_thread_as_it_is_on_this_one(store: Store) -> None:
     recording = _Recording()
-    context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
+    query = evidence_query(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
     assert len(recording.calls) == 1
     thread, texts = recording.calls[0]
-    assert thread != threading.get_ident() and texts[0] == ROOMMATE
-    plain = run(store, ROOMMATE)
-    assert context.request() == plain.request() and context.trace.stage1 == plain.trace.stage1
+    assert thread != threading.get_ident() and texts[0] == ROOMMATE and len(texts) == 2  # the question, unframed
+    here = get_embedder("minilm").embed(texts)  # the same texts, embedded on the asking thread
+    np.testing.assert_allclose(query.vector, here[-1], rtol=0, atol=1e-6)
+    replayed = read(store, ROOMMATE, _Replaying(dict(zip(texts, here))), ReadSettings())  # type: ignore[arg-type]
+    context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
+    assert context.request() == replayed.request() and context.trace.stage1 == replayed.trace.stage1
 
 
 def test_an_embedding_error_reaches_the_asker(store: Store) -> None:
     with pytest.raises(ConfigError, match="unreadable"):
         read(store, ROOMMATE, _Recording(fail=True), ReadSettings())  # type: ignore[arg-type]
+
+
+class _Replaying:
+    """Vectors the real embedder made in the parent, by text: the forked child embeds with no
+    ONNX Runtime state of its own, so only the read path's worker pool is under test."""
+
+    name, dim = "minilm", DIM
+
+    def __init__(self, vectors: dict[str, np.ndarray]) -> None:
+        self.vectors = vectors
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return np.stack([self.vectors[t] for t in texts])
+
+
+def _ask_in_child(store: Store, embedder: _Replaying, expected: list[int]) -> None:
+    got = [e.turn.id for e in read(store, ROOMMATE, embedder, ReadSettings()).evidence]  # type: ignore[arg-type]
+    raise SystemExit(0 if got == expected else 1)
+
+
+def test_a_forked_child_asks_after_the_parent_did(store: Store) -> None:
+    recording = _Recording()
+    parent = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]  # the worker thread now runs
+    texts = [t for _, batch in recording.calls for t in batch]
+    replaying = _Replaying(dict(zip(texts, get_embedder("minilm").embed(texts))))
+    child = multiprocessing.get_context("fork").Process(
+        target=_ask_in_child, args=(store, replaying, [e.turn.id for e in parent.evidence])
+    )
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():  # waiting on the parent's worker thread, which the child does not have
+        child.kill()
+        child.join()
+        pytest.fail("the forked child's ask did not finish")
+    assert child.exitcode == 0

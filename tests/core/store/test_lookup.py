@@ -63,3 +63,54 @@ def test_lookup_mode_reads_an_id_list_from_the_index_and_scanning_lifts_it(table
         with scanning(con):
             assert "HASH_JOIN" in plan() and threads() == default_threads
         assert "Index Scan" in plan() and threads() == 1
+
+
+def _mode(con: duckdb.DuckDBPyConnection) -> tuple[int, str, bool]:
+    """threads, disabled optimizers, and whether a long IN list is read from the key's index."""
+    row = con.execute("SELECT current_setting('threads'), current_setting('disabled_optimizers')").fetchone()
+    assert row is not None
+    ids = ",".join(map(str, range(100, 400, 3)))
+    plan = str(con.execute(f"EXPLAIN ANALYZE SELECT text FROM notes WHERE id IN ({ids})").fetchall()[0][1])
+    return int(row[0]), str(row[1]), "Index Scan" in plan and "HASH_JOIN" not in plan
+
+
+def test_another_connection_to_the_file_scans_with_the_defaults_even_after_the_first_closes(table_file: Path) -> None:
+    with duckdb.connect(str(table_file), read_only=True) as other:
+        default = _mode(other)
+        assert default[1:] == ("", False)
+        with duckdb.connect(str(table_file), read_only=True) as first:
+            lookup_mode(first)
+        assert _mode(other) == (1, "in_clause", True)  # DuckDB's settings are the database's, not a connection's
+        with scanning(other):
+            assert _mode(other) == default
+        assert _mode(other) == (1, "in_clause", True)  # put back as found
+
+
+def test_nested_scans_keep_the_defaults_and_a_callers_settings_are_kept(table_file: Path) -> None:
+    with duckdb.connect(str(table_file), read_only=True) as con:
+        default_threads = _mode(con)[0]
+        con.execute("SET disabled_optimizers = 'join_order'")
+        lookup_mode(con)
+        lookup_mode(con)  # twice is once
+        assert _mode(con) == (1, "in_clause,join_order", True)
+        with scanning(con):
+            with scanning(con):
+                assert _mode(con) == (default_threads, "join_order", False)
+            assert _mode(con) == (default_threads, "join_order", False)  # the inner block left the outer's scan alone
+        assert _mode(con) == (1, "in_clause,join_order", True)
+        con.execute("SET threads = 1; SET disabled_optimizers = 'join_order'")
+        with scanning(con):  # not in lookup mode: the caller's single thread is not lifted
+            assert _mode(con) == (1, "join_order", False)
+
+
+def test_a_failed_scan_restores_lookup_mode_and_keeps_its_error(table_file: Path) -> None:
+    with duckdb.connect(str(table_file), read_only=True) as con:
+        lookup_mode(con)
+        with pytest.raises(duckdb.CatalogException):
+            with scanning(con):
+                con.execute("SELECT * FROM no_such_table")
+        assert _mode(con) == (1, "in_clause", True)
+        with pytest.raises(duckdb.ConnectionException, match="closed"):
+            with scanning(con):
+                con.close()
+                con.execute("SELECT 1")
