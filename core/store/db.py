@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from memhop.core.embed import DEFAULT_EMBEDDER
+from memhop.core.embed import DEFAULT_EMBEDDER, Embedder
 from memhop.core.errors import StoreError, StoreNotFound
 from memhop.core.store import lock as store_lock
 from memhop.core.store import meta
@@ -72,6 +72,16 @@ class Store:
     def embedder(self) -> EmbedderRecord:
         """The embedder whose vectors this store holds."""
         return _recorded(self.path, self.con)
+
+    def check_embedder(self, embedder: Embedder) -> None:
+        """StoreError unless `embedder` writes the vectors this store holds: a library caller
+        passing another model would mix or compare vectors of two models without a sign.
+        No query: `open_store` checked `embedder_setting` against the record already."""
+        if embedder.name == self.embedder_setting:
+            return
+        given, own = EmbedderRecord.of(embedder.name), EmbedderRecord.of(self.embedder_setting)
+        if given != own:
+            raise StoreError(meta.given_other(self.path, own, self.embedder_setting, embedder.name, given))
 
     def checkpoint(self) -> None:
         """Write the WAL into the file now rather than at some later commit."""

@@ -100,3 +100,11 @@ def mismatch(path: Path, stored: EmbedderRecord, setting: str, wanted: EmbedderR
         f"({wanted.name}, dim {wanted.dim}): use the memhop that wrote it, "
         "or `memhop export` there and `memhop restore` here"
     )
+
+
+def given_other(path: Path, stored: EmbedderRecord, setting: str, name: str, given: EmbedderRecord) -> str:
+    """The one-line refusal of a library call handed another embedder than its store's."""
+    return (
+        f"{path} holds vectors of embedder {setting} ({stored.name}, dim {stored.dim}) but was given "
+        f"{name} ({given.name}, dim {given.dim}): use get_embedder(store.embedder_setting)"
+    )
