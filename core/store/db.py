@@ -348,8 +348,15 @@ def _setting(
 
 
 def _recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:
-    """What the meta record says; a store older than the record holds MiniLM's vectors."""
-    return meta.recorded(path, con) if has_table(con, "meta") else meta.LEGACY
+    """What the meta record says; a store older than the record holds MiniLM's vectors. A
+    store whose migrations made the record but whose meta table is gone may hold either
+    model's: it is damaged, not float (and a writing open would never make the table again)."""
+    if has_table(con, "meta"):
+        return meta.recorded(path, con)
+    made = con.execute("SELECT count(*) FROM migrations WHERE version = ?", [META_MIGRATION]).fetchone()
+    if made and made[0]:
+        raise StoreError(f"{path}: damaged store (its meta table, which records the embedder, is missing)")
+    return meta.LEGACY
 
 
 def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:

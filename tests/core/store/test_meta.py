@@ -220,3 +220,18 @@ def test_a_store_this_process_has_open_for_writing_opens_again(tmp_path: Path) -
     path = tmp_path / "memhop.duckdb"
     with open_store(path) as first, open_store(path) as second:
         assert second.embedder() == first.embedder() == EmbedderRecord(MODEL, DIM)
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+@pytest.mark.parametrize("embedder", [None, "minilm", "minilm-int8"])
+def test_a_store_whose_meta_table_is_gone_is_called_damaged_not_float(
+    tmp_path: Path, read_only: bool, embedder: str | None
+) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path, embedder="minilm-int8").close()
+    _tamper(path, "DROP TABLE meta")
+    before = _files(path)
+    with pytest.raises(StoreError) as refused:
+        open_store(path, read_only=read_only, embedder=embedder)
+    assert str(refused.value) == f"{path}: damaged store (its meta table, which records the embedder, is missing)"
+    assert _files(path) == before
