@@ -98,11 +98,16 @@ def test_int8_and_float_minilm_stores_refuse_each_other(tmp_path: Path, read_onl
     open_store(float32, embedder="minilm").close()
     with open_store(int8, read_only=True, embedder="minilm-int8") as store:
         assert store.embedder() == EmbedderRecord(f"{MODEL}-int8", DIM) == EmbedderRecord.of("minilm-int8")
-    for path, setting, says in ((int8, "minilm", f"{MODEL}-int8"), (float32, "minilm-int8", MODEL)):
+    for path, setting, own, says in (
+        (int8, "minilm", "minilm-int8", f"{MODEL}-int8"), (float32, "minilm-int8", "minilm", MODEL)
+    ):
         before = _files(path)
         with pytest.raises(StoreError) as refused:
-            open_store(path, read_only=read_only, embedder=setting)
-        assert str(refused.value).startswith(f"{path} was written by embedder {says} (dim {DIM}); this memhop uses {setting}")
+            open_store(path, read_only=read_only, embedder=setting, embedder_from="MEMHOP_EMBEDDER")
+        assert str(refused.value) == (
+            f"{path} was written by embedder {own} ({says}, dim {DIM}), not {setting} as `embedder` is set "
+            "in MEMHOP_EMBEDDER: remove that setting to use the store's own"
+        )
         assert _files(path) == before
 
 
