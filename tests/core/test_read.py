@@ -149,6 +149,7 @@ class _Recording:
 
     def __init__(self, fail: bool = False) -> None:
         self.inner, self.fail = get_embedder("minilm"), fail
+        self.name, self.dim = self.inner.name, self.inner.dim
         self.calls: list[tuple[int, list[str]]] = []
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -160,7 +161,7 @@ class _Recording:
 
 def test_the_question_is_embedded_once_off_the_asking_thread_with_the_same_result(store: Store) -> None:
     recording = _Recording()
-    context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
+    context = read(store, ROOMMATE, recording, ReadSettings())
     assert len(recording.calls) == 1
     thread, texts = recording.calls[0]
     assert thread != threading.get_ident() and texts[0] == ROOMMATE
@@ -170,4 +171,4 @@ def test_the_question_is_embedded_once_off_the_asking_thread_with_the_same_resul
 
 def test_an_embedding_error_reaches_the_asker(store: Store) -> None:
     with pytest.raises(ConfigError, match="unreadable"):
-        read(store, ROOMMATE, _Recording(fail=True), ReadSettings())  # type: ignore[arg-type]
+        read(store, ROOMMATE, _Recording(fail=True), ReadSettings())
