@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 
-from memhop.core.config import load_settings
 from memhop.core.embed import get_embedder
 from memhop.core.store import open_store, router, vectors
 
@@ -40,7 +39,7 @@ def main() -> int:
     args = parser.parse_args()
     with open_store(args.db, read_only=True) as store:
         loaded = vectors.load(store, build=False)
-        embedder = get_embedder(load_settings(db=args.db).embedder)
+        embedder = get_embedder(store.embedder_setting)  # the model of its vectors, whatever is configured
     if loaded is None:
         print(f"{args.db}: no up-to-date derived vectors (below {vectors.ANN_MIN_TURNS} turns, or stale)", file=sys.stderr)
         return 1

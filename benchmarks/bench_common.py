@@ -22,7 +22,7 @@ def locomo_args(doc: str) -> argparse.Namespace:
 
 def warm_embedder() -> Embedder:
     """Prints the machine's state first: wall clocks on a shared VM mean little without it.
-    MEMHOP_EMBEDDER picks the embedder, as it does for memhop (e.g. minilm, the float one)."""
+    MEMHOP_EMBEDDER picks the embedder, as it does for memhop (e.g. minilm-int8; the default is the float minilm)."""
     from memhop.core.embed import get_embedder
 
     print(f"cpus={os.cpu_count()}  load average={', '.join(f'{x:.1f}' for x in os.getloadavg())}")

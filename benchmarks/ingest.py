@@ -10,7 +10,7 @@ ingest with the offline write path, first run (pays spaCy's load) and warm runs;
 fresh store. Wall clocks on a shared VM are noisy: best and median are printed, and the
 CPU seconds the process spent (all its threads), which other users of the machine move less,
 and, for the whole ingest, those CPU seconds by stage and thread (see `stages`).
-MEMHOP_EMBEDDER=minilm measures the float embedder instead of the default (int8) one.
+MEMHOP_EMBEDDER=minilm-int8 measures the int8 embedder instead of the default (float) one.
 """
 
 from __future__ import annotations

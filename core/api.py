@@ -130,7 +130,8 @@ class Memory:
             from memhop.core.store import open_store
 
             self._store = open_store(
-                self.settings.db, read_only=self.read_only, embedder=self.settings.embedder, create=self.create
+                self.settings.db, read_only=self.read_only, embedder=self.settings.embedder, create=self.create,
+                embedder_from=self.settings.embedder_from,
             )
         return self._store
 
@@ -237,7 +238,9 @@ class Memory:
         with ExitStack() as stack:
             store = self._store
             if store is None and self.db.exists():
-                store = stack.enter_context(open_store(self.db, read_only=True, embedder=self.settings.embedder))
+                store = stack.enter_context(open_store(
+                    self.db, read_only=True, embedder=self.settings.embedder, embedder_from=self.settings.embedder_from
+                ))
             engine = None
             if self.settings.engine == "openai":
                 from memhop.core.engines.openai.engine import OpenAIEngine
@@ -381,11 +384,12 @@ class Memory:
         """How many sources, sessions, turns, entities, profiles and facts the store holds;
         the entity updates held back by a failed model call (`quarantined`, retried by the
         next ingest or rebuild); and the calls and tokens each engine's write runs spent
-        (`engine_calls`)."""
+        (`engine_calls`); and the embedder whose vectors it holds (`embedder`, its setting)."""
         from memhop.core.store import quarantine, spend
 
         return {
             **user_counts(self.store.counts()),
+            "embedder": self.store.embedder_setting,
             "quarantined": quarantine.listing(self.store),
             "engine_calls": spend.totals(self.store),
         }

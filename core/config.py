@@ -88,18 +88,17 @@ class Settings:
     db: Path
     engine: str = "offline"
     embedder: str | None = None  # None: an existing store's recorded one, embed.DEFAULT_EMBEDDER for a new one
+    embedder_from: str | None = None  # where `embedder` was set (MEMHOP_EMBEDDER or the config file), for refusals
     dedup_threshold: float = 0.9
     openai: OpenAISettings = field(default_factory=OpenAISettings)
     read: ReadSettings = field(default_factory=ReadSettings)
 
     def redacted(self) -> dict[str, Any]:
         """Everything a user may see; secrets reduced to set / not set."""
-        from memhop.core.embed import DEFAULT_EMBEDDER
-
         return {
             "db": str(self.db),
             "engine": self.engine,
-            "embedder": self.embedder or f"the store's own ({DEFAULT_EMBEDDER} for a new store)",
+            "embedder": self.embedder,  # None: the store's own (`memhop stats` names it)
             "dedup_threshold": self.dedup_threshold,
             "openai": self.openai.redacted(),
             "read": asdict(self.read),
@@ -178,6 +177,11 @@ def load_settings(
     env = os.environ if env is None else env
     paths = paths or Paths.from_env(env)
     raw = _read_file(paths.config_file)
+    if "embedder_from" in raw:  # not a setting: where the embedder setting was found
+        raise ConfigError(f"{paths.config_file}: unknown setting 'embedder_from'")
+    embedder_from = (
+        "MEMHOP_EMBEDDER" if env.get("MEMHOP_EMBEDDER") else str(paths.config_file) if raw.get("embedder") else None
+    )
     for var, key_path in ENV_OVERRIDES.items():
         if env.get(var):
             target = raw
@@ -202,7 +206,7 @@ def load_settings(
         where,
     )
     _check_openai(settings.openai, where)
-    settings = replace(settings, db=Path(settings.db).expanduser())
+    settings = replace(settings, db=Path(settings.db).expanduser(), embedder_from=embedder_from)
     if db is not None:
         settings = replace(settings, db=db)
     if engine is not None:

@@ -60,6 +60,7 @@ def edit_profile(
 ) -> EditReport:
     """Replace a profile with `text`, or with what `editor` returns for the current one
     (None from the editor means it was closed without saving)."""
+    store.check_embedder(embedder)
     entity = resolve_exactly(store, name)
     current = memory.profile_of(store, entity.id) or ""
     new = text if text is not None else (editor(current) if editor is not None else None)
@@ -74,6 +75,7 @@ def edit_profile(
 
 
 def add_fact(store: Store, name: str, text: str, embedder: Embedder, category: str | None = None) -> EditReport:
+    store.check_embedder(embedder)
     entity = resolve_exactly(store, name)
     category = _category(category or DEFAULT_CATEGORY)
     text = _fact_text(text)
@@ -86,6 +88,7 @@ def add_fact(store: Store, name: str, text: str, embedder: Embedder, category: s
 
 
 def edit_fact(store: Store, fact_id: int, text: str, embedder: Embedder, category: str | None = None) -> EditReport:
+    store.check_embedder(embedder)
     found = edits.fact_owner(store, fact_id)
     if found is None:
         raise EditError(f"no fact with id {fact_id} (see `memhop show NAME` for ids)")
@@ -117,6 +120,8 @@ def merge(
     pointer to it moved there. Folding the diarist (`self`) into someone else makes them
     the diarist, so it needs `fold_self` (the CLI's --yes) as well as a confirmation.
     """
+    if embedder is not None:
+        store.check_embedder(embedder)
     a, b = resolve_exactly(store, keep), resolve_exactly(store, fold)
     if a.id == b.id:
         raise EditError(f"{keep!r} and {fold!r} are already the same entity ({a.name})")
@@ -200,6 +205,8 @@ def rename(
     confirm: Confirm | None = None,
 ) -> EditReport:
     """A new canonical name, written into every profile and fact that used the old one."""
+    if embedder is not None:
+        store.check_embedder(embedder)
     entity = resolve_exactly(store, old)
     new = " ".join(new.split())
     if not new:

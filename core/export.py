@@ -204,6 +204,7 @@ def load_export(store: Store, data: dict[str, Any], embedder: Embedder) -> dict[
     """Rebuild a fresh store from an export: same ids, embeddings recomputed."""
     if data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ExportError("not a memhop export (or a newer version of one)")
+    store.check_embedder(embedder)
     if any(store.counts().values()):
         raise ExportError(f"{store.path}: the store is not empty; load an export into a new one")
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in _COLUMNS}

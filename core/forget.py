@@ -126,6 +126,7 @@ def apply_plan(store: Store, plan: Plan, embedder: Embedder) -> int:
     """Embed, record the intent, apply in one transaction, log without content, then
     compact the file. The record outlives a failed compaction (the next writing open
     retries it) but not a transaction that did not commit."""
+    store.check_embedder(embedder)
     pending = plan.to_embed()
     vectors = embedder.embed([text for _, _, text in pending])
     intent.write(store.path, intent.Intent.new(plan.kind, plan.target, plan.file_needles, plan.needles_may_remain))

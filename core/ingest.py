@@ -140,6 +140,7 @@ def store_parsed(
     the write path's parsing is done on the core the embedder leaves idle. If this thread
     leaves early (Ctrl-C, an error in the read-ahead), the worker is told to stop after
     the chunk it is embedding, rather than the executor waiting for the whole file."""
+    store.check_embedder(embedder)
     batches = raw.new_turns(store, parsed)
     turns = [turn for _, pairs in batches for turn, _ in pairs]
     texts = [turn.text for turn in turns]
@@ -208,6 +209,7 @@ def ingest(
 
     Folders are walked and `.zip` exports read in place (see importers.containers); a file
     found there in no known format is reported as skipped, not failed."""
+    store.check_embedder(embedder)
     progress = progress or SilentProgress()
     if stdin_name is not None and importers.STDIN not in paths:
         raise ImportFormatError("--name", "names a stdin import; give - as the input")

@@ -6,9 +6,10 @@ here once and cached: ONNX Runtime's fused attention and GELU kernels run it abo
 as fast as the same arithmetic in NumPy, with identical vectors (cosine 1.0).
 
 The int8 graph is derived from that one, here too (`quantize`): its weights are int8, its
-activations quantised per batch, which halves the CPU time of an embedding on the 2-core
-machine. Its vectors are close to the float ones, not the same, so a store records which
-of the two wrote it (core/store/meta.py).
+activations quantised per run (dynamically, so each text is embedded alone: core/embed.py),
+which about halves the CPU time of an embedding on the 2-core machine. Its vectors are
+close to the float ones, not the same, so a store records which of the two wrote it
+(core/store/meta.py).
 """
 
 from __future__ import annotations

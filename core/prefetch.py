@@ -51,7 +51,7 @@ class Prefetcher:
     ) -> None:
         self._store, self._engine, self._sessions = store, engine, sessions
         self._held = held if held is not None else {}  # entities whose updates wait (the write path adds to it)
-        self._reader = Store(store.path, store.con.cursor())
+        self._reader = Store(store.path, store.con.cursor(), embedder_setting=store.embedder_setting)
         self._ahead = max(1, jobs * LOOKAHEAD)
         self._pool = ThreadPoolExecutor(jobs, "memhop-prefetch")
         self._views: dict[int, SessionView] = {}

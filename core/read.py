@@ -157,6 +157,7 @@ def evidence_query(
 def _prepare(
     store: Store, question: str, embedder: Embedder, options: ReadSettings, window: Window | None
 ) -> tuple[Query, list[Selected], Trace]:
+    store.check_embedder(embedder)
     question = " ".join(question.split())
     clock = time.perf_counter()
     snap = snapshot(store)

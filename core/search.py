@@ -58,6 +58,7 @@ def search(
     """The `limit` best turns and facts for `query`; `person` (any name `show` accepts) keeps
     the turns they said or that name them and their own facts; `window` keeps those dated
     inside it (a fact by its source turns)."""
+    store.check_embedder(embedder)
     window = window or Window()
     entity = resolve_entity(store, person) if person is not None else None
     query = " ".join(query.split())

@@ -469,6 +469,7 @@ def write_pending(
     from memhop.core.write_held import retry_held
 
     started = time.perf_counter()
+    store.check_embedder(embedder)
     embedder = RememberingEmbedder(embedder)  # a restated fact or profile is embedded once a run
     report = WriteReport(engine=engine.name)
     progress = progress or SilentProgress()

@@ -92,6 +92,10 @@ def render_config(data: dict[str, Any], as_json: bool) -> None:
     out.print(f"data dir:    {data['data_dir']}")
     out.print(f"cache dir:   {data['cache_dir']}")
     for key, value in _flatten(data["settings"]):
+        if key == "embedder" and value is None:
+            from memhop.core.embed import DEFAULT_EMBEDDER
+
+            value = f"the store's own ({DEFAULT_EMBEDDER} for a new store)"
         out.print(f"{key}: {value}")
 
 

@@ -62,12 +62,14 @@ def _answer_engine(settings: Settings) -> Engine | None:
         return None
 
 
-def ask_source(source: BenchSource, stores: dict[str, Path], settings: Settings, embedder: Embedder,
-               wrote: bool) -> AskOutcome:
-    """memhop's systems only if its stores were written; the baselines always."""
+def ask_source(source: BenchSource, stores: dict[str, Path], settings: Settings, wrote: bool) -> AskOutcome:
+    """memhop's systems only if its stores were written; the baselines always. Questions are
+    embedded with the embedder the stores record (the one the bench ingested them with)."""
+    from memhop.core.embed import get_embedder
+
     opened = {v: open_store(p, read_only=True) for v, p in stores.items()}
     try:
-        return _ask(source, opened, settings, embedder, wrote)
+        return _ask(source, opened, settings, get_embedder(opened["full"].embedder_setting), wrote)
     finally:
         for store in opened.values():
             store.close()

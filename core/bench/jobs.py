@@ -52,9 +52,9 @@ def write_store(db: str, settings: Settings, profile_only: bool) -> WriteOutcome
 
     try:
         engine = build_engine(settings)
-        with open_store(Path(db)) as store:
+        with open_store(Path(db)) as store:  # the embedder its raw layer was written with
             report = write_pending(store, ProfileOnly(engine) if profile_only else engine,
-                                   get_embedder(settings.embedder), settings.dedup_threshold)
+                                   get_embedder(store.embedder_setting), settings.dedup_threshold)
             return WriteOutcome(report, store.counts())
     except ImportError as exc:
         return WriteOutcome(None, error=f"the {settings.engine} engine's write path cannot run ({exc})")
@@ -62,10 +62,9 @@ def write_store(db: str, settings: Settings, profile_only: bool) -> WriteOutcome
 
 def ask_store(source: BenchSource, stores: dict[str, str], settings: Settings, wrote: bool) -> AskOutcome:
     from memhop.core.bench.ask import ask_source
-    from memhop.core.embed import get_embedder
 
     paths = {v: Path(p) for v, p in stores.items()}
-    return ask_source(source, paths, settings, get_embedder(settings.embedder), wrote)
+    return ask_source(source, paths, settings, wrote)
 
 
 class Jobs:

@@ -93,7 +93,7 @@ def _path(work: Path, source: BenchSource, variant: str) -> Path:
 def _ingest_raw(source: BenchSource, work: Path, embedder: Embedder, progress: Progress) -> IngestedSource:
     """The raw layer once, then one copy per memory variant for the write path to fill."""
     raw_path = work / f"{source.name}.raw.duckdb"
-    with open_store(raw_path) as store:
+    with open_store(raw_path, embedder=embedder.name) as store:  # labelled with the model whose vectors it gets
         ingested = ingest_parsed(store, source.parsed, source.name, embedder, self_name=source.self_name, progress=progress)
     for variant in VARIANTS:
         shutil.copy(raw_path, _path(work, source, variant))

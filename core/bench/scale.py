@@ -184,7 +184,7 @@ def recall(spec: dict[str, object]) -> dict[str, object]:
     settings = load_settings(db=db, engine=str(spec["engine"]))
     options = replace(settings.read, evidence=25)
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
-    with open_store(db, read_only=True, embedder=settings.embedder) as store:
+    with open_store(db, read_only=True) as store:  # read with the embedder it records
         embedder = get_embedder(store.embedder_setting)
         if derived.load(store, build=False) is None:
             return {"recall25": None}
@@ -233,7 +233,7 @@ def _warm_asks(spec: dict[str, object]) -> tuple[list[float], list[bool]]:
     settings = load_settings(db=db, engine=str(spec["engine"]))
     answer = build_engine(settings).answer
     questions: list[dict[str, str]] = list(spec["questions"])  # type: ignore[call-overload]
-    with open_store(db, read_only=True, embedder=settings.embedder) as store:
+    with open_store(db, read_only=True) as store:  # read with the embedder it records
         embedder = get_embedder(store.embedder_setting)
         ask(store, questions[0]["text"], embedder, settings.read, answer)  # warm: load the matrices once
         if settings.engine == "offline":  # and the parser, which a plain question no longer loads

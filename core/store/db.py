@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from memhop.core.embed import DEFAULT_EMBEDDER
+from memhop.core.embed import DEFAULT_EMBEDDER, Embedder
 from memhop.core.errors import StoreError, StoreNotFound
 from memhop.core.store import lock as store_lock
 from memhop.core.store import meta
@@ -72,6 +72,16 @@ class Store:
     def embedder(self) -> EmbedderRecord:
         """The embedder whose vectors this store holds."""
         return _recorded(self.path, self.con)
+
+    def check_embedder(self, embedder: Embedder) -> None:
+        """StoreError unless `embedder` writes the vectors this store holds: a library caller
+        passing another model would mix or compare vectors of two models without a sign.
+        No query: `open_store` checked `embedder_setting` against the record already."""
+        if embedder.name == self.embedder_setting:
+            return
+        given, own = EmbedderRecord.of(embedder.name), EmbedderRecord.of(self.embedder_setting)
+        if given != own:
+            raise StoreError(meta.given_other(self.path, own, self.embedder_setting, embedder.name, given))
 
     def checkpoint(self) -> None:
         """Write the WAL into the file now rather than at some later commit."""
@@ -165,7 +175,11 @@ def _migrate(con: duckdb.DuckDBPyConnection, creator: EmbedderRecord) -> None:
 
 
 def open_store(
-    path: Path, read_only: bool = False, embedder: str | None = None, create: bool = True
+    path: Path,
+    read_only: bool = False,
+    embedder: str | None = None,
+    create: bool = True,
+    embedder_from: str | None = None,
 ) -> Store:
     """Open (creating and migrating if needed) the store; the file is private to its owner.
 
@@ -175,7 +189,8 @@ def open_store(
     `embedder` is the setting that names the embedder (settings.embedder). A store written by
     another embedder, or by a newer memhop, is refused and left exactly as it was. None (no
     embedder configured): an existing store's recorded one, DEFAULT_EMBEDDER for a new store;
-    `Store.embedder_setting` says which.
+    `Store.embedder_setting` says which. `embedder_from` (settings.embedder_from: the config
+    file or MEMHOP_EMBEDDER) is named in the refusal, which says to remove that setting.
 
     The store's lock file is taken first (exclusive to write, shared to read; see
     core/store/lock.py) and released by `Store.close`. A writing open finishes a forget
@@ -188,21 +203,29 @@ def open_store(
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     held = store_lock.acquire(path, exclusive=not read_only)
     try:
-        return _open_locked(path, read_only, embedder, wanted, held)
+        return _open_locked(path, read_only, _Wanted(embedder, wanted, embedder_from), held)
     except BaseException:
         if held is not None:
             held.release()
         raise
 
 
-def _open_locked(
-    path: Path, read_only: bool, embedder: str | None, wanted: EmbedderRecord | None, held: store_lock.StoreLock | None
-) -> Store:
-    setting = embedder or DEFAULT_EMBEDDER  # a new store's
+@dataclass(frozen=True)
+class _Wanted:
+    """The embedder an open is asked for: its setting (None: the store's own), the record of
+    its vectors, and where the setting came from (for the refusal)."""
+
+    setting: str | None
+    record: EmbedderRecord | None
+    source: str | None
+
+
+def _open_locked(path: Path, read_only: bool, asked: _Wanted, held: store_lock.StoreLock | None) -> Store:
+    setting = asked.setting or DEFAULT_EMBEDDER  # a new store's
     if not read_only and path.exists():
         probe = _probe(path)
         try:
-            setting = _setting(path, probe, embedder, wanted)
+            setting = _setting(path, probe, asked)
         finally:
             probe.close()
     con = _connect(path, read_only)
@@ -210,11 +233,11 @@ def _open_locked(
         try:
             if not has_table(con, "migrations"):
                 raise StoreError(f"{path}: not a memhop store (no migrations table)")
-            setting = _setting(path, con, embedder, wanted)
+            setting = _setting(path, con, asked)
         except StoreError:
             con.close()
             raise
-    wanted = wanted or EmbedderRecord.of(setting)
+    wanted = asked.record or EmbedderRecord.of(setting)
     if not read_only:
         _make_private(path)
     con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
@@ -308,9 +331,7 @@ def _cannot_open(path: Path, exc: duckdb.Error) -> StoreError:
     return StoreError(f"{path}: not a memhop store ({first_line(exc)})")
 
 
-def _refuse_foreign(
-    path: Path, con: duckdb.DuckDBPyConnection, setting: str | None, wanted: EmbedderRecord | None
-) -> EmbedderRecord | None:
+def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, asked: _Wanted) -> EmbedderRecord | None:
     """StoreError unless this code can use the store: a schema it knows, holding vectors of
     the embedder asked for (any, when `wanted` is None). Returns what the store records; None
     for a file without migrations, which is new (or not a store) and passes."""
@@ -321,25 +342,30 @@ def _refuse_foreign(
     if version > LATEST:
         raise StoreError(f"{path}: schema version {version} is newer than this memhop knows ({LATEST}): upgrade memhop")
     stored = _recorded(path, con)
-    if setting is not None and wanted is not None and stored != wanted:
-        raise StoreError(meta.mismatch(path, stored, setting, wanted))
+    if asked.setting is not None and asked.record is not None and stored != asked.record:
+        raise StoreError(meta.mismatch(path, stored, asked.setting, asked.record, asked.source))
     return stored
 
 
-def _setting(
-    path: Path, con: duckdb.DuckDBPyConnection, setting: str | None, wanted: EmbedderRecord | None
-) -> str:
+def _setting(path: Path, con: duckdb.DuckDBPyConnection, asked: _Wanted) -> str:
     """The embedder this open uses: the one configured, refused unless the store holds its
     vectors; with none configured, the store's recorded one (DEFAULT_EMBEDDER if it is new)."""
-    stored = _refuse_foreign(path, con, setting, wanted)
-    if setting is not None:
-        return setting
+    stored = _refuse_foreign(path, con, asked)
+    if asked.setting is not None:
+        return asked.setting
     return DEFAULT_EMBEDDER if stored is None else meta.setting(path, stored)
 
 
 def _recorded(path: Path, con: duckdb.DuckDBPyConnection) -> EmbedderRecord:
-    """What the meta record says; a store older than the record holds MiniLM's vectors."""
-    return meta.recorded(path, con) if has_table(con, "meta") else meta.LEGACY
+    """What the meta record says; a store older than the record holds MiniLM's vectors. A
+    store whose migrations made the record but whose meta table is gone may hold either
+    model's: it is damaged, not float (and a writing open would never make the table again)."""
+    if has_table(con, "meta"):
+        return meta.recorded(path, con)
+    made = con.execute("SELECT count(*) FROM migrations WHERE version = ?", [META_MIGRATION]).fetchone()
+    if made and made[0]:
+        raise StoreError(f"{path}: damaged store (its meta table, which records the embedder, is missing)")
+    return meta.LEGACY
 
 
 def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:

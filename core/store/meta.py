@@ -93,10 +93,27 @@ def setting(path: Path, record: EmbedderRecord) -> str:
     return name
 
 
-def mismatch(path: Path, stored: EmbedderRecord, setting: str, wanted: EmbedderRecord) -> str:
-    """The one-line refusal, saying how to move the data over."""
+def mismatch(path: Path, stored: EmbedderRecord, setting: str, wanted: EmbedderRecord, source: str | None) -> str:
+    """The one-line refusal. This memhop reads a store of any embedder it knows when none is
+    set, so it says which setting to remove (and where it is); a store of an embedder it does
+    not know needs the memhop that wrote it."""
+    own = embedder_writing(stored.name, stored.dim)
+    if own is None:
+        return (
+            f"{path} was written by embedder {stored.name} (dim {stored.dim}); this memhop uses {setting} "
+            f"({wanted.name}, dim {wanted.dim}): use the memhop that wrote it, "
+            "or `memhop export` there and `memhop restore` here"
+        )
+    where = f" in {source}" if source else ""
     return (
-        f"{path} was written by embedder {stored.name} (dim {stored.dim}); this memhop uses {setting} "
-        f"({wanted.name}, dim {wanted.dim}): use the memhop that wrote it, "
-        "or `memhop export` there and `memhop restore` here"
+        f"{path} was written by embedder {own} ({stored.name}, dim {stored.dim}), not {setting} "
+        f"as `embedder` is set{where}: remove that setting to use the store's own"
+    )
+
+
+def given_other(path: Path, stored: EmbedderRecord, setting: str, name: str, given: EmbedderRecord) -> str:
+    """The one-line refusal of a library call handed another embedder than its store's."""
+    return (
+        f"{path} holds vectors of embedder {setting} ({stored.name}, dim {stored.dim}) but was given "
+        f"{name} ({given.name}, dim {given.dim}): use get_embedder(store.embedder_setting)"
     )

@@ -65,10 +65,9 @@ def test_export_replaces_a_previous_file_whole_and_privately(
 
 
 def test_restore_brings_back_the_same_memory(
-    purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any, monkeypatch: pytest.MonkeyPatch
+    purge_db: Path, exported: Path, runner: CliRunner, tmp_path: Path, stats: Any
 ) -> None:
-    fresh = tmp_path / "elsewhere" / "memhop.duckdb"
-    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm")  # the embedder that wrote purge_db: the same vectors again
+    fresh = tmp_path / "elsewhere" / "memhop.duckdb"  # a new store gets the float embedder that wrote purge_db
     result = run(runner, "restore", str(exported), "--db", str(fresh), "--json")
     assert result.exit_code == 0, result.output
     restored = json.loads(result.stdout)

@@ -26,7 +26,7 @@ def test_locomo_counts_and_reingest_adds_nothing(home: Path, runner: CliRunner, 
     assert report["files"][0]["format"] == "locomo"
     counts = stats()
     assert (counts["sessions"], counts["turns"], counts["sources"]) == (19, 419, 1)
-    assert set(counts) == {"sources", "sessions", "turns", "entities", "profiles", "facts", "quarantined", "engine_calls", "db"}
+    assert set(counts) == {"sources", "sessions", "turns", "entities", "profiles", "facts", "embedder", "quarantined", "engine_calls", "db"}
     assert counts["db"] == str(home / "memhop.duckdb")
 
     again = ingest(runner, str(locomo26))

@@ -63,7 +63,7 @@ def test_opening_touches_nothing_until_it_is_used(home: Path, tmp_path: Path) ->
         reader.stats()
     assert not db.exists()
     with mem:
-        assert mem.stats() == {**dict.fromkeys(COUNTED, 0), "quarantined": [], "engine_calls": []}
+        assert mem.stats() == {**dict.fromkeys(COUNTED, 0), "embedder": "minilm", "quarantined": [], "engine_calls": []}
     assert db.exists()
 
 
@@ -125,7 +125,7 @@ def test_show_entities_and_stats_speak_of_facts(diary_db: Path, home: Path) -> N
     shown = bob.to_json()
     assert "residuals" not in shown and shown["facts"][0]["sources"]
     assert entities[0].name == "Maya Patel" and "Bob" in [e.name for e in entities]
-    assert set(stats) == COUNTED | {"quarantined", "engine_calls"} and stats["facts"] >= sum(e.facts for e in entities) > 0
+    assert set(stats) == COUNTED | {"embedder", "quarantined", "engine_calls"} and stats["facts"] >= sum(e.facts for e in entities) > 0
     with memhop.open(diary_db, read_only=True) as mem, pytest.raises(EntityNotFound):
         mem.show("Nobody Here")
 

@@ -68,3 +68,18 @@ def test_the_retriever_is_a_read_setting(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("read:\n  retriever: fused\n")
     settings = load_settings(env={"MEMHOP_HOME": str(tmp_path)})
     assert settings.read.retriever == "fused" and settings.redacted()["read"]["retriever"] == "fused"
+
+
+def test_the_embedder_setting_says_where_it_was_set(tmp_path: Path) -> None:
+    env = {"MEMHOP_HOME": str(tmp_path)}
+    unset = load_settings(env=env)
+    assert unset.embedder is None and unset.embedder_from is None and unset.redacted()["embedder"] is None
+    config = tmp_path / "config.yaml"
+    config.write_text("embedder: minilm-int8\n")
+    from_file = load_settings(env=env)
+    assert (from_file.embedder, from_file.embedder_from) == ("minilm-int8", str(config))
+    from_env = load_settings(env={**env, "MEMHOP_EMBEDDER": "minilm"})
+    assert (from_env.embedder, from_env.embedder_from) == ("minilm", "MEMHOP_EMBEDDER")
+    config.write_text("embedder_from: MEMHOP_EMBEDDER\n")  # not a setting
+    with pytest.raises(ConfigError, match="unknown setting 'embedder_from'"):
+        load_settings(env=env)

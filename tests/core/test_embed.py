@@ -231,7 +231,8 @@ def test_thread_setting_is_checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 def test_get_embedder_caches_and_rejects_unknown_names(minilm: Embedder) -> None:
     assert get_embedder("minilm") is minilm
     assert get_embedder() is minilm is get_embedder(None)  # a new store's
-    assert get_embedder("minilm-int8") is not minilm
+    int8 = get_embedder("minilm-int8")
+    assert int8 is not minilm and get_embedder("minilm-int8") is int8  # each name's model loads once
     with pytest.raises(ConfigError, match="unknown embedder 'bert-huge'"):
         get_embedder("bert-huge")
 

@@ -150,6 +150,7 @@ class _Recording:
 
     def __init__(self, fail: bool = False) -> None:
         self.inner, self.fail = get_embedder("minilm"), fail
+        self.name, self.dim = self.inner.name, self.inner.dim
         self.calls: list[tuple[int, list[str]]] = []
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -98,11 +98,16 @@ def test_int8_and_float_minilm_stores_refuse_each_other(tmp_path: Path, read_onl
     open_store(float32, embedder="minilm").close()
     with open_store(int8, read_only=True, embedder="minilm-int8") as store:
         assert store.embedder() == EmbedderRecord(f"{MODEL}-int8", DIM) == EmbedderRecord.of("minilm-int8")
-    for path, setting, says in ((int8, "minilm", f"{MODEL}-int8"), (float32, "minilm-int8", MODEL)):
+    for path, setting, own, says in (
+        (int8, "minilm", "minilm-int8", f"{MODEL}-int8"), (float32, "minilm-int8", "minilm", MODEL)
+    ):
         before = _files(path)
         with pytest.raises(StoreError) as refused:
-            open_store(path, read_only=read_only, embedder=setting)
-        assert str(refused.value).startswith(f"{path} was written by embedder {says} (dim {DIM}); this memhop uses {setting}")
+            open_store(path, read_only=read_only, embedder=setting, embedder_from="MEMHOP_EMBEDDER")
+        assert str(refused.value) == (
+            f"{path} was written by embedder {own} ({says}, dim {DIM}), not {setting} as `embedder` is set "
+            "in MEMHOP_EMBEDDER: remove that setting to use the store's own"
+        )
         assert _files(path) == before
 
 
@@ -220,3 +225,18 @@ def test_a_store_this_process_has_open_for_writing_opens_again(tmp_path: Path) -
     path = tmp_path / "memhop.duckdb"
     with open_store(path) as first, open_store(path) as second:
         assert second.embedder() == first.embedder() == EmbedderRecord(MODEL, DIM)
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+@pytest.mark.parametrize("embedder", [None, "minilm", "minilm-int8"])
+def test_a_store_whose_meta_table_is_gone_is_called_damaged_not_float(
+    tmp_path: Path, read_only: bool, embedder: str | None
+) -> None:
+    path = tmp_path / "memhop.duckdb"
+    open_store(path, embedder="minilm-int8").close()
+    _tamper(path, "DROP TABLE meta")
+    before = _files(path)
+    with pytest.raises(StoreError) as refused:
+        open_store(path, read_only=read_only, embedder=embedder)
+    assert str(refused.value) == f"{path}: damaged store (its meta table, which records the embedder, is missing)"
+    assert _files(path) == before
