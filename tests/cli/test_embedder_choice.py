@@ -35,6 +35,14 @@ def _ingest(runner: CliRunner, tmp_path: Path, db: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
+def _int8_store(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A store written by the int8 embedder, MEMHOP_EMBEDDER still set to it."""
+    db = tmp_path / "int8.duckdb"
+    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm-int8")
+    _ingest(runner, tmp_path, db)
+    return db
+
+
 def test_a_new_store_is_written_by_the_float_embedder(home: Path, runner: CliRunner, tmp_path: Path) -> None:
     db = tmp_path / "new.duckdb"
     _ingest(runner, tmp_path, db)
@@ -48,9 +56,7 @@ def test_a_new_store_is_written_by_the_float_embedder(home: Path, runner: CliRun
 def test_an_int8_store_keeps_working_with_no_embedder_configured(
     home: Path, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "int8.duckdb"
-    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm-int8")
-    _ingest(runner, tmp_path, db)
+    db = _int8_store(runner, tmp_path, monkeypatch)
     explicit = runner.invoke(app, ["search", "climbing", "--limit", "3", "--json", "--db", str(db)])
     monkeypatch.delenv("MEMHOP_EMBEDDER")
     unset = runner.invoke(app, ["search", "climbing", "--limit", "3", "--json", "--db", str(db)])
@@ -104,9 +110,7 @@ def test_memhop_embedder_wins_over_the_config_file(
     home: Path, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _config_file(home, "embedder: minilm\n")
-    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm-int8")
-    db = tmp_path / "int8.duckdb"
-    _ingest(runner, tmp_path, db)
+    db = _int8_store(runner, tmp_path, monkeypatch)
     with open_store(db, read_only=True) as store:
         assert store.embedder() == EmbedderRecord.of("minilm-int8")
     monkeypatch.delenv("MEMHOP_EMBEDDER")  # the file's float setting now refuses it, naming the file
@@ -118,9 +122,7 @@ def test_memhop_embedder_wins_over_the_config_file(
 def test_asking_an_int8_store_with_the_float_embedder_set_is_refused_naming_the_variable(
     home: Path, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "int8.duckdb"
-    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm-int8")
-    _ingest(runner, tmp_path, db)
+    db = _int8_store(runner, tmp_path, monkeypatch)
     monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm")
     refused = runner.invoke(app, ["ask", "Who did I go climbing with?", "--db", str(db)])
     assert refused.exit_code == 1 and refused.stdout == ""
@@ -137,9 +139,7 @@ def test_asking_an_int8_store_with_the_float_embedder_set_is_refused_naming_the_
 def test_config_says_null_for_the_stores_own_and_stats_names_the_stores_embedder(
     home: Path, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "int8.duckdb"
-    monkeypatch.setenv("MEMHOP_EMBEDDER", "minilm-int8")
-    _ingest(runner, tmp_path, db)
+    db = _int8_store(runner, tmp_path, monkeypatch)
     monkeypatch.delenv("MEMHOP_EMBEDDER")
     config = runner.invoke(app, ["config", "--json", "--db", str(db)])
     assert config.exit_code == 0, config.output
