@@ -4,9 +4,10 @@ so no sentence of it is ranked as support; the asking turn is. When a turn that 
 carries the question's words (all but its verb and type noun) and asks the same kind of
 question (a "where" turn's reply tells no time), its reply (the next turn, by someone else, the
 same day) is read for the answer, typed as any answer is (a "what time" still needs a clock
-time). Only the reply's first sentence is read, and only when it plainly answers: a fragment
-("8pm at the Forum") or a sentence repeating the question's words, with no negation or
-declining ("no clue, but the bus leaves at 11pm", "Kofi can't") and no order ("ask Ana, ...").
+time). The reply's sentences are read in order while each plainly answers: a fragment
+("Haha good question.", "8pm at the Forum") or a sentence repeating the question's words;
+reading stops at the first with a negation or declining ("no clue, but the bus leaves at
+11pm", "Kofi can't"), an order ("ask Ana, ...") or anything else ("I'm off at 11pm").
 """
 
 from __future__ import annotations
@@ -45,8 +46,10 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
         if reply is None or reply.speaker == turn.speaker or not _same_day(turn, reply):
             continue
         said = sorted((s for s in sentences if _holds(reply, s)), key=lambda s: reply.text.find(s.text))
-        if said and not is_question(said[0].text) and _answers(said[0].text, needed):
-            yield said[0]
+        for sentence in said:  # "Haha good question. 8pm at the Forum": read on while it answers
+            if is_question(sentence.text) or not _answers(sentence.text, needed):
+                break
+            yield sentence
 
 
 def _same_kind(question: Question, asked: Question) -> bool:
@@ -65,7 +68,7 @@ _DECLINING = frozenset({"no", "not", "n't", "never", "nobody", "nothing", "none"
 
 
 def _answers(text: str, needed: set[str]) -> bool:
-    """The reply's first sentence gives an answer: not negated or declining, not an order
+    """A sentence of the reply gives an answer: not negated or declining, not an order
     ("ask Ana"), and either a fragment with no verb of its own or about the question's words."""
     doc = grammar.parsed(text)
     if any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc):

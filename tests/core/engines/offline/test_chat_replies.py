@@ -83,3 +83,27 @@ def test_a_plain_reply_in_the_same_chat_still_answers(declining: Memory, home: P
     answer = declining.ask("What time does the quiz start?")
     assert answer.text == "8pm"
     assert "8pm at the Lamb" in answer.support.items[0].cited.text
+
+
+
+OPENING_CHAT = """14/07/2024, 19:00 - Sunniva Roe: what time's the recital?
+14/07/2024, 19:03 - Teodor Vik: Haha good question. 7:30pm at the chapel
+14/07/2024, 19:08 - Sunniva Roe: what time's the auction?
+14/07/2024, 19:09 - Teodor Vik: Haha. Anyway I'm off work at 5pm
+"""
+
+
+@pytest.fixture(scope="module")
+def opening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "whatsapp-teodor.txt", OPENING_CHAT, "Sunniva Roe") as memory:
+        yield memory
+
+
+def test_a_reply_is_read_past_an_opening_that_says_nothing(opening: Memory, home: Path) -> None:
+    answer = opening.ask("What time does the recital start?")  # "Haha good question." first
+    assert answer.text == "7:30pm"
+    assert "7:30pm at the chapel" in answer.support.items[0].cited.text
+
+
+def test_a_reply_that_turns_to_something_else_is_no_answer(opening: Memory, home: Path) -> None:
+    assert is_idk(opening.ask("What time does the auction start?").text)  # 5pm is when Teodor is off work
