@@ -122,7 +122,7 @@ def main() -> None:
     from memhop.core.embed import get_embedder
     from memhop.core.read import evidence_query
     from memhop.core.retrievers import get as get_retriever
-    from memhop.core.route import category, classify
+    from memhop.core.route import classify
     from memhop.core.store import open_store
     from memhop.core.store.recall import snapshot
 
@@ -155,7 +155,7 @@ def main() -> None:
                     continue
                 query = evidence_query(store, q.text, embedder, ReadSettings(evidence=25))
                 base = prograph.retrieve(replace(query, category=None), POOL).rows
-                phrase = category(query.question, classify(query.question)) if len(query.focus) else None
+                phrase = classify(query.question).category if len(query.focus) else None
                 scores = signals(query, phrase, unit, parsed) if phrase else {}
                 touched[label] += bool(scores)
                 for name, rank in variants:

@@ -27,7 +27,7 @@ from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
-from memhop.core.route import category, classify
+from memhop.core.route import classify
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
 from memhop.core.support import Support, find_support
@@ -176,6 +176,8 @@ def _prepare(
     # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
     focus, each, spoken = people_rows(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
     listeners = tuple(Listener((p.name, *p.aliases), said) for p, said in zip(people, spoken))
+    # only a person's list pays an embedding of its category, on the same worker, after the question's
+    category = _in_background(embedder, [route.category]) if route.category and len(focus) else None
     alone = _ms(clock)
     clock = time.perf_counter()
     vectors = embedding.result()
@@ -216,9 +218,8 @@ def _prepare(
     timings["stage3"] = _ms(clock)
 
     clock = time.perf_counter()
-    phrase = category(question, route) if len(focus) else None  # only a person's list pays an embedding
     query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
-                  store.con, each, listeners, None if phrase is None else _unit(embedder.embed([phrase])[0]))
+                  store.con, each, listeners, None if category is None else _unit(category.result()[0]))
     timings["evidence"] = round(_ms(clock) + alone, 2)  # the people's rows were found before the embedding
     return query, chosen, trace
 

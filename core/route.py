@@ -51,6 +51,7 @@ class Route:
 
     kind: str
     why: str
+    category: str | None = None  # an aggregation's category, as its words ("sports")
 
     def unframed(self, text: str) -> str:
         """The question without the words that frame an inference ("would", "likely", "be
@@ -60,21 +61,6 @@ class Route:
             return text
         kept = " ".join(_FRAMING_WORDS.sub(" ", text).split())
         return kept if re.search(r"\w", kept) else text
-
-
-def category(question: str, route: Route) -> str | None:
-    """The category an aggregation question asks for, as its words: "sports" in "which
-    sports has Tomas played?", "knots" in "what kinds of knots does she tie?"; None for
-    another kind of question or one without a category before its auxiliary ("what has
-    Tomas built?")."""
-    if route.kind != AGGREGATION:
-        return None
-    kind_of = _KIND_OF.search(question)
-    if kind_of:
-        return kind_of.group(1).lower()
-    words = [t.group(0).lower() for t in tokens(question) if re.match(r"\w", t.group(0))]
-    phrase, aux = _wh_phrase(parse_question(question, []), words)
-    return " ".join(phrase) if phrase and aux is not None else None
 
 
 def classify(question: str) -> Route:
@@ -91,8 +77,19 @@ def classify(question: str) -> Route:
     for kind, rule in rules:
         why = rule()
         if why:
-            return Route(kind, why)
+            return Route(kind, why, _category(parsed, question, low) if kind == AGGREGATION else None)
     return Route(SINGLE, "no rule for time, inference or several things fired")
+
+
+def _category(q: Question, question: str, low: list[str]) -> str | None:
+    """The category an aggregation question asks for, as its words: "sports" in "which
+    sports has Tomas played?", "knots" in "what kinds of knots does she tie?"; None for one
+    without a category before its auxiliary ("what has Tomas built?")."""
+    kind_of = _KIND_OF.search(question)
+    if kind_of:
+        return kind_of.group(1).lower()
+    phrase, aux = _wh_phrase(q, [w for w in low if re.match(r"\w", w)])
+    return " ".join(phrase) if phrase and aux is not None else None
 
 
 def _temporal(q: Question) -> str:

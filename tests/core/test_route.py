@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memhop.core.route import AGGREGATION, INFERENCE, SINGLE, TEMPORAL, category, classify
+from memhop.core.route import AGGREGATION, INFERENCE, SINGLE, TEMPORAL, classify
 
 
 @pytest.mark.parametrize("question", [
@@ -72,4 +72,4 @@ def test_an_inference_is_ranked_without_the_words_that_mark_a_guess() -> None:
     ],
 )
 def test_an_aggregation_names_its_category_by_the_words_before_the_auxiliary(question: str, expected: str | None) -> None:
-    assert category(question, classify(question)) == expected
+    assert classify(question).category == expected
