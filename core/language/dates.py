@@ -20,7 +20,6 @@ MONTHS = (
     "july", "august", "september", "october", "november", "december",
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_VAGUE = ("a few", "few", "several", "some", "many")
 
 _MON = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -96,7 +95,7 @@ def _count(word: str) -> int | None:
     word = word.lower()
     if word.isdigit():
         return int(word)
-    return None if word in _VAGUE else numbers.value(word)
+    return numbers.value(word)  # None for "a few", "several", "some"
 
 
 def _offset(ref: date, n: int, unit: str) -> tuple[date, str]:

@@ -44,7 +44,7 @@ from memhop.core.language.question import (
     relation_forms,
 )
 from memhop.core.language.relations import ANIMALS
-from memhop.core.language.sentences import Sentence, gather
+from memhop.core.language.sentences import Sentence, gather, is_question
 from memhop.core.model import AnswerRequest, EntitySlice, Reply
 
 DONT_KNOW = "I don't know"
@@ -140,8 +140,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
-    asking = [r.sentence for r in ranked if refusals.asks(r.sentence)]
-    ranked = [r for r in ranked if not refusals.asks(r.sentence)]  # "what got you into running?" tells nothing
+    asking = [r.sentence for r in ranked if is_question(r.sentence.text)]
+    ranked = [r for r in ranked if not is_question(r.sentence.text)]  # "what got you into running?" tells nothing
     other_names = refusals.other_names(question, chain, names, sentences)
     if other_names:  # "a trip to Lyon" is not one to Rome
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
@@ -150,13 +150,13 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
-        short = refusals.uncaptioned(span(question, scored.sentence, scored.hit, end, loose=False) or "")
-        if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
+        short = _typed_cut(question, scored.sentence, scored.hit, end, chain)
+        if short:
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
         for reply in replies.replies_to(question, asking, request.evidence, sentences):
-            short = refusals.uncaptioned(span(question, reply, 0, end, loose=False) or "")
-            if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
+            short = _typed_cut(question, reply, 0, end, chain)
+            if short:
                 return Explanation(short, tuple(chain), reply.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
         happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
@@ -175,6 +175,15 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if refusals.well_formed(short, question) and not refusals.repeats(short, question):
             return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str]) -> str | None:
+    """The span of the question's type in the sentence, if it is a well-formed answer that
+    does not echo the question."""
+    short = refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "")
+    if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
+        return short
+    return None
 
 
 def _yes_or_no(question: Question, request: AnswerRequest, chain: list[str], names: Sequence[str],

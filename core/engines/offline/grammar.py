@@ -33,6 +33,13 @@ _VOWEL = re.compile(r"[aeiouy]")
 _REGULAR = (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
 
 
+def term_base(term: str) -> str:
+    """A term and its verb's other forms alike: "said" and "say"."""
+    from memhop.core.language import lexical
+
+    return lexical.stem(verb_base(term))
+
+
 @dataclass(frozen=True)
 class Piece:
     """A span of a sentence the answer may be: its text, where it starts, what it is."""

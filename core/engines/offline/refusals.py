@@ -18,7 +18,7 @@ from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
 from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.question import FIRST_PERSON, Question, bare
-from memhop.core.language.sentences import Sentence, is_question
+from memhop.core.language.sentences import Sentence
 
 _CALENDAR = (frozenset(m.lower() for m in (*MONTHS, *WEEKDAYS)) | frozenset(m.lower()[:3] for m in MONTHS)
              | frozenset(d + "s" for d in WEEKDAYS))  # "Sundays" is no name
@@ -76,11 +76,6 @@ def names_all(sentence: Sentence, names: Sequence[str], sentences: Sequence[Sent
         return bool(re.search(rf"(?<!\w){re.escape(name.lower())}", low)) or any(
             key in m.split() or any(nickname_either(key, w) for w in m.split()) for m in mentioned)
     return all(said(name) for name in names)
-
-
-def asks(sentence: Sentence) -> bool:
-    """A question asks; it states nothing an answer could be read from."""
-    return is_question(sentence.text)
 
 
 # A cut that opens mid-clause ("and readying myself", ", or know anyone", "is awesome") or is
@@ -149,10 +144,6 @@ def repeats(short: str, question: Question) -> bool:
     question does not hold is news ("2 kids" answers "how many kids")."""
     if set(re.findall(r"\d+", short)) - set(re.findall(r"\d+", question.text)):
         return False
-    said = {_base(t) for t in lexical.terms(short)}
-    return bool(said) and said <= {_base(t) for t in lexical.terms(question.text)}
+    said = {grammar.term_base(t) for t in lexical.terms(short)}
+    return bool(said) and said <= {grammar.term_base(t) for t in lexical.terms(question.text)}
 
-
-def _base(term: str) -> str:
-    """A term and its verb's other forms alike: "said" and "say"."""
-    return lexical.stem(grammar.verb_base(term))

@@ -85,15 +85,12 @@ def _things(question: Question) -> set[str]:
     time's the gig?" asks what "what time does the gig start?" does) and its type noun."""
     verb = grammar.question_verb(question.text)
     skip = {lexical.stem(w) for w in (verb, question.target) if w}
-    return {_base(t) for t in question.predicate if t not in skip}
+    return {grammar.term_base(t) for t in question.predicate if t not in skip}
 
 
 def _said(text: str) -> set[str]:
-    return {_base(t) for t in lexical.terms(text)}
+    return {grammar.term_base(t) for t in lexical.terms(text)}
 
-
-def _base(term: str) -> str:
-    return lexical.stem(grammar.verb_base(term))
 
 
 def _holds(turn: TurnView, sentence: Sentence) -> bool:
