@@ -34,7 +34,8 @@ _PAD_RATIO, _PAD_SLACK = 1.25, 64  # padded tokens allowed per batch: 1.25 * rea
 class Embedder(Protocol):
     """What the store and retrieval code need from any embedding backend."""
 
-    name: str
+    name: str  # the setting that names it (a caller's own embedder may have any name)
+    model: str  # whose vectors it computes: embedders of one model may share a store
     dim: int
 
     def embed(self, texts: Sequence[str]) -> Vectors:
@@ -161,7 +162,7 @@ class RememberingEmbedder:
     def __init__(self, inner: Embedder, size: int = 4096) -> None:
         from collections import OrderedDict
 
-        self.inner, self.name, self.dim, self._size = inner, inner.name, inner.dim, size
+        self.inner, self.name, self.model, self.dim, self._size = inner, inner.name, inner.model, inner.dim, size
         self._known: OrderedDict[str, Any] = OrderedDict()  # stripped text -> its vector
         self._lock = threading.Lock()  # an engine's worker threads embed concurrently
 
