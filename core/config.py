@@ -83,12 +83,17 @@ class ReadSettings:
     retriever: str = "prograph"  # which evidence retriever ranks the raw turns (core/retrievers)
 
 
+_LOADED = "loaded"  # field metadata: False for a field that says something about the settings, not a setting
+
+
 @dataclass(frozen=True)
 class Settings:
     db: Path
     engine: str = "offline"
     embedder: str | None = None  # None: an existing store's recorded one, embed.DEFAULT_EMBEDDER for a new one
-    embedder_from: str | None = None  # where `embedder` was set (MEMHOP_EMBEDDER or the config file), for refusals
+    # Where `embedder` was set (MEMHOP_EMBEDDER or the config file), for refusals: found by
+    # the loader, never loaded itself (`_LOADED`), so a settings file cannot set it.
+    embedder_from: str | None = field(default=None, metadata={_LOADED: False})
     dedup_threshold: float = 0.9
     openai: OpenAISettings = field(default_factory=OpenAISettings)
     read: ReadSettings = field(default_factory=ReadSettings)
@@ -134,7 +139,7 @@ def _read_file(path: Path) -> dict[str, Any]:
 
 
 def _build(cls: type, values: Mapping[str, Any], where: str) -> Any:
-    known = {f.name: f for f in fields(cls)}
+    known = {f.name: f for f in fields(cls) if f.metadata.get(_LOADED, True)}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r}")
@@ -177,8 +182,6 @@ def load_settings(
     env = os.environ if env is None else env
     paths = paths or Paths.from_env(env)
     raw = _read_file(paths.config_file)
-    if "embedder_from" in raw:  # not a setting: where the embedder setting was found
-        raise ConfigError(f"{paths.config_file}: unknown setting 'embedder_from'")
     embedder_from = (
         "MEMHOP_EMBEDDER" if env.get("MEMHOP_EMBEDDER") else str(paths.config_file) if raw.get("embedder") else None
     )

@@ -34,7 +34,8 @@ _PAD_RATIO, _PAD_SLACK = 1.25, 64  # padded tokens allowed per batch: 1.25 * rea
 class Embedder(Protocol):
     """What the store and retrieval code need from any embedding backend."""
 
-    name: str
+    name: str  # the setting that names it (a caller's own embedder may have any name)
+    model: str  # whose vectors it computes: embedders of one model may share a store
     dim: int
 
     def embed(self, texts: Sequence[str]) -> Vectors:
@@ -84,9 +85,10 @@ class MiniLMEmbedder:
     model = MODEL
     dim = DIM
     quantized = False  # the float32 graph
+    batch_size = BATCH_SIZE  # texts per run when the caller names no other
 
     def __init__(
-        self, model_dir: Path | None = None, batch_size: int = BATCH_SIZE, cache_dir: Path | None = None
+        self, model_dir: Path | None = None, batch_size: int | None = None, cache_dir: Path | None = None
     ) -> None:
         _offline()
         from tokenizers import Tokenizer
@@ -95,7 +97,7 @@ class MiniLMEmbedder:
 
         path = model_dir or _model_dir()
         read_config(path)
-        self._batch = batch_size
+        self._batch = self.batch_size if batch_size is None else batch_size
         self._tok = Tokenizer.from_file(str(path / "tokenizer.json"))
         self._tok.enable_truncation(max_length=MAX_SEQ_LEN)
         self._tok.no_padding()  # we pad each length-sorted batch ourselves
@@ -139,14 +141,12 @@ class MiniLMInt8Embedder(MiniLMEmbedder):
     name = "minilm-int8"
     model = MODEL + "-int8"
     quantized = True
-
-    def __init__(self, model_dir: Path | None = None, batch_size: int = 1, cache_dir: Path | None = None) -> None:
-        """One text per run: the graph quantises each layer's activations with one scale for
-        the whole input, padding included, so a text batched with others got a vector that
-        depends on them (cosine to its own 0.976-1.0, mean 0.992, LoCoMo 26's turns). Alone,
-        a text's vector is its text's, as the float graph's is; it costs ~30 % more CPU than
-        batches of 8 (1.8 vs 1.4 CPU-s for 419 turns; the float graph: 3.4)."""
-        super().__init__(model_dir, batch_size, cache_dir)
+    # One text per run: the graph quantises each layer's activations with one scale for the
+    # whole input, padding included, so a text batched with others got a vector that depends
+    # on them (cosine to its own 0.976-1.0, mean 0.992, LoCoMo 26's turns). Alone, a text's
+    # vector is its text's, as the float graph's is; it costs ~30 % more CPU than batches of
+    # 8 (1.8 vs 1.4 CPU-s for 419 turns; the float graph: 3.4).
+    batch_size = 1
 
 
 class RememberingEmbedder:
@@ -162,7 +162,7 @@ class RememberingEmbedder:
     def __init__(self, inner: Embedder, size: int = 4096) -> None:
         from collections import OrderedDict
 
-        self.inner, self.name, self.dim, self._size = inner, inner.name, inner.dim, size
+        self.inner, self.name, self.model, self.dim, self._size = inner, inner.name, inner.model, inner.dim, size
         self._known: OrderedDict[str, Any] = OrderedDict()  # stripped text -> its vector
         self._lock = threading.Lock()  # an engine's worker threads embed concurrently
 

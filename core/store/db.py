@@ -74,12 +74,12 @@ class Store:
         return _recorded(self.path, self.con)
 
     def check_embedder(self, embedder: Embedder) -> None:
-        """StoreError unless `embedder` writes the vectors this store holds: a library caller
-        passing another model would mix or compare vectors of two models without a sign.
-        No query: `open_store` checked `embedder_setting` against the record already."""
-        if embedder.name == self.embedder_setting:
-            return
-        given, own = EmbedderRecord.of(embedder.name), EmbedderRecord.of(self.embedder_setting)
+        """StoreError unless `embedder` computes the vectors this store holds: a library caller
+        passing another model would mix or compare vectors of two models without a sign. The
+        model it reports is compared, not its name: a caller's own wrapper around the store's
+        embedder writes the same vectors. No query: `open_store` checked `embedder_setting`
+        against the record already."""
+        own, given = EmbedderRecord.of(self.embedder_setting), EmbedderRecord(embedder.model, embedder.dim)
         if given != own:
             raise StoreError(meta.given_other(self.path, own, self.embedder_setting, embedder.name, given))
 

@@ -103,7 +103,7 @@ class CountingEmbedder:
     """The real embedder, counting the texts it is asked to embed."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner, self.name, self.dim, self.asked = inner, inner.name, inner.dim, 0
+        self.inner, self.name, self.model, self.dim, self.asked = inner, inner.name, inner.model, inner.dim, 0
 
     def embed(self, texts: list[str]) -> np.ndarray:
         self.asked += len(texts)

@@ -26,7 +26,7 @@ class CountingEmbedder:
 
     def __init__(self, inner: Embedder, failed: threading.Event) -> None:
         self.inner, self.failed = inner, failed
-        self.dim, self.name = inner.dim, inner.name
+        self.dim, self.name, self.model = inner.dim, inner.name, inner.model
         self.calls = 0
         self.started = threading.Event()
 

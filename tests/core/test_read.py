@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from memhop.core.config import ReadSettings
-from memhop.core.embed import DIM, get_embedder
+from memhop.core.embed import DIM, MODEL, get_embedder
 from memhop.core.engines.offline.answer import answer_offline
 from memhop.core.errors import ConfigError
 from memhop.core.read import Context, ask, evidence_query, read
@@ -150,7 +150,7 @@ class _Recording:
 
     def __init__(self, fail: bool = False) -> None:
         self.inner, self.fail = get_embedder("minilm"), fail
-        self.name, self.dim = self.inner.name, self.inner.dim
+        self.name, self.model, self.dim = self.inner.name, self.inner.model, self.inner.dim
         self.calls: list[tuple[int, list[str]]] = []
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -182,7 +182,7 @@ class _Replaying:
     """Vectors the real embedder made in the parent, by text: the forked child embeds with no
     ONNX Runtime state of its own, so only the read path's worker pool is under test."""
 
-    name, dim = "minilm", DIM
+    name, model, dim = "minilm", MODEL, DIM
 
     def __init__(self, vectors: dict[str, np.ndarray]) -> None:
         self.vectors = vectors

@@ -287,7 +287,7 @@ class RecordingEmbedder:
 
     def __init__(self, stop_on: str | None = None) -> None:
         self.inner = get_embedder()
-        self.name, self.dim = self.inner.name, self.inner.dim
+        self.name, self.model, self.dim = self.inner.name, self.inner.model, self.inner.dim
         self.texts: list[str] = []
         self.stop_on = stop_on
 

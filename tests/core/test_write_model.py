@@ -36,7 +36,7 @@ class InterruptingEmbedder:
     def __init__(self, inner: Embedder, word: str) -> None:
         self.inner, self.word = inner, word
         self.dim = inner.dim
-        self.name = inner.name
+        self.name, self.model = inner.name, inner.model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if any(self.word in text for text in texts):

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from memhop.core.embed import get_embedder
+from memhop.core.embed import MODEL, get_embedder
 from memhop.core.model import ResidualDraft
 from memhop.core.ingest import ingest
 from memhop.core.language.names import mentions
@@ -54,6 +54,7 @@ class CachingEmbedder:
     several fresh copies of the store, and the vectors are the same every time."""
 
     name = "minilm"
+    model = MODEL
     dim = 384
 
     def __init__(self) -> None:

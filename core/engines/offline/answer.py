@@ -33,7 +33,6 @@ from memhop.core.engines.offline.spans import (
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
 from memhop.core.language.question import (
-    CURRENT,
     FIRST_PERSON,
     GROUPS,
     Question,
@@ -189,12 +188,10 @@ def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None
 def _yes_or_no(question: Question, request: AnswerRequest, chain: list[str], names: Sequence[str],
                sentences: Sequence[Sentence]) -> Explanation:
     """"Yes" from a sentence stating the question of its subject (yesno.py), else a refusal."""
-    asked = yesno.read(question.text)
+    asked = yesno.read(question.text)  # None for "still at the bakery?", too
     if asked is None:
         return Explanation(DONT_KNOW, tuple(chain), None)
     entity = _subject_entity(asked.subject, question, request, chain, names)
-    if any(w in CURRENT for w in lexical.words(question.text)):
-        return Explanation(DONT_KNOW, tuple(chain), None)  # "still at the bakery?": a later change may be worded any way
     # "does he work at the bakery?": the state now, which nothing said later may have changed
     found = yesno.verdict(asked, entity, sentences, not (asked.past or asked.modal))
     if found is None:
@@ -215,10 +212,7 @@ def _subject_entity(subject: str, question: Question, request: AnswerRequest, ch
     if owner and owner & words:  # "my sister", "Odran's friend": the chain's end, walked all the way
         walked = owner | {w for relation in question.relations for w in relation.lower().split()}
         return chain[-1] if chain and words <= walked and len(chain) == len(question.relations) + 1 else None
-    for name in names:
-        if same_entity(subject, name):
-            return name
-    return next((n for n in names if subject[:1].isupper() and may_name(n, subject)), None)
+    return _known_name(subject, names)
 
 
 def _needs_span(question: Question) -> bool:
@@ -273,13 +267,17 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
         return None
     if owner.lower() in FIRST_PERSON:
         return request.chain[0] if request.chain else None
-    for name in names:
-        if same_entity(owner, name):
-            return name
-    for name in names:  # a nickname of a known name ("Fran" for "Francesca Lima", or the other way), as the write path reads them
-        if may_name(name, owner):
-            return name  # "Barton Road" is no one's name
-    return owner
+    return _known_name(owner, names) or owner
+
+
+def _known_name(written: str, names: Sequence[str]) -> str | None:
+    """The known name a name as written in the question is: the same entity, else one it is a
+    nickname of ("Fran" for "Francesca Lima", or the other way), as the write path reads them;
+    "Barton Road" is no one's name, and a lower-case word ("the dog") no nickname."""
+    same = next((name for name in names if same_entity(written, name)), None)
+    if same is not None or not written[:1].isupper():
+        return same
+    return next((name for name in names if may_name(name, written)), None)
 
 
 def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:

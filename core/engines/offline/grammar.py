@@ -31,6 +31,7 @@ _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "s
 MEASURE_LABELS = frozenset({"QUANTITY", "MONEY", "PERCENT"})
 _VOWEL = re.compile(r"[aeiouy]")
 _REGULAR = (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
+_SIBILANT_ES = ("sses", "zzes", "ches", "shes", "xes")  # "-es" after these is the ending: "watches", "passes"
 
 
 def term_base(term: str) -> str:
@@ -67,13 +68,18 @@ def _recognised(text: str) -> Doc:
 
 @lru_cache(maxsize=65536)
 def verb_base(word: str) -> str:
-    """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play"."""
+    """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play". A third-person
+    form has its plain verb's base ("lives" and "live", "watches" and "watch"), so a question's
+    verb is found in a sentence saying it of someone."""
     from memhop.core.engines.offline.nlp import irregular_verbs, is_english_word
 
     low = word.lower()
     irregular = irregular_verbs().get(low)
     if irregular:
         return irregular
+    plain = _plain_verb(low)
+    if plain is not None:
+        return verb_base(plain)
     for end, add in _REGULAR:
         if low.endswith(end) and len(low) - len(end) >= 2:
             base = low[: -len(end)] + add
@@ -82,6 +88,24 @@ def verb_base(word: str) -> str:
             if is_english_word(base) and _VOWEL.search(base):  # "bring" is no "br", "string" no "str"
                 return base
     return low
+
+
+def _plain_verb(low: str) -> str | None:
+    """The verb (WordNet's) a third-person "-s" form is of, None for a word that is no such
+    form (a verb already, or no verb's): "watches" is "watch" + "es" but "lives" "live" + "s",
+    "studies" "study", "goes" "go"."""
+    from memhop.core.engines.offline.nlp import verb_lemmas
+
+    verbs = verb_lemmas()
+    if not low.endswith("s") or low in verbs:
+        return None
+    bases = [low[:-3] + "y"] if low.endswith("ies") and len(low) > 4 else []  # "studies"; "dies" is "die" + "s"
+    if low.endswith(_SIBILANT_ES):
+        bases.append(low[:-2])
+    bases.append(low[:-1])
+    if low.endswith("es"):
+        bases.append(low[:-2])  # "goes", "focuses"
+    return next((base for base in bases if base in verbs), None)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ exception ("instead of", "except") or a frame ("in her dreams", "in the film") s
 A question with "be" and a place ("has Odran been to Porto?") is also stated by a verb without
 an object that goes to or stays at that place ("went to Porto"). A present-tense question asks
 for the state now: the stating sentence must be on the latest day anything names the subject.
+One asking whether something still holds ("is Odran still at the bakery?") is refused unread:
+a later change may be worded any way.
 "No" is never answered: a negated sentence usually denies something narrower ("didn't go to
 Porto with Ben") than the question asks. "You" is refused (who it means is not known here).
 Anything else is refused: a wrong answer is worse than "I don't know".
@@ -79,7 +81,10 @@ class Verdict:
 
 
 def read(question: str) -> Asked | None:
-    """The question's verb, subject and other words, or None when its shape is not plain."""
+    """The question's verb, subject and other words, or None when its shape is not plain or
+    it asks for the state now in words ("still", "now": a later change may be worded any way)."""
+    if any(w in CURRENT for w in lexical.words(question)):
+        return None
     doc = grammar.parsed(question)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
@@ -93,8 +98,8 @@ def read(question: str) -> Asked | None:
     past = tense_word.tag_ == "VBD" or any(a.lower_ in _HAVE for a in auxes)
     own = _subject_words(subject)
     taken = {t.i for t in own} | {t.i for t in auxes} | {root.i}
-    words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in CURRENT
-             and t.lower_ not in _NOT_WORDS and not t.tag_.startswith("RB")]
+    words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in _NOT_WORDS
+             and not t.tag_.startswith("RB")]
     arguments = tuple(dict.fromkeys(lexical.terms(" ".join(words))))
     rest = [t for t in doc if t.i not in taken and not t.is_punct]
     exact = tuple(dict.fromkeys(t.lower_ for t in rest if (t.lower_ in _EXACT and t.tag_ != "MD") or t.like_num))

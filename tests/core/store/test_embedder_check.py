@@ -4,7 +4,7 @@ naming the store, before it embeds or writes anything: vectors of two models nev
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +79,28 @@ def test_restore_into_an_int8_store_refuses_the_float_embedder(world: Path, tmp_
         with pytest.raises(StoreError, match="restored.duckdb holds vectors of embedder minilm-int8"):
             load_export(store, data, get_embedder("minilm"))
         assert not any(store.counts().values())
+
+
+class _OwnEmbedder:
+    """A library caller's own embedder around one of memhop's: its own name, the inner one's
+    model, so the same vectors."""
+
+    def __init__(self, name: str, inner: Embedder) -> None:
+        self.name, self.model, self.dim, self.inner = name, inner.model, inner.dim, inner
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self.inner.embed(texts)
+
+
+def test_a_callers_own_embedder_of_the_stores_model_is_accepted_and_another_model_refused(
+    world: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "memhop.duckdb"
+    shutil.copy(world, db)
+    with open_store(db) as store:
+        before = store.counts()["turns"]
+        with pytest.raises(StoreError, match="holds vectors of embedder minilm .* given my-int8 "):
+            ingest(store, [_diary(store)], _OwnEmbedder("my-int8", get_embedder("minilm-int8")), self_name="Maya Patel")
+        assert store.counts()["turns"] == before
+        ingest(store, [_diary(store)], _OwnEmbedder("my-minilm", get_embedder("minilm")), self_name="Maya Patel")
+        assert store.counts()["turns"] > before

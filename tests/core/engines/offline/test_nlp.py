@@ -46,6 +46,21 @@ def test_the_word_lists_are_the_lemmatizers_own_tables_built_once_then_read_from
     assert [grammar.verb_base(w) for w in ("gave", "named", "stopped", "plays")] == ["give", "name", "stop", "play"]
 
 
+@pytest.mark.parametrize("plain, third", [
+    ("live", "lives"), ("watch", "watches"), ("study", "studies"), ("go", "goes"), ("use", "uses"),
+    ("pass", "passes"), ("focus", "focuses"), ("tie", "ties"), ("agree", "agrees"), ("ache", "aches"),
+    ("call", "calls"), ("fix", "fixes"), ("buzz", "buzzes"), ("try", "tries"),
+])
+def test_a_third_person_verb_has_its_plain_verbs_base(plain: str, third: str) -> None:
+    """A question's verb ("where does Ana live?") is matched to a sentence's ("Ana lives in
+    Porto") by their bases."""
+    assert grammar.verb_base(third) == grammar.verb_base(plain)
+
+
+def test_a_third_person_verb_has_the_plain_verb_as_its_base() -> None:
+    assert [grammar.verb_base(w) for w in ("lives", "watches", "studies", "goes")] == ["live", "watch", "study", "go"]
+
+
 def test_the_tokenizer_built_from_the_config_is_the_one_the_model_ships(whole: object) -> None:
     """The pipeline skips reading the model's tokenizer file: what the config builds must be
     byte for byte what that file holds, and split text as a whole load does."""
