@@ -79,7 +79,11 @@ class Store:
         model it reports is compared, not its name: a caller's own wrapper around the store's
         embedder writes the same vectors. No query: `open_store` checked `embedder_setting`
         against the record already."""
-        own, given = EmbedderRecord.of(self.embedder_setting), EmbedderRecord(embedder.model, embedder.dim)
+        model = getattr(embedder, "model", None)  # a caller's embedder written before `model` existed
+        if not isinstance(model, str):
+            raise StoreError(f"{self.path}: embedder {embedder.name!r} does not say which model computes its vectors "
+                             "(give it a `model` attribute, such as 'all-MiniLM-L6-v2')")
+        own, given = EmbedderRecord.of(self.embedder_setting), EmbedderRecord(model, embedder.dim)
         if given != own:
             raise StoreError(meta.given_other(self.path, own, self.embedder_setting, embedder.name, given))
 

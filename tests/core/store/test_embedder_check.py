@@ -104,3 +104,22 @@ def test_a_callers_own_embedder_of_the_stores_model_is_accepted_and_another_mode
         assert store.counts()["turns"] == before
         ingest(store, [_diary(store)], _OwnEmbedder("my-minilm", get_embedder("minilm")), self_name="Maya Patel")
         assert store.counts()["turns"] > before
+
+
+class _Unnamed:
+    """An embedder written against the protocol before it had `model`."""
+
+    name, dim = "mine", 384
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return get_embedder("minilm").embed(texts)
+
+
+def test_an_embedder_that_does_not_report_its_model_is_refused_in_one_line(world: Path, tmp_path: Path) -> None:
+    db = tmp_path / "memhop.duckdb"
+    shutil.copy(world, db)
+    with open_store(db) as store:
+        before = store.counts()
+        with pytest.raises(StoreError, match="embedder 'mine' does not say which model"):
+            ingest(store, [_diary(store)], _Unnamed(), self_name="Maya Patel")  # type: ignore[arg-type]
+        assert store.counts() == before
