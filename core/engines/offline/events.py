@@ -105,13 +105,10 @@ def asked_by(turn: TurnView | None, turns: dict[int, TurnView]) -> TurnView | No
 
 
 def answers(turn: TurnView, reply: TurnView) -> bool:
-    """Whether `reply`, the turn after `turn`, can answer it: said by someone else, the same
-    day (a turn the next day opens a new talk)."""
-    if reply.speaker == turn.speaker:
-        return False
-    if turn.timestamp is None or reply.timestamp is None:
-        return turn.timestamp is reply.timestamp
-    return turn.timestamp.date() == reply.timestamp.date()
+    """Whether `reply`, the turn after `turn`, can answer it (core/evidence.py `replies`)."""
+    from memhop.core.evidence import replies
+
+    return replies(turn.speaker, turn.session, reply.speaker, reply.session)
 
 
 def _says(noun: str, text: str) -> bool:
