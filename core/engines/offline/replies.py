@@ -3,9 +3,10 @@ Forum". The reply shares no word with a later question ("what time does the gig 
 so no sentence of it is ranked as support; the asking turn is. When a turn that mostly asks
 carries the question's words (all but its verb and type noun) and asks the same kind of
 question (a "where" turn's reply tells no time), its reply (the next turn, by someone else, in
-the same session: core/evidence.py `replies`) is read for the answer, typed as any answer is (a "what time" still needs a clock
-time). The reply's sentences are read in order while each plainly answers: a fragment
-("Haha good question.", "8pm at the Forum") or a sentence repeating the question's words;
+the same session: core/evidence.py `replies`) is read for the answer, typed as any answer is
+(a "what time" still needs a clock time). The reply's sentences are read in order while each
+plainly answers: a fragment ("Haha good question.", "8pm at the Forum"), a sentence repeating
+the question's words or one with a pronoun subject ("It's at 6pm", past a courtesy opening);
 reading stops at the first with a negation or declining ("no clue, but the bus leaves at
 11pm", "Kofi can't"), an order ("ask Ana, ...") or anything else ("I'm off at 11pm").
 """
