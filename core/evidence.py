@@ -23,7 +23,7 @@ other (core/bench/gap.py), and the defaults are the values that hold on both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -87,13 +87,23 @@ def _external(turns: TurnIndex, row: int) -> str:
     return f"turn {int(turns.ids[row])}"
 
 
+def replies(speaker: Hashable, session: Hashable, next_speaker: Hashable, next_session: Hashable) -> bool:
+    """Whether the turn after a turn is its reply (and the turn before, the one it answers):
+    said by someone else, in the same session. The session is the sitting the importer cut
+    (a chat's calendar day, a LoCoMo session, a diary entry), so a chat's next-day turn opens
+    a new talk; unlike "the same day" it needs no clock, holds for turns without a time and
+    for a sitting past midnight. A writer's own next sentence (a diary) is not a reply. The
+    one rule for the evidence's neighbours and the answerer's reading of replies."""
+    return next_speaker != speaker and next_session == session
+
+
 def _neighbours(turns: TurnIndex, row: int) -> list[int]:
-    """The turn before and after, in the same session, said by someone else: the turn this
-    one answers and its answer. A writer's own next sentence (a diary) is not a reply."""
+    """The turn before and after that `replies` pairs with this one: the turn it answers and
+    its answer."""
     out = []
     for other in (row - 1, row + 1):
-        if (0 <= other < len(turns.ids) and turns.sessions[other] == turns.sessions[row]
-                and turns.speaker_codes[other] != turns.speaker_codes[row]):
+        if 0 <= other < len(turns.ids) and replies(turns.speaker_codes[row], turns.sessions[row],
+                                                   turns.speaker_codes[other], turns.sessions[other]):
             out.append(other)
     return out
 

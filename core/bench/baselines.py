@@ -39,7 +39,8 @@ class Corpus:
         return len(self.ids)
 
     def view(self, row: int) -> TurnView:
-        return TurnView(self.ids[row], self.speakers[row], self.texts[row], self.times[row], self.external[row])
+        return TurnView(self.ids[row], self.speakers[row], self.texts[row], self.times[row], self.external[row],
+                        str(self.sessions[row]))
 
 
 def load_corpus(store: Store) -> Corpus:

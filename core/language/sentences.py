@@ -45,6 +45,7 @@ class Sentence:
     implicit: str | None  # who a sentence without a subject is about ("Works in publishing.")
     names: tuple[NameMatch, ...]  # entity mentions, in text order
     first_person: bool  # says "I", "my", "we"...
+    turn: int | None = None  # the id of the evidence turn it was said in (None: a fact or profile)
 
     @property
     def weight(self) -> float:
@@ -64,7 +65,7 @@ def gather(request: AnswerRequest) -> list[Sentence]:
         for fact in piece.facts:
             out.extend(_sentences(fact, "fact", piece.name, None, None, entries))
     for turn in request.evidence:
-        out.extend(_sentences(turn.text, "evidence", None, turn.speaker, turn.timestamp, entries))
+        out.extend(_sentences(turn.text, "evidence", None, turn.speaker, turn.timestamp, entries, turn.id))
     for piece in request.slices:
         out.extend(_sentences(piece.profile, "profile", piece.name, None, None, entries))
     return out
@@ -77,6 +78,7 @@ def _sentences(
     speaker: str | None,
     when: datetime | None,
     entries: NameIndex,
+    turn: int | None = None,
 ) -> list[Sentence]:
     out = []
     carry, first_person = owner, True
@@ -90,7 +92,7 @@ def _sentences(
         )
         implicit = owner or (speaker if first_person or carry is None else carry)
         first_person = any(word_of(w) in SPEAKER_WORDS for w in _FIRST_PERSON_HINT.findall(part))
-        out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person))
+        out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person, turn))
         subjects = [m.entity for m in names if _can_be_referred_to(part, m)]
         if subjects:
             carry = subjects[-1]

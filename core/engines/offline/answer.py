@@ -13,11 +13,11 @@ instead of guessing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import events, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
@@ -148,12 +148,17 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         gathered = _gathered(question, ranked)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
+    about = _of_event(question, sentences, request)
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
+        if not about(scored.sentence):
+            continue  # "It begins at 11am", of the parade, is no time of the recital
         short = _typed_cut(question, scored.sentence, scored.hit, end, chain)
         if short:
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
         for reply in replies.replies_to(question, asking, request.evidence, sentences):
+            if not about(reply):
+                continue
             short = _typed_cut(question, reply, 0, end, chain)
             if short:
                 return Explanation(short, tuple(chain), reply.text)
@@ -174,6 +179,16 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if refusals.well_formed(short, question) and not refusals.repeats(short, question):
             return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+def _of_event(question: Question, sentences: Sequence[Sentence], request: AnswerRequest) -> Callable[[Sentence], bool]:
+    """Whether a sentence is about the event a "when" question asks of (events.py); any
+    sentence is when the question names none."""
+    noun = events.event(question)
+    if noun is None:
+        return lambda sentence: True
+    turns = {turn.id: turn for turn in request.evidence}
+    return lambda sentence: events.speaks_of(noun, sentence, sentences, turns)
 
 
 def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str]) -> str | None:

@@ -2,10 +2,11 @@
 Forum". The reply shares no word with a later question ("what time does the gig start?"),
 so no sentence of it is ranked as support; the asking turn is. When a turn that mostly asks
 carries the question's words (all but its verb and type noun) and asks the same kind of
-question (a "where" turn's reply tells no time), its reply (the next turn, by someone else, the
-same day) is read for the answer, typed as any answer is (a "what time" still needs a clock
-time). The reply's sentences are read in order while each plainly answers: a fragment
-("Haha good question.", "8pm at the Forum") or a sentence repeating the question's words;
+question (a "where" turn's reply tells no time), its reply (the next turn, by someone else, in
+the same session: core/evidence.py `replies`) is read for the answer, typed as any answer is
+(a "what time" still needs a clock time). The reply's sentences are read in order while each
+plainly answers: a fragment ("Haha good question.", "8pm at the Forum"), a sentence repeating
+the question's words or one with a pronoun subject ("It's at 6pm", past a courtesy opening);
 reading stops at the first with a negation or declining ("no clue, but the bus leaves at
 11pm", "Kofi can't"), an order ("ask Ana, ...") or anything else ("I'm off at 11pm").
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import events, grammar
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
@@ -38,14 +39,14 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
             continue
         if not _same_kind(question, parse(asked.text, [])):
             continue
-        turn = next((t for t in evidence if _holds(t, asked)), None)
+        turn = by_id.get(asked.turn) if asked.turn is not None else None
         if turn is None or turn.id in seen or not asks(turn.text):
             continue
         seen.add(turn.id)
         reply = by_id.get(turn.id + 1)
-        if reply is None or reply.speaker == turn.speaker or not _same_day(turn, reply):
+        if reply is None or not events.answers(turn, reply):
             continue
-        said = sorted((s for s in sentences if _holds(reply, s)), key=lambda s: reply.text.find(s.text))
+        said = [s for s in sentences if s.origin == "evidence" and s.turn == reply.id]  # in the order said
         for sentence in said:  # "Haha good question. 8pm at the Forum": read on while it answers
             if is_question(sentence.text) or not _answers(sentence.text, needed):
                 break
@@ -69,15 +70,30 @@ _DECLINING = frozenset({"no", "not", "n't", "never", "nobody", "nothing", "none"
 
 def _answers(text: str, needed: set[str]) -> bool:
     """A sentence of the reply gives an answer: not negated or declining, not an order
-    ("ask Ana"), and either a fragment with no verb of its own or about the question's words."""
-    doc = grammar.parsed(text)
+    ("ask Ana"), and either a fragment with no verb of its own, about the question's words,
+    or said of what was asked, by a pronoun ("It starts at 6pm"). A courtesy opening ("No
+    worries, it is on the 14th") is read past; one the reply turns away from ("no clue, but
+    the bus leaves at 11pm") is not."""
+    doc = grammar.parsed(_past_opening(text))
     if any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc):
         return False
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
     fragment = not any(t.tag_ in _FINITE for t in doc)
-    return fragment or bool(needed & _said(text))
+    return fragment or bool(needed & _said(text)) or events.refers(doc.text)
+
+
+_OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)
+
+
+def _past_opening(text: str) -> str:
+    """The sentence past a verbless opening of a few words ("No worries, it is on the 14th"
+    -> "it is on the 14th"), else the sentence."""
+    found = _OPENING.match(text)
+    if found is None or len(found[1].split()) > 3 or not grammar.verbless(found[1]):
+        return text
+    return found[2]
 
 
 def _things(question: Question) -> set[str]:
@@ -92,14 +108,3 @@ def _said(text: str) -> set[str]:
     return {grammar.term_base(t) for t in lexical.terms(text)}
 
 
-
-def _holds(turn: TurnView, sentence: Sentence) -> bool:
-    return (sentence.origin == "evidence" and sentence.speaker == turn.speaker
-            and sentence.when == turn.timestamp and sentence.text in turn.text)
-
-
-def _same_day(turn: TurnView, reply: TurnView) -> bool:
-    """A turn the next day opens a new talk, it answers nothing."""
-    if turn.timestamp is None or reply.timestamp is None:
-        return turn.timestamp is reply.timestamp
-    return turn.timestamp.date() == reply.timestamp.date()

@@ -107,3 +107,41 @@ def test_a_reply_is_read_past_an_opening_that_says_nothing(opening: Memory, home
 
 def test_a_reply_that_turns_to_something_else_is_no_answer(opening: Memory, home: Path) -> None:
     assert is_idk(opening.ask("What time does the auction start?").text)  # 5pm is when Teodor is off work
+
+
+EVENTS_CHAT = """21/09/2024, 10:00 - Orla Venn: are you going to the parade on saturday?
+21/09/2024, 10:02 - Kasim Drue: yes! It begins at 11am, by the harbour
+21/09/2024, 10:05 - Orla Venn: what time's the quiz?
+21/09/2024, 10:06 - Kasim Drue: It's at 6pm
+21/09/2024, 10:10 - Orla Venn: when is the bake sale?
+21/09/2024, 10:12 - Kasim Drue: No worries, it is on 28 September 2024
+21/09/2024, 10:15 - Orla Venn: what time's the raffle?
+21/09/2024, 10:16 - Kasim Drue: no clue, but it is after 2pm
+"""
+
+
+@pytest.fixture(scope="module")
+def happenings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "whatsapp-kasim.txt", EVENTS_CHAT, "Orla Venn") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize("question", [
+    "What time does the recital start?",  # "It begins at 11am" is the parade's time
+    "What time does Kasim's recital start?",  # a name the sentence's speaker has is not the event
+    "What time does the raffle start?",  # "no clue, but ...": the reply declines
+])
+def test_a_time_said_of_another_event_is_no_answer(happenings: Memory, home: Path, question: str) -> None:
+    assert is_idk(happenings.ask(question).text)
+
+
+@pytest.mark.parametrize(("question", "answer", "cited"), [
+    ("What time does the parade start?", "11am", "It begins at 11am"),  # the turn it answers names the parade
+    ("What time is the quiz?", "6pm", "It's at 6pm"),  # "it": the quiz the asking turn names
+    ("When is the bake sale?", "28 September 2024", "No worries, it is on 28 September 2024"),
+])
+def test_a_reply_that_says_it_answers_the_event_asked_before(happenings: Memory, home: Path, question: str,
+                                                               answer: str, cited: str) -> None:
+    found = happenings.ask(question)
+    assert found.text == answer
+    assert cited in found.support.items[0].cited.text

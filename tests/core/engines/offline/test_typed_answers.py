@@ -79,6 +79,14 @@ def test_lists_gather_items_across_sessions() -> None:
     assert ask("Which instruments does Tomas play?", evidence=(first, second)) == "cello and banjo"
 
 
+def test_a_list_keeps_a_longer_item_that_is_another_thing_and_drops_true_duplicates() -> None:
+    """"bass guitar" and "double bass" are not the same instrument as "bass"; "Bass" is."""
+    said = [turn(1, "Tomas plays bass in a covers band.", "2024-01-10"),
+            turn(2, "Tomas played the double bass at the village fair.", "2024-06-02"),
+            turn(3, "Tomas plays Bass on Fridays.", "2024-07-02")]
+    assert ask("Which instruments does Tomas play?", evidence=tuple(said)) == "bass and double bass"
+
+
 def test_a_list_after_a_colon() -> None:
     books = turn(1, "My favourite novels this year, in order: Kindred, Middlemarch, The Road.", "2024-12-30")
     assert ask("What were my top three novels of 2024?", evidence=(books,)) == "Kindred, Middlemarch and The Road"

@@ -1,0 +1,120 @@
+"""The event a "when" question asks about, and whether a sentence speaks of it.
+
+"What time does the recital start?" is answered by a clock time only from a sentence about
+the recital: "It begins at 11am, by the harbour", said of a parade, matches the question's
+words (begin, start) and holds a time, yet answers nothing about a recital. The event is
+the question's subject when it is a common noun (recital, parade, bake sale, flight; not a
+person, a relative or the asked type itself, "time"). A sentence speaks of it when it says
+the noun, when the turn it answers (the asking turn just before, by someone else) says it
+("what time's the quiz?" — "It starts at 6pm"), or when its subject is a pronoun whose
+antecedent, in the sentence or turn before, says it ("The parade is on Saturday. It begins
+at 11am"). A question whose subject is a person ("when did Ines adopt the kitten?") names
+no event and is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline.spans import TIME_NOUNS
+from memhop.core.language import lexical
+from memhop.core.language.question import GROUPS, Question, is_relation
+from memhop.core.language.sentences import Sentence, split_sentences
+from memhop.core.model import TurnView
+
+_AUXILIARIES = frozenset({"do", "does", "did", "is", "was", "are", "were", "will", "'s", "’s"})
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our",
+                          "their", "its", "next", "last", "first"})
+_PREPOSITIONS = frozenset({"on", "at", "in", "for", "with", "to", "from", "of", "after", "before", "near", "by",
+                           "this", "next", "and", "or"})
+_PERSONAL = frozenset({"i", "you", "he", "she", "we", "they", "it", "me", "him", "us", "them", "everyone", "anyone"})
+_WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?|['’]s|\?")
+# A subject that stands for something said before: "it begins at 11am", "that's at 6pm".
+REFERRING = frozenset({"it", "this", "that", "they"})
+
+
+def event(question: Question) -> str | None:
+    """The stem of the noun a "when"/"what time" question asks the time of — its subject's
+    head ("the bake sale", "Kasim's recital") — or None when its subject is a person, a
+    pronoun or the asked type itself ("the last time ...")."""
+    target = re.split("['’]", question.target)[0] if question.target else None
+    if question.wh != "when" and target not in TIME_NOUNS:
+        return None
+    words = _WORD.findall(question.text)
+    # the auxiliary, or "what time's": the subject follows it
+    aux = next((i for i, w in enumerate(words) if w.lower() in _AUXILIARIES or _contracted(w)), None)
+    if aux is None:
+        return None
+    verb = grammar.question_verb(question.text)
+    walked = {w.lower() for relation in question.relations for w in relation.split()} | GROUPS
+    phrase: list[str] = []
+    for word in words[aux + 1:]:
+        low = word.lower()
+        if verb and grammar.verb_base(low) == verb and phrase:
+            verb = None  # found where the subject ends
+            break
+        if low == "?" or low in _PREPOSITIONS:
+            break
+        if low in _DETERMINERS or re.search("['’]s$", word):
+            continue  # "the", "Kasim's": the subject's head is yet to come
+        if word[:1].isupper() or low in _PERSONAL or is_relation(low) or low in walked:
+            return None  # "when did Ines / you / my sister / my colleague's band ...": who the chain reaches
+        phrase.append(low)
+    if verb and words[aux].lower() in ("do", "does", "did") and len(phrase) > 1:
+        phrase.pop()  # "when does Kasim's flight land?", its verb not read: the last word is the verb
+    if not phrase or phrase[-1] in TIME_NOUNS or phrase[-1] in lexical.STOPWORDS:
+        return None
+    return lexical.stem(phrase[-1])
+
+
+def _contracted(word: str) -> bool:
+    """"time's", "date's": the type noun with "is" run on."""
+    found = re.fullmatch(r"(\w+)['’]s", word.lower())
+    return found is not None and found[1] in TIME_NOUNS
+
+
+def speaks_of(noun: str, sentence: Sentence, sentences: Sequence[Sentence],
+              turns: dict[int, TurnView]) -> bool:
+    """Whether `sentence` is about the event `noun` (see the module's docstring)."""
+    if _says(noun, sentence.text):
+        return True
+    from memhop.core.evidence import asks
+
+    if sentence.turn is None:
+        return False  # a fact or profile: nothing before it to lean on
+    asked = asked_by(turns.get(sentence.turn), turns)
+    if asked is not None and asks(asked.text) and _says(noun, asked.text):
+        return True  # the reply to "are you going to the parade?"
+    if not refers(sentence.text):
+        return False
+    before = [s for s in sentences if s.turn == sentence.turn and s.origin == "evidence"]
+    at = next((i for i, s in enumerate(before) if s == sentence), 0)
+    if at > 0:
+        return _says(noun, before[at - 1].text)
+    return asked is not None and _says(noun, split_sentences(asked.text)[-1])
+
+
+def asked_by(turn: TurnView | None, turns: dict[int, TurnView]) -> TurnView | None:
+    """The turn `turn` answers: the one just before it, by someone else, in the same talk."""
+    if turn is None:
+        return None
+    before = turns.get(turn.id - 1)
+    return before if before is not None and answers(before, turn) else None
+
+
+def answers(turn: TurnView, reply: TurnView) -> bool:
+    """Whether `reply`, the turn after `turn`, can answer it (core/evidence.py `replies`)."""
+    from memhop.core.evidence import replies
+
+    return replies(turn.speaker, turn.session, reply.speaker, reply.session)
+
+
+def _says(noun: str, text: str) -> bool:
+    return noun in lexical.terms(text)
+
+
+def refers(text: str) -> bool:
+    """The sentence's subject is a pronoun standing for something said before."""
+    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in REFERRING for t in grammar.parsed(text))
