@@ -10,10 +10,15 @@ from datetime import date
 
 from memhop.core.engines.offline import counts, grammar
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, DateMention, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
+
+_PAST_AUX = frozenset({"was", "were", "did", "had"})
+_PERFECT_AUX = frozenset({"have", "has", "'ve"})
+_FUTURE_AUX = frozenset({"will", "'ll", "shall", "wo"})
+_PRESENT_AUX = frozenset({"is", "are", "am", "'s", "'re", "'m", "do", "does"})
 
 _NUMBER = re.compile(
     r"\b(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
@@ -256,10 +261,39 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
     return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
 
 
+def _tense(text: str) -> str | None:
+    """past | present | future by the sentence's main verb; None for a fragment ("Recital on
+    the 28th!"). A date without a year is read on the side the tense points to."""
+    if FUTURE.search(text):  # "the recital is next Friday (21 June)" looks ahead
+        return "future"
+    root = next((t for t in grammar.parsed(text) if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    aux = {c.lower_ for c in root.children if c.dep_ in ("aux", "auxpass")}
+    if root.tag_ == "VBD" or aux & _PAST_AUX or (root.tag_ == "VBN" and aux & _PERFECT_AUX):
+        return "past"
+    if root.tag_ == "MD" or aux & _FUTURE_AUX:
+        return "future"
+    if root.tag_ in ("VBZ", "VBP") or aux & _PRESENT_AUX:
+        return "present"
+    return None
+
+
+def _dates_by_tense(text: str, ref: date) -> list[DateMention]:
+    """"It is on 28 September", said on 21 September, is this year's: a present-tense
+    sentence puts a date without a year (or a bare weekday) on whichever side of the turn is
+    nearer; a past-tense one, or one without a verb, before it; a future one after it."""
+    tense = _tense(text)
+    if tense != "present":
+        return find_dates(text, ref, past=tense != "future")
+    ahead = {d.start: d for d in find_dates(text, ref, past=False)}
+    return [min((d, ahead.get(d.start, d)), key=lambda m: abs((m.day - ref).days) if m.day else 0)
+            for d in find_dates(text, ref, past=True)]
+
+
 def _date(sentence: Sentence, hit: int) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    past = not FUTURE.search(sentence.text)  # "the recital is next Friday (21 June)" looks ahead
-    mentions = find_dates(sentence.text, ref or date(2000, 1, 1), past=past)
+    mentions = _dates_by_tense(sentence.text, ref or date(2000, 1, 1))
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")

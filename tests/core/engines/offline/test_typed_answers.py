@@ -34,6 +34,18 @@ def test_a_later_mention_does_not_date_the_event() -> None:
     assert ask("When was Tomas's cello recital?", evidence=(later, entry)) == "21 June 2024"
 
 
+def test_a_date_without_a_year_is_read_on_the_side_the_verb_points_to() -> None:
+    # said a week before: this year's 28 September, not last year's
+    coming = turn(1, "Tomas's recital is on 28 September.", "2024-09-21")
+    assert ask("When is Tomas's recital?", evidence=(coming,)) == "28 September 2024"
+    gone = turn(1, "Tomas's recital was on 28 September.", "2024-09-21")
+    assert ask("When was Tomas's recital?", evidence=(gone,)) == "28 September 2023"
+    soon = turn(1, "Tomas's recital is on Friday.", "2024-06-12")  # a Wednesday: the Friday two days on
+    assert ask("When is Tomas's recital?", evidence=(soon,)) == "14 June 2024"
+    just_now = turn(1, "Tomas's recital is on 18 September and I am still buzzing.", "2024-09-21")
+    assert ask("When is Tomas's recital?", evidence=(just_now,)) == "18 September 2024"  # three days ago
+
+
 def test_what_breed_asks_for_the_class_the_text_gives_the_animal() -> None:
     juno = EntitySlice("Juno", "Juno is Tomas's dog.", ("Juno is a wire-haired lurcher who hates rain.",))
     assert ask("What breed is Tomas's dog?", slices=(TOMAS, juno)) == "wire-haired lurcher"
