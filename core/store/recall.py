@@ -322,14 +322,21 @@ class TurnIndex:
         rows that can rank among the best `wanted` are scored (the index's nearest, their
         neighbours, the `extra` rows a bonus may lift, or every `allowed` row when few are)
         and the rest are -inf."""
+        return self.scored_cosines(query, wanted, extra, allowed)[0]
+
+    def scored_cosines(
+        self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """`cosines`, and on a large store the rows it scored (ascending, every one finite);
+        None on a small one, where every row is scored."""
         if self.dense_matrix is not None:
-            return self.dense_matrix @ query
+            return self.dense_matrix @ query, None
         assert self.vectors is not None
         n = len(self.ids)
         rows = self._candidates(query, wanted, extra, allowed)
         out = np.full(n, -np.inf, dtype=np.float32)
         out[rows] = self.vectors.cosines(self.id_rank[rows], query)
-        return out
+        return out, rows[np.isfinite(out[rows])]
 
     def _candidates(
         self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray], allowed: np.ndarray | None

@@ -69,3 +69,21 @@ def test_an_answer_cites_the_same_turns_as_on_a_store_searched_exactly(
         assert snapshot(store).turns.approximate
     assert got == expected
     assert any(item for _, _, items in got for item in items)  # something was cited
+
+
+def test_a_large_store_names_exactly_the_rows_it_scored(two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows `scored_cosines` gives are every finite row of its cosines, ascending: the
+    evidence ranks those instead of finding them again in every row."""
+    import numpy as np
+
+    _, approx = two
+    monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
+    query = EMBED.embed([QUESTIONS[0]])[0]
+    with open_store(approx, read_only=True) as store:
+        turns = snapshot(store).turns
+        allowed = np.zeros(len(turns.ids), dtype=bool)
+        allowed[::3] = True
+        for window in (None, allowed):
+            cosines, rows = turns.scored_cosines(query, 5, (), window)
+            assert rows is not None and len(rows) and np.array_equal(rows, np.flatnonzero(np.isfinite(cosines)))
+            assert np.array_equal(cosines, turns.cosines(query, 5, (), window))
