@@ -172,6 +172,7 @@ def hybrid_scores(
     named: Sequence[np.ndarray] = (),
     listeners: Sequence[Listener] = (),
     sessions: np.ndarray | None = None,
+    scored: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every row's score — its `cosines` (a fresh array, changed in place), +entity bonus for `focus_rows`,
     +`name_weight` for each of `named` (one entity's rows each; a turn naming two of them gains both, as
@@ -179,7 +180,8 @@ def hybrid_scores(
     weight) over the best LEXICAL_POOL rows — and the best `wanted` rows, unordered. Rows not `allowed`
     score -inf and are never among the best. `listeners` (one per `named`, with the turns' `sessions`): a
     row of the pool that names a person only to address them, in a session they speak in, loses what
-    naming them gave it (`addressed`)."""
+    naming them gave it (`addressed`). `scored` (`sparse` only): the finite rows of `cosines`, ascending, when
+    the caller knows them (`TurnIndex.scored_cosines`), so no pass over every row finds them again."""
     base = cosines
     bonus = weights.entity_bonus
     alone = len(named) == 1 and named[0] is focus_rows  # one entity: its weight joins the bonus, one pass
@@ -193,7 +195,8 @@ def hybrid_scores(
         base[in_period] += bonus  # a turn said in the period the question names: as telling
     if allowed is not None:
         base[~allowed] = -np.inf
-    seeds = _best(base, wanted, sparse)
+        scored = None if scored is None else scored[allowed[scored]]
+    seeds = _best(base, wanted, sparse, scored)
     pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
     query_terms = lexical.terms(query_text)
     addressing = bool(listeners) and sessions is not None and focus_rows is not None and len(focus_rows) > 0
@@ -247,17 +250,19 @@ def _speaks_in(spoken: np.ndarray, sessions: np.ndarray, row: int) -> bool:
     return any(0 <= i < len(spoken) and sessions[int(spoken[i])] == sessions[row] for i in (at - 1, at))
 
 
-def _best(base: np.ndarray, wanted: int, sparse: bool) -> np.ndarray:
-    """The best `wanted` finite rows of `base`, unordered."""
+def _best(base: np.ndarray, wanted: int, sparse: bool, scored: np.ndarray | None = None) -> np.ndarray:
+    """The best `wanted` finite rows of `base`, unordered (`scored`: those finite rows, if known)."""
     wanted = min(len(base), max(wanted, 1))
     if sparse:  # only the scored rows can be seeds: partition those, not every row
-        scored = np.flatnonzero(np.isfinite(base))
+        scored = np.flatnonzero(np.isfinite(base)) if scored is None else scored
         return scored[np.argpartition(-base[scored], wanted - 1)[:wanted]] if len(scored) > wanted else scored
     seeds = np.argpartition(-base, wanted - 1)[:wanted]
     return seeds[np.isfinite(base[seeds])]
 
 
-def session_prior(base: np.ndarray, sessions: np.ndarray, pool: np.ndarray, weight: float, sparse: bool) -> None:
+def session_prior(
+    base: np.ndarray, sessions: np.ndarray, pool: np.ndarray, weight: float, sparse: bool, scored: np.ndarray | None = None
+) -> None:
     """Each scored row gains `weight` × its session's score (in place): the mean of that
     session's SESSION_BEST best rows among `pool`, the best rows overall. A session holding
     several good turns is about the question, and the evidence of one question clusters in
@@ -269,7 +274,7 @@ def session_prior(base: np.ndarray, sessions: np.ndarray, pool: np.ndarray, weig
         best.setdefault(int(sessions[row]), []).append(float(base[row]))
     keys = np.fromiter(best, dtype=sessions.dtype, count=len(best))
     values = np.asarray([sum(v[:SESSION_BEST]) / len(v[:SESSION_BEST]) for v in best.values()])
-    rows = np.flatnonzero(np.isfinite(base)) if sparse else np.arange(len(base))
+    rows = (np.flatnonzero(np.isfinite(base)) if scored is None else scored) if sparse else np.arange(len(base))
     order = np.argsort(keys)
     at = np.clip(np.searchsorted(keys[order], sessions[rows]), 0, len(keys) - 1)
     hit = keys[order][at] == sessions[rows]
@@ -307,7 +312,8 @@ def backfill(
         return []
     wanted = max(LEXICAL_POOL, room + len(taken))
     extra = [r for r in (focus_rows, None if in_period is None else np.flatnonzero(in_period)) if r is not None]
-    cosines = turns.cosines(query, wanted, extra, allowed)
+    # a large store scores only its candidates: their rows, known here, spare three passes over every row
+    cosines, scored = turns.scored_cosines(query, wanted, extra, allowed)
     read: dict[int, str] = {}  # the pool's texts, as BM25 read them
 
     def texts(rows: list[int]) -> list[str]:
@@ -317,12 +323,14 @@ def backfill(
 
     base, seeds = hybrid_scores(
         cosines, query_text, texts, wanted, focus_rows, allowed, in_period, turns.approximate, weights, named,
-        listeners, turns.sessions,
+        listeners, turns.sessions, scored,
     )
     if lend and weights.session > 0:
         pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
-        session_prior(base, turns.sessions, pool, weights.session, turns.approximate)
-        seeds = _best(base, wanted, turns.approximate)
+        if scored is not None and allowed is not None:
+            scored = scored[allowed[scored]]
+        session_prior(base, turns.sessions, pool, weights.session, turns.approximate, scored)
+        seeds = _best(base, wanted, turns.approximate, scored)
     asking = _asking(turns, base, seeds, read) if lend else {}
     for row in asking:
         base[row] *= weights.neighbour_share  # ranked as if lent by its reply, not by its own words

@@ -139,6 +139,9 @@ def read(
     query, chosen, trace = _prepare(store, question, embedder, options, window)
     clock = time.perf_counter()
     ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
+    if query.snap.turns.approximate:  # the evidence and its facts' turns, which the citations read: fetched together
+        cited = [t for s in chosen for source in s.sources for t in source.turn_ids[:1]]
+        query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()])
     evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
     trace.evidence = [e.pick for e in evidence]
     trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
