@@ -62,7 +62,7 @@ class TurnView:
     text: str
     timestamp: datetime | None = None
     external_id: str | None = None
-    session: str | None = None  # the session it was said in: a reply is the next turn of the same one
+    session: int | None = None  # the id of the session it was said in: a reply is the next turn of the same one
 
 
 @dataclass(frozen=True)

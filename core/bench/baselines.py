@@ -40,7 +40,7 @@ class Corpus:
 
     def view(self, row: int) -> TurnView:
         return TurnView(self.ids[row], self.speakers[row], self.texts[row], self.times[row], self.external[row],
-                        str(self.sessions[row]))
+                        int(self.sessions[row]))
 
 
 def load_corpus(store: Store) -> Corpus:

@@ -413,7 +413,8 @@ class TurnIndex:
             return self._fetched(rows)
         picked = self.columns.take(pa.array(rows, pa.int64())).to_pydict()
         return [
-            TurnRecord(int(self.ids[r]), session, self.speakers[self.speaker_codes[r]], ts, ext, text)
+            TurnRecord(int(self.ids[r]), session, self.speakers[self.speaker_codes[r]], ts, ext, text,
+                       int(self.sessions[r]))
             for r, session, ts, ext, text in zip(
                 rows, picked["session"], picked["ts"], picked["external_id"], picked["text"]
             )
@@ -429,7 +430,8 @@ class TurnIndex:
         for r, ts in zip(rows, stamps):
             tid = int(self.ids[r])
             ext, text = found[tid]
-            out.append(TurnRecord(tid, names[int(self.sessions[r])], self.speakers[self.speaker_codes[r]], ts, ext, text))
+            session = int(self.sessions[r])
+            out.append(TurnRecord(tid, names[session], self.speakers[self.speaker_codes[r]], ts, ext, text, session))
         return out
 
     def stored(self, turn_ids: Iterable[int]) -> dict[int, StoredTurn]:
@@ -581,6 +583,7 @@ class TurnRecord:
     timestamp: datetime | None
     external_id: str | None
     text: str
+    session_id: int  # the session's row: its name (`session`) can repeat across sources
 
 
 @dataclass(frozen=True)

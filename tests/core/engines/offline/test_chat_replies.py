@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support.written_memory import written_memory
 
+import memhop
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
 
@@ -145,3 +146,18 @@ def test_a_reply_that_says_it_answers_the_event_asked_before(happenings: Memory,
     found = happenings.ask(question)
     assert found.text == answer
     assert cited in found.support.items[0].cited.text
+
+
+def test_the_first_turn_of_another_chat_on_the_same_day_is_no_reply(tmp_path: Path, home: Path) -> None:
+    # Both exports cut a session named by the day; the second chat's first turn follows the
+    # first chat's last one in the store, but answers nothing said in the first chat.
+    first = tmp_path / "whatsapp-tova.txt"
+    first.write_text("20/05/2024, 09:00 - Tova Marr: morning!\n"
+                     "20/05/2024, 09:01 - Juno Reyes: morning :)\n"
+                     "20/05/2024, 09:02 - Tova Marr: what time does the recital start?\n", encoding="utf-8")
+    second = tmp_path / "whatsapp-pim.txt"
+    second.write_text("20/05/2024, 09:30 - Pim Ardo: it starts at 6pm, don't be late\n"
+                      "20/05/2024, 09:31 - Tova Marr: the football? ok\n", encoding="utf-8")
+    with memhop.open(tmp_path / "store.duckdb", engine="offline") as memory:
+        memory.ingest([first, second], self_name="Tova Marr")
+        assert is_idk(memory.ask("What time does the recital start?").text)
