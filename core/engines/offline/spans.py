@@ -19,6 +19,7 @@ _PAST_AUX = frozenset({"was", "were", "did", "had"})
 _PERFECT_AUX = frozenset({"have", "has", "'ve"})
 _FUTURE_AUX = frozenset({"will", "'ll", "shall", "wo"})
 _PRESENT_AUX = frozenset({"is", "are", "am", "'s", "'re", "'m", "do", "does"})
+_SCHEDULE_DAYS = 42  # "is on the 28th": the coming six weeks; a date further ahead is more likely one gone by
 
 _NUMBER = re.compile(
     r"\b(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
@@ -281,14 +282,22 @@ def _tense(text: str) -> str | None:
 
 def _dates_by_tense(text: str, ref: date) -> list[DateMention]:
     """"It is on 28 September", said on 21 September, is this year's: a present-tense
-    sentence puts a date without a year (or a bare weekday) on whichever side of the turn is
-    nearer; a past-tense one, or one without a verb, before it; a future one after it."""
+    sentence puts a date without a year (or a bare weekday) in the coming weeks when it
+    falls there (a schedule: "the match is on Saturday"), otherwise before the turn, as a
+    past-tense sentence or one without a verb does ("I still think about the trip on 3 May",
+    said in December, is May gone, not May to come); a future one puts it after the turn."""
     tense = _tense(text)
     if tense != "present":
         return find_dates(text, ref, past=tense != "future")
     ahead = {d.start: d for d in find_dates(text, ref, past=False)}
-    return [min((d, ahead.get(d.start, d)), key=lambda m: abs((m.day - ref).days) if m.day else 0)
-            for d in find_dates(text, ref, past=True)]
+    return [_coming(ahead.get(d.start), ref) or d for d in find_dates(text, ref, past=True)]
+
+
+def _coming(mention: DateMention | None, ref: date) -> DateMention | None:
+    """The mention read ahead, if its day is within the coming weeks a present tense speaks of."""
+    if mention is None or mention.day is None:
+        return None
+    return mention if 0 <= (mention.day - ref).days <= _SCHEDULE_DAYS else None
 
 
 def _date(sentence: Sentence, hit: int) -> str | None:

@@ -44,6 +44,13 @@ def test_a_date_without_a_year_is_read_on_the_side_the_verb_points_to() -> None:
     assert ask("When is Tomas's recital?", evidence=(soon,)) == "14 June 2024"
     just_now = turn(1, "Tomas's recital is on 18 September and I am still buzzing.", "2024-09-21")
     assert ask("When is Tomas's recital?", evidence=(just_now,)) == "18 September 2024"  # three days ago
+    saturday = turn(1, "Tomas's match is on Saturday.", "2024-06-11")  # a Tuesday: the coming one
+    assert ask("When is Tomas's match?", evidence=(saturday,)) == "15 June 2024"
+    # a present tense about a date long gone, or half a year ahead, is not a schedule
+    remembered = turn(1, "I still think about Tomas's trip to Porto on 3 May.", "2024-12-01")
+    assert ask("When was Tomas's trip to Porto?", evidence=(remembered,)) == "3 May 2024"
+    photos = turn(1, "Tomas's wedding photos from 14 April are finally here.", "2024-11-20")
+    assert ask("When was Tomas's wedding?", evidence=(photos,)) == "14 April 2024"
 
 
 def test_what_breed_asks_for_the_class_the_text_gives_the_animal() -> None:
