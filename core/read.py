@@ -29,7 +29,7 @@ from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
 from memhop.core.route import classify
 from memhop.core.store import Store
-from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, snapshot
+from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, cites_from_snapshot, snapshot
 from memhop.core.support import Support, find_support
 from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
 from memhop.core.window import Window
@@ -139,8 +139,9 @@ def read(
     query, chosen, trace = _prepare(store, question, embedder, options, window)
     clock = time.perf_counter()
     ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
-    if query.snap.turns.approximate:  # the evidence and its facts' turns, which the citations read: fetched together
-        cited = [t for s in chosen for source in s.sources for t in source.turn_ids[:1]]
+    if query.snap.turns.approximate:  # the evidence, and the facts' turns the citations read from it: fetched together
+        cites = cites_from_snapshot(store) is query.snap
+        cited = [t for s in chosen for source in s.sources for t in source.turn_ids[:1]] if cites else []
         query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()])
     evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
     trace.evidence = [e.pick for e in evidence]

@@ -649,6 +649,13 @@ def trusted(store: Store) -> Snapshot | None:
     return _TRUSTED.get(store.con)
 
 
+def cites_from_snapshot(store: Store) -> Snapshot | None:
+    """The snapshot citations read turn rows from: a large store's, on a read-only
+    connection (`trusted`); None where they are read from the store."""
+    snap = trusted(store)
+    return snap if snap is not None and snap.turns.approximate else None
+
+
 def drop(store: Store) -> None:
     """Forget every snapshot of this store file and close its derived files. A forget's
     compaction deletes the derived files; a long-lived process (serve, library use) would

@@ -40,10 +40,10 @@ def turns_by_id(store: Store, turn_ids: Sequence[int]) -> dict[int, StoredTurn]:
     """The turns that still exist among `turn_ids` (a forgotten one is simply absent)."""
     if not turn_ids:
         return {}
-    from memhop.core.store.recall import trusted  # recall imports this module
+    from memhop.core.store.recall import cites_from_snapshot  # recall imports this module
 
-    snap = trusted(store)
-    if snap is not None and snap.turns.approximate:  # a large store's snapshot has most of each row
+    snap = cites_from_snapshot(store)
+    if snap is not None:  # a large store's snapshot has most of each row
         return snap.turns.stored(turn_ids)
     # IN over a literal list, not list_contains(): DuckDB prunes by the id column's zone maps
     # for IN (8 ms instead of 40 at 100k turns). The turns first, then their sessions' files:
