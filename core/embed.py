@@ -97,6 +97,8 @@ class MiniLMEmbedder:
 
         path = model_dir or _model_dir()
         read_config(path)
+        if batch_size is not None and self.quantized and batch_size != 1:
+            raise ConfigError(f"{self.name} embeds one text per run: batched, a text's vector depends on its batch-mates")
         self._batch = self.batch_size if batch_size is None else batch_size
         self._tok = Tokenizer.from_file(str(path / "tokenizer.json"))
         self._tok.enable_truncation(max_length=MAX_SEQ_LEN)

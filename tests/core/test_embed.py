@@ -288,3 +288,5 @@ def test_an_int8_vector_is_its_text_alone_whatever_it_is_embedded_with() -> None
     together = int8.embed(["Bob plays the piano.", "A far longer sentence about the rain in the hills all week.", "ok"])
     alone = int8.embed(["Bob plays the piano."])
     np.testing.assert_allclose(together[0], alone[0], atol=1e-6)
+    with pytest.raises(ConfigError, match="one text per run"):  # a caller cannot batch it into other vectors
+        MiniLMInt8Embedder(batch_size=8)
