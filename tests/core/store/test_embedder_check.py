@@ -102,6 +102,9 @@ def test_a_callers_own_embedder_of_the_stores_model_is_accepted_and_another_mode
         with pytest.raises(StoreError, match="holds vectors of embedder minilm .* given my-int8 "):
             ingest(store, [_diary(store)], _OwnEmbedder("my-int8", get_embedder("minilm-int8")), self_name="Maya Patel")
         assert store.counts()["turns"] == before
+        with pytest.raises(StoreError, match="holds vectors of embedder minilm"):  # its name is the store's, its model not
+            ingest(store, [_diary(store)], _OwnEmbedder("minilm", get_embedder("minilm-int8")), self_name="Maya Patel")
+        assert store.counts()["turns"] == before
         ingest(store, [_diary(store)], _OwnEmbedder("my-minilm", get_embedder("minilm")), self_name="Maya Patel")
         assert store.counts()["turns"] > before
 
