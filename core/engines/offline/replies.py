@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import events, grammar
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
 from memhop.core.model import TurnView
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 
 def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequence[TurnView],
@@ -72,10 +76,13 @@ def _answers(text: str, needed: set[str]) -> bool:
     """A sentence of the reply gives an answer: not negated or declining, not an order
     ("ask Ana"), and either a fragment with no verb of its own, about the question's words,
     or said of what was asked, by a pronoun ("It starts at 6pm"). A courtesy opening ("No
-    worries, it is on the 14th") is read past; one the reply turns away from ("no clue, but
-    the bus leaves at 11pm") is not."""
-    doc = grammar.parsed(_past_opening(text))
-    if any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc):
+    worries, it is on the 14th") is read past; a declining one ("No idea, it's 8pm here")
+    or one the reply turns away from ("no clue, but the bus leaves at 11pm") is not."""
+    opening, rest = _opening(text)
+    if opening and _declines(grammar.parsed(opening)) and not _COURTESY & set(opening.lower().split()):
+        return False  # "No idea, ...", "Not sure, ...": what follows is a guess or another matter
+    doc = grammar.parsed(rest)
+    if _declines(doc):
         return False
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
@@ -84,16 +91,22 @@ def _answers(text: str, needed: set[str]) -> bool:
     return fragment or bool(needed & _said(text)) or events.refers(doc.text)
 
 
+def _declines(doc: Doc) -> bool:
+    return any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc)
+
+
+# Openings that decline nothing though they say "no": "No worries, it is on the 14th".
+_COURTESY = frozenset({"worries", "worry", "problem", "probs", "prob", "bother", "rush", "stress"})
 _OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)
 
 
-def _past_opening(text: str) -> str:
-    """The sentence past a verbless opening of a few words ("No worries, it is on the 14th"
-    -> "it is on the 14th"), else the sentence."""
+def _opening(text: str) -> tuple[str, str]:
+    """A verbless opening of a few words and the sentence past it ("No worries, it is on the
+    14th" -> "No worries", "it is on the 14th"), else no opening and the sentence."""
     found = _OPENING.match(text)
     if found is None or len(found[1].split()) > 3 or not grammar.verbless(found[1]):
-        return text
-    return found[2]
+        return "", text
+    return found[1], found[2]
 
 
 def _things(question: Question) -> set[str]:
