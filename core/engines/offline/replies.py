@@ -24,7 +24,7 @@ from memhop.core.language.sentences import Sentence, is_question
 from memhop.core.model import TurnView
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 
 def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequence[TurnView],
@@ -88,7 +88,7 @@ def _answers(text: str, needed: set[str]) -> bool:
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
     fragment = not any(t.tag_ in _FINITE for t in doc)
-    return fragment or bool(needed & _said(text)) or events.refers(doc.text)
+    return fragment or bool(needed & _said(text)) or _said_of_it(doc)
 
 
 def _declines(doc: Doc) -> bool:
@@ -97,6 +97,37 @@ def _declines(doc: Doc) -> bool:
 
 # Openings that decline nothing though they say "no": "No worries, it is on the 14th".
 _COURTESY = frozenset({"worries", "worry", "problem", "probs", "prob", "bother", "rush", "stress"})
+# Verbs an event is said to do at its time ("it starts at 6pm"), beside the copula ("it's at 6pm").
+_TIMED = frozenset({"be", "start", "begin", "finish", "end", "open", "close"})
+
+
+def _said_of_it(doc: Doc) -> bool:
+    """The sentence says its time of what was asked: a pronoun subject ("it", "that") of
+    "be" or a start/begin-like verb whose prepositional complement holds the time or date
+    ("It's at 6pm", "it is on the 14th", "It begins at 11am"). A clock "it" ("It's 5pm
+    already") and an it-clause naming another thing ("it's my shift till 9pm", "it's my
+    mum's birthday on the 14th") say nothing of it."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or _base(root.lower_) not in _TIMED:
+        return False
+    children = list(root.children)
+    if not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in events.REFERRING for c in children):
+        return False
+    if any(c.dep_ in ("attr", "dobj", "acomp", "oprd") for c in children):
+        return False  # "it's my shift", "It is 6pm": said of another thing, or of the clock
+    return any(c.dep_ == "prep" and any(_dated(w) for w in c.subtree if w is not c) for c in children)
+
+
+def _base(verb: str) -> str:
+    """The verb's base; the pipeline has no lemmatizer, and a run-on "'s" is "is"."""
+    return grammar.verb_base("is" if verb in ("'s", "’s") else verb)
+
+
+def _dated(token: Token) -> bool:
+    """A word of a time or date: "6pm", "14th", "September", "Saturday"."""
+    return token.like_num or any(ch.isdigit() for ch in token.text) or token.tag_ == "NNP"
+
+
 _OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)
 
 

@@ -162,8 +162,18 @@ def test_a_reply_that_declines_before_but_is_no_answer(happenings: Memory, home:
     assert is_idk(happenings.ask("What time does the raffle start?").text)  # "no clue, but it is after 2pm"
 
 
-def test_a_courtesy_opening_is_read_past() -> None:
+@pytest.mark.parametrize(("asked", "reply", "question"), [
+    ("what time's the quiz?", "It's 5pm already, gotta run", "What time is the quiz?"),  # the clock
+    ("what time's the quiz?", "it's my shift till 9pm", "What time is the quiz?"),  # the shift's time
+    ("when is the bake sale?", "Sadly, it's my mum's birthday on the 14th", "When is the bake sale?"),
+])
+def test_an_it_reply_said_of_another_thing_is_no_answer(asked: str, reply: str, question: str) -> None:
+    assert pair(asked, reply, question) == DONT_KNOW
+
+
+def test_an_it_reply_giving_the_time_answers() -> None:
     assert pair("what time's the quiz?", "No worries, it's at 6pm", "What time is the quiz?") == "6pm"
+    assert pair("when is the bake sale?", "it starts on 28 September 2024", "When is the bake sale?") == "28 September 2024"
 
 
 @pytest.mark.parametrize(("question", "answer", "cited"), [
