@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import events, grammar
+from memhop.core.engines.offline.spans import _tense
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
@@ -52,7 +53,7 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
             continue
         said = [s for s in sentences if s.origin == "evidence" and s.turn == reply.id]  # in the order said
         for sentence in said:  # "Haha good question. 8pm at the Forum": read on while it answers
-            if is_question(sentence.text) or not _answers(sentence.text, needed):
+            if is_question(sentence.text) or not _answers(sentence.text, needed, question):
                 break
             yield sentence
 
@@ -72,7 +73,7 @@ _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _DECLINING = frozenset({"no", "not", "n't", "never", "nobody", "nothing", "none", "nope", "dunno", "idk"})
 
 
-def _answers(text: str, needed: set[str]) -> bool:
+def _answers(text: str, needed: set[str], question: Question) -> bool:
     """A sentence of the reply gives an answer: not negated or declining, not an order
     ("ask Ana"), and either a fragment with no verb of its own, about the question's words,
     or said of what was asked, by a pronoun ("It starts at 6pm"). A courtesy opening ("No
@@ -88,7 +89,7 @@ def _answers(text: str, needed: set[str]) -> bool:
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
     fragment = not any(t.tag_ in _FINITE for t in doc)
-    return fragment or bool(needed & _said(text)) or _said_of_it(doc)
+    return fragment or bool(needed & _said(text)) or (_said_of_it(doc) and not _past_of_present(rest, question))
 
 
 def _declines(doc: Doc) -> bool:
@@ -126,6 +127,11 @@ def _base(verb: str) -> str:
 def _dated(token: Token) -> bool:
     """A word of a time or date: "6pm", "14th", "September", "Saturday"."""
     return token.like_num or any(ch.isdigit() for ch in token.text) or token.tag_ == "NNP"
+
+
+def _past_of_present(text: str, question: Question) -> bool:
+    """"It was at 6pm last year" tells a past time, no answer to "What time is the quiz?"."""
+    return _tense(text) == "past" and _tense(question.text) != "past"
 
 
 _OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)

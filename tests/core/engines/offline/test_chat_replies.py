@@ -171,6 +171,10 @@ def test_an_it_reply_said_of_another_thing_is_no_answer(asked: str, reply: str, 
     assert pair(asked, reply, question) == DONT_KNOW
 
 
+def test_a_past_reply_does_not_answer_a_present_question() -> None:
+    assert pair("what time is the quiz?", "It was at 6pm last year", "What time is the quiz?") == DONT_KNOW
+
+
 def test_an_it_reply_giving_the_time_answers() -> None:
     assert pair("what time's the quiz?", "No worries, it's at 6pm", "What time is the quiz?") == "6pm"
     assert pair("when is the bake sale?", "it starts on 28 September 2024", "When is the bake sale?") == "28 September 2024"
