@@ -145,7 +145,7 @@ KASIM = EntitySlice("Kasim Drue", "Kasim Drue is Orla's friend.", ())
 def pair(asked: str, reply: str, question: str, session: int | None = 1, later: str | None = None) -> str:
     """The answer to `question` from a chat of two turns: Orla asks, Kasim replies."""
     said = "2024-09-21T10:00"
-    turns = (TurnView(1, "Orla Venn", asked, datetime.fromisoformat(said), "c#1", 1),
+    turns = (TurnView(1, "Orla Venn", asked, datetime.fromisoformat(said), "c#1", session),
              TurnView(2, "Kasim Drue", reply, datetime.fromisoformat(later or said), "c#2", session))
     return answer_offline(AnswerRequest(question, (ORLA, KASIM), turns, ("Orla Venn",)))
 
@@ -169,6 +169,12 @@ def test_a_reply_that_declines_before_but_is_no_answer(happenings: Memory, home:
 ])
 def test_an_it_reply_said_of_another_thing_is_no_answer(asked: str, reply: str, question: str) -> None:
     assert pair(asked, reply, question) == DONT_KNOW
+
+
+def test_turns_of_an_unknown_session_are_no_question_and_reply() -> None:
+    assert pair("what time's the quiz?", "It's at 6pm", "What time is the quiz?") == "6pm"
+    assert pair("what time's the quiz?", "It's at 6pm", "What time is the quiz?", session=None,
+                later="2024-09-28T10:00") == DONT_KNOW  # a week apart, in no session known
 
 
 def test_a_past_reply_does_not_answer_a_present_question() -> None:
