@@ -92,9 +92,11 @@ def replies(speaker: Hashable, session: Hashable, next_speaker: Hashable, next_s
     said by someone else, in the same session. The session is the sitting the importer cut
     (a chat's calendar day, a LoCoMo session, a diary entry), so a chat's next-day turn opens
     a new talk; unlike "the same day" it needs no clock, holds for turns without a time and
-    for a sitting past midnight. A writer's own next sentence (a diary) is not a reply. The
-    one rule for the evidence's neighbours and the answerer's reading of replies."""
-    return next_speaker != speaker and next_session == session
+    for a sitting past midnight. A writer's own next sentence (a diary) is not a reply. An
+    unknown session (None: a view built without one) is no sitting shared: two such turns a
+    week apart would else pair, and a wrong answer is worse than a refusal. The one rule for
+    the evidence's neighbours and the answerer's reading of replies."""
+    return next_speaker != speaker and session is not None and next_session == session
 
 
 def _neighbours(turns: TurnIndex, row: int) -> list[int]:

@@ -122,7 +122,8 @@ def parse(text: str, names: list[str]) -> Question:
 
 
 def _question_word(low: list[str]) -> tuple[str, str | None]:
-    words = [t for t in low if re.match(r"\w", t)]
+    # "When's the recital?" asks what "When is the recital?" does: the "'s" is run on
+    words = ["when" if t in ("when's", "when’s") else t for t in low if re.match(r"\w", t)]
     if not words:
         return "", None
     first = next((i for i, t in enumerate(words) if t in _WH), None)

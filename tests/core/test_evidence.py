@@ -15,7 +15,7 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.evidence import SESSION_BEST, WEIGHTS, backfill, name_weight
+from memhop.core.evidence import SESSION_BEST, WEIGHTS, backfill, name_weight, replies
 from memhop.core.ingest import ingest
 from memhop.core.model import ResidualDraft
 from memhop.core.read import Context, evidence_query, read
@@ -244,3 +244,10 @@ def test_a_nickname_two_named_people_could_share_gives_neither_of_them_its_turns
         assert not bob & set(query.focus.tolist())
         assert not bob & lane and not bob & moss and lane and moss
         assert lane | moss == set(query.focus.tolist())
+
+
+def test_a_turn_of_an_unknown_session_is_no_reply() -> None:
+    """Two speakers' adjacent turns pair only within one known session: None says nothing."""
+    assert replies("Orla", 3, "Kasim", 3)
+    assert not replies("Orla", 3, "Orla", 3) and not replies("Orla", 3, "Kasim", 4)
+    assert not replies("Orla", None, "Kasim", None) and not replies("Orla", 3, "Kasim", None)

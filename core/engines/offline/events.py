@@ -70,9 +70,10 @@ def event(question: Question) -> str | None:
 
 
 def _contracted(word: str) -> bool:
-    """"time's", "date's": the type noun with "is" run on."""
+    """"time's", "date's", "When's": the type noun or "when" with "is" run on (the word
+    tokeniser keeps the "'s" on the word, so it is no auxiliary of its own)."""
     found = re.fullmatch(r"(\w+)['’]s", word.lower())
-    return found is not None and found[1] in TIME_NOUNS
+    return found is not None and (found[1] in TIME_NOUNS or found[1] == "when")
 
 
 def speaks_of(noun: str, sentence: Sentence, sentences: Sequence[Sentence],

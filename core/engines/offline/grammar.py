@@ -71,7 +71,7 @@ def verb_base(word: str) -> str:
     """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play". A third-person
     form has its plain verb's base ("lives" and "live", "watches" and "watch"), so a question's
     verb is found in a sentence saying it of someone."""
-    from memhop.core.engines.offline.nlp import irregular_verbs, is_english_word
+    from memhop.core.engines.offline.nlp import irregular_verbs, is_english_word, verb_lemmas
 
     low = word.lower()
     irregular = irregular_verbs().get(low)
@@ -79,7 +79,9 @@ def verb_base(word: str) -> str:
         return irregular
     plain = _plain_verb(low)
     if plain is not None:
-        return verb_base(plain)
+        return plain  # a WordNet verb: stripping it again made "needs" "ne"
+    if low in verb_lemmas():
+        return low  # "need", "pass": no "-ed" or "-s" ending to strip
     for end, add in _REGULAR:
         if low.endswith(end) and len(low) - len(end) >= 2:
             base = low[: -len(end)] + add

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import events, grammar
+from memhop.core.engines.offline.spans import _tense
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
 from memhop.core.model import TurnView
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
 
 
 def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequence[TurnView],
@@ -48,7 +53,7 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
             continue
         said = [s for s in sentences if s.origin == "evidence" and s.turn == reply.id]  # in the order said
         for sentence in said:  # "Haha good question. 8pm at the Forum": read on while it answers
-            if is_question(sentence.text) or not _answers(sentence.text, needed):
+            if is_question(sentence.text) or not _answers(sentence.text, needed, question):
                 break
             yield sentence
 
@@ -68,32 +73,77 @@ _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _DECLINING = frozenset({"no", "not", "n't", "never", "nobody", "nothing", "none", "nope", "dunno", "idk"})
 
 
-def _answers(text: str, needed: set[str]) -> bool:
+def _answers(text: str, needed: set[str], question: Question) -> bool:
     """A sentence of the reply gives an answer: not negated or declining, not an order
     ("ask Ana"), and either a fragment with no verb of its own, about the question's words,
     or said of what was asked, by a pronoun ("It starts at 6pm"). A courtesy opening ("No
-    worries, it is on the 14th") is read past; one the reply turns away from ("no clue, but
-    the bus leaves at 11pm") is not."""
-    doc = grammar.parsed(_past_opening(text))
-    if any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc):
+    worries, it is on the 14th") is read past; a declining one ("No idea, it's 8pm here")
+    or one the reply turns away from ("no clue, but the bus leaves at 11pm") is not."""
+    opening, rest = _opening(text)
+    if opening and _declines(grammar.parsed(opening)) and not _COURTESY & set(opening.lower().split()):
+        return False  # "No idea, ...", "Not sure, ...": what follows is a guess or another matter
+    doc = grammar.parsed(rest)
+    if _declines(doc):
         return False
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
     fragment = not any(t.tag_ in _FINITE for t in doc)
-    return fragment or bool(needed & _said(text)) or events.refers(doc.text)
+    return fragment or bool(needed & _said(text)) or (_said_of_it(doc) and not _past_of_present(rest, question))
+
+
+def _declines(doc: Doc) -> bool:
+    return any(t.dep_ == "neg" or t.lower_ in _DECLINING for t in doc)
+
+
+# Openings that decline nothing though they say "no": "No worries, it is on the 14th".
+_COURTESY = frozenset({"worries", "worry", "problem", "probs", "prob", "bother", "rush", "stress"})
+# Verbs an event is said to do at its time ("it starts at 6pm"), beside the copula ("it's at 6pm").
+_TIMED = frozenset({"be", "start", "begin", "finish", "end", "open", "close"})
+
+
+def _said_of_it(doc: Doc) -> bool:
+    """The sentence says its time of what was asked: a pronoun subject ("it", "that") of
+    "be" or a start/begin-like verb whose prepositional complement holds the time or date
+    ("It's at 6pm", "it is on the 14th", "It begins at 11am"). A clock "it" ("It's 5pm
+    already") and an it-clause naming another thing ("it's my shift till 9pm", "it's my
+    mum's birthday on the 14th") say nothing of it."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or _base(root.lower_) not in _TIMED:
+        return False
+    children = list(root.children)
+    if not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in events.REFERRING for c in children):
+        return False
+    if any(c.dep_ in ("attr", "dobj", "acomp", "oprd") for c in children):
+        return False  # "it's my shift", "It is 6pm": said of another thing, or of the clock
+    return any(c.dep_ == "prep" and any(_dated(w) for w in c.subtree if w is not c) for c in children)
+
+
+def _base(verb: str) -> str:
+    """The verb's base; the pipeline has no lemmatizer, and a run-on "'s" is "is"."""
+    return grammar.verb_base("is" if verb in ("'s", "’s") else verb)
+
+
+def _dated(token: Token) -> bool:
+    """A word of a time or date: "6pm", "14th", "September", "Saturday"."""
+    return token.like_num or any(ch.isdigit() for ch in token.text) or token.tag_ == "NNP"
+
+
+def _past_of_present(text: str, question: Question) -> bool:
+    """"It was at 6pm last year" tells a past time, no answer to "What time is the quiz?"."""
+    return _tense(text) == "past" and _tense(question.text) != "past"
 
 
 _OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)
 
 
-def _past_opening(text: str) -> str:
-    """The sentence past a verbless opening of a few words ("No worries, it is on the 14th"
-    -> "it is on the 14th"), else the sentence."""
+def _opening(text: str) -> tuple[str, str]:
+    """A verbless opening of a few words and the sentence past it ("No worries, it is on the
+    14th" -> "No worries", "it is on the 14th"), else no opening and the sentence."""
     found = _OPENING.match(text)
     if found is None or len(found[1].split()) > 3 or not grammar.verbless(found[1]):
-        return text
-    return found[2]
+        return "", text
+    return found[1], found[2]
 
 
 def _things(question: Question) -> set[str]:

@@ -5,6 +5,7 @@ no answer of the asked type or one the next day."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from support.written_memory import written_memory
 import memhop
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
+from memhop.core.engines.offline.answer import DONT_KNOW, answer_offline
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 
 CHAT = """13/05/2024, 18:02 - Inka Salo: hey! are we still on for friday?
 13/05/2024, 18:05 - Lior Benami: yes!! can't wait
@@ -130,10 +133,57 @@ def happenings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 @pytest.mark.parametrize("question", [
     "What time does the recital start?",  # "It begins at 11am" is the parade's time
     "What time does Kasim's recital start?",  # a name the sentence's speaker has is not the event
-    "What time does the raffle start?",  # "no clue, but ...": the reply declines
 ])
 def test_a_time_said_of_another_event_is_no_answer(happenings: Memory, home: Path, question: str) -> None:
     assert is_idk(happenings.ask(question).text)
+
+
+ORLA = EntitySlice("Orla Venn", "Orla Venn keeps this chat.", ())
+KASIM = EntitySlice("Kasim Drue", "Kasim Drue is Orla's friend.", ())
+
+
+def pair(asked: str, reply: str, question: str, session: int | None = 1, later: str | None = None) -> str:
+    """The answer to `question` from a chat of two turns: Orla asks, Kasim replies."""
+    said = "2024-09-21T10:00"
+    turns = (TurnView(1, "Orla Venn", asked, datetime.fromisoformat(said), "c#1", session),
+             TurnView(2, "Kasim Drue", reply, datetime.fromisoformat(later or said), "c#2", session))
+    return answer_offline(AnswerRequest(question, (ORLA, KASIM), turns, ("Orla Venn",)))
+
+
+@pytest.mark.parametrize("reply", [
+    "No idea, it's 8pm here though",  # what follows is Kasim's clock
+    "Not sure, it is at 6pm maybe",  # a guess
+])
+def test_a_reply_that_opens_by_declining_is_no_answer(reply: str) -> None:
+    assert pair("what time's the quiz?", reply, "What time is the quiz?") == DONT_KNOW
+
+
+def test_a_reply_that_declines_before_but_is_no_answer(happenings: Memory, home: Path) -> None:
+    assert is_idk(happenings.ask("What time does the raffle start?").text)  # "no clue, but it is after 2pm"
+
+
+@pytest.mark.parametrize(("asked", "reply", "question"), [
+    ("what time's the quiz?", "It's 5pm already, gotta run", "What time is the quiz?"),  # the clock
+    ("what time's the quiz?", "it's my shift till 9pm", "What time is the quiz?"),  # the shift's time
+    ("when is the bake sale?", "Sadly, it's my mum's birthday on the 14th", "When is the bake sale?"),
+])
+def test_an_it_reply_said_of_another_thing_is_no_answer(asked: str, reply: str, question: str) -> None:
+    assert pair(asked, reply, question) == DONT_KNOW
+
+
+def test_turns_of_an_unknown_session_are_no_question_and_reply() -> None:
+    assert pair("what time's the quiz?", "It's at 6pm", "What time is the quiz?") == "6pm"
+    assert pair("what time's the quiz?", "It's at 6pm", "What time is the quiz?", session=None,
+                later="2024-09-28T10:00") == DONT_KNOW  # a week apart, in no session known
+
+
+def test_a_past_reply_does_not_answer_a_present_question() -> None:
+    assert pair("what time is the quiz?", "It was at 6pm last year", "What time is the quiz?") == DONT_KNOW
+
+
+def test_an_it_reply_giving_the_time_answers() -> None:
+    assert pair("what time's the quiz?", "No worries, it's at 6pm", "What time is the quiz?") == "6pm"
+    assert pair("when is the bake sale?", "it starts on 28 September 2024", "When is the bake sale?") == "28 September 2024"
 
 
 @pytest.mark.parametrize(("question", "answer", "cited"), [

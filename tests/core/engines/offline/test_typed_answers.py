@@ -426,3 +426,13 @@ def test_a_note_dated_inside_the_questions_period_says_where_a_band_played() -> 
     assert ask("Where did Ines go in May 2019?", evidence=(note,)) == "Louvre"
     assert ask("Where did Ines go in June 2019?", evidence=(note,)) == DONT_KNOW
     assert ask("Where were Tin Owls in March 2024?", slices=(NOOR, owls)) == DONT_KNOW
+
+
+def test_when_s_asks_what_when_is_does() -> None:
+    """"When's the recital?" is a "when" question about the recital, as "When is ...?" is:
+    a sentence about another event is no answer, and the answer is a date, not a sentence."""
+    other = turn(1, "The recital hall is lovely. The parade is on 28 April.", "2024-04-02")
+    assert ask("When is the recital?", evidence=(other,)) == DONT_KNOW
+    assert ask("When's the recital?", evidence=(other,)) == DONT_KNOW
+    said = turn(2, "The recital is on 28 April, and I'm so nervous.", "2024-04-02")
+    assert ask("When's the recital?", evidence=(said,)) == "28 April 2024"
