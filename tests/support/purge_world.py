@@ -69,6 +69,8 @@ class CachingEmbedder:
 
 
 EMBEDDER = CachingEmbedder()
+# Questions whose answers the world holds, each through another person's facts.
+QUESTIONS = ("What instrument does Bob play?", "Where does Alice live?", "Who has a greyhound?")
 
 
 def template(root: Path) -> Path:

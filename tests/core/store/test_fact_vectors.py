@@ -23,7 +23,7 @@ from memhop.core.store.recall import LazyResiduals, snapshot
 pytest.importorskip("usearch")
 
 EMBED = purge_world.EMBEDDER
-QUESTIONS = ["What instrument does Bob play?", "Where does Alice live?", "Who has a greyhound?"]
+QUESTIONS = purge_world.QUESTIONS
 
 
 @pytest.fixture

@@ -19,9 +19,6 @@ from memhop.core.store.turns import turns_by_id
 
 pytest.importorskip("usearch")
 
-EMBED = purge_world.EMBEDDER
-QUESTIONS = ["What instrument does Bob play?", "Where does Alice live?", "Who has a greyhound?"]
-
 
 @pytest.fixture
 def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
@@ -41,7 +38,7 @@ def test_a_large_stores_snapshot_gives_the_rows_the_store_gives(
         snap = snapshot(store)
         assert snap.turns.approximate and recall.trusted(store) is snap
         from_snapshot = [turns_by_id(store, asked[:5]), turns_by_id(store, asked)]
-        read_ask(store, QUESTIONS[0])
+        read_ask(store, purge_world.QUESTIONS[0])
         from_snapshot.append(turns_by_id(store, asked))
         recall._TRUSTED.pop(store.con)  # the store's own statements
         from_store = turns_by_id(store, asked)
@@ -53,7 +50,7 @@ def test_a_large_stores_snapshot_gives_the_rows_the_store_gives(
 
 
 def read_ask(store: object, question: str) -> list[object]:
-    answer = ask(store, question, EMBED, replace(ReadSettings(), evidence=25), reply_offline)  # type: ignore[arg-type]
+    answer = ask(store, question, purge_world.EMBEDDER, replace(ReadSettings(), evidence=25), reply_offline)  # type: ignore[arg-type]
     return [answer.text, [e.turn for e in answer.context.evidence], answer.support.to_list()]
 
 
@@ -62,10 +59,10 @@ def test_an_answer_cites_the_same_turns_as_on_a_store_searched_exactly(
 ) -> None:
     exact, approx = two
     with open_store(exact, read_only=True) as store:
-        expected = [read_ask(store, q) for q in QUESTIONS]
+        expected = [read_ask(store, q) for q in purge_world.QUESTIONS]
     monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
     with open_store(approx, read_only=True) as store:
-        got = [read_ask(store, q) for q in QUESTIONS]
+        got = [read_ask(store, q) for q in purge_world.QUESTIONS]
         assert snapshot(store).turns.approximate
     assert got == expected
     assert any(item for _, _, items in got for item in items)  # something was cited
@@ -78,7 +75,7 @@ def test_a_large_store_names_exactly_the_rows_it_scored(two: tuple[Path, Path], 
 
     _, approx = two
     monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
-    query = EMBED.embed([QUESTIONS[0]])[0]
+    query = purge_world.EMBEDDER.embed([purge_world.QUESTIONS[0]])[0]
     with open_store(approx, read_only=True) as store:
         turns = snapshot(store).turns
         allowed = np.zeros(len(turns.ids), dtype=bool)
