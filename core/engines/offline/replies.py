@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import events, grammar
-from memhop.core.engines.offline.spans import _tense
+from memhop.core.engines.offline.spans import tense
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
@@ -89,7 +89,7 @@ def _answers(text: str, needed: set[str], question: Question) -> bool:
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
     fragment = not any(t.tag_ in _FINITE for t in doc)
-    return fragment or bool(needed & _said(text)) or (_said_of_it(doc) and not _past_of_present(rest, question))
+    return fragment or bool(needed & _said(text)) or (_said_of_it(doc, question) and not _past_of_present(rest, question))
 
 
 def _declines(doc: Doc) -> bool:
@@ -98,18 +98,25 @@ def _declines(doc: Doc) -> bool:
 
 # Openings that decline nothing though they say "no": "No worries, it is on the 14th".
 _COURTESY = frozenset({"worries", "worry", "problem", "probs", "prob", "bother", "rush", "stress"})
-# Verbs an event is said to do at its time ("it starts at 6pm"), beside the copula ("it's at 6pm").
-_TIMED = frozenset({"be", "start", "begin", "finish", "end", "open", "close"})
+# Verbs an event is said to do at its time ("it starts at 6pm"), beside the copula ("it's at 6pm"),
+# by the end of it they tell: an event's time is when it starts, unless the question asks its end.
+_STARTS = frozenset({"be", "start", "begin", "open"})
+_ENDS = frozenset({"finish", "end", "close"})
 
 
-def _said_of_it(doc: Doc) -> bool:
+def _end_asked(question: Question) -> bool:
+    return any(_base(word.lower()) in _ENDS for word in re.findall(r"[\w'’]+", question.text))
+
+
+def _said_of_it(doc: Doc, question: Question) -> bool:
     """The sentence says its time of what was asked: a pronoun subject ("it", "that") of
     "be" or a start/begin-like verb whose prepositional complement holds the time or date
     ("It's at 6pm", "it is on the 14th", "It begins at 11am"). A clock "it" ("It's 5pm
     already") and an it-clause naming another thing ("it's my shift till 9pm", "it's my
-    mum's birthday on the 14th") say nothing of it."""
+    mum's birthday on the 14th") say nothing of it, nor does its end time of a question
+    about its start ("It finishes at 11pm" for "what time does it start?"), or the reverse."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or _base(root.lower_) not in _TIMED:
+    if root is None or _base(root.lower_) not in (_ENDS if _end_asked(question) else _STARTS):
         return False
     children = list(root.children)
     if not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in events.REFERRING for c in children):
@@ -131,7 +138,7 @@ def _dated(token: Token) -> bool:
 
 def _past_of_present(text: str, question: Question) -> bool:
     """"It was at 6pm last year" tells a past time, no answer to "What time is the quiz?"."""
-    return _tense(text) == "past" and _tense(question.text) != "past"
+    return tense(text) == "past" and tense(question.text) != "past"
 
 
 _OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)
