@@ -55,6 +55,8 @@ def event(question: Question) -> str | None:
         if verb and grammar.verb_base(low) == verb and phrase:
             verb = None  # found where the subject ends
             break
+        if low in _DETERMINERS and not phrase:
+            continue  # "this recital", "the next recital": a determiner before the subject, not a stop after it
         if low == "?" or low in _PREPOSITIONS:
             break
         if low in _DETERMINERS or re.search("['’]s$", word):
