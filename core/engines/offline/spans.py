@@ -135,7 +135,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh in ("what", "which") and question.target == "time":  # a clock time, nothing else
         return _nearest([(m.start(), m.group(0)) for m in _CLOCK_TIME.finditer(sentence.text)], hit) or None
     if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
-        found = _date(sentence, hit)
+        found = _date(sentence, hit, tense(question.text))
         if question.target == "year" and found:  # "in what year ...": the year alone
             year = re.search(r"\b(?:1[89]|20)\d\d\b", found)
             return year.group(0) if year else None
@@ -262,14 +262,19 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
     return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
 
 
-def _tense(text: str) -> str | None:
+def tense(text: str) -> str | None:
     """past | present | future by the sentence's main verb; None for a fragment ("Recital on
     the 28th!"). A date without a year is read on the side the tense points to."""
     if FUTURE.search(text):  # "the recital is next Friday (21 June)" looks ahead
         return "future"
-    root = next((t for t in grammar.parsed(text) if t.dep_ == "ROOT"), None)
+    doc = grammar.parsed(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return None
+    if not root.tag_.startswith(("VB", "MD")) and any(
+        t.lower_ in ("'s", "’s") and t.i + 1 < len(doc) and doc[t.i + 1].dep_ == "prep" for t in doc
+    ):
+        return "present"  # "the bake sale's on 5 October": a run-on "is" the tagger took for a possessive
     aux = {c.lower_ for c in root.children if c.dep_ in ("aux", "auxpass")}
     if root.tag_ == "VBD" or aux & _PAST_AUX or (root.tag_ == "VBN" and aux & _PERFECT_AUX):
         return "past"
@@ -280,15 +285,17 @@ def _tense(text: str) -> str | None:
     return None
 
 
-def _dates_by_tense(text: str, ref: date) -> list[DateMention]:
+def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[DateMention]:
     """"It is on 28 September", said on 21 September, is this year's: a present-tense
     sentence puts a date without a year (or a bare weekday) in the coming weeks when it
     falls there (a schedule: "the match is on Saturday"), otherwise before the turn, as a
-    past-tense sentence or one without a verb does ("I still think about the trip on 3 May",
-    said in December, is May gone, not May to come); a future one puts it after the turn."""
-    tense = _tense(text)
-    if tense != "present":
-        return find_dates(text, ref, past=tense != "future")
+    past-tense sentence does ("I still think about the trip on 3 May", said in December, is
+    May gone, not May to come); a future one puts it after the turn. A sentence without a
+    verb ("the 28th", a reply) is read in the tense the question asks in (`asked`), and
+    as past when that is unknown too."""
+    said = tense(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
+    if said != "present":
+        return find_dates(text, ref, past=said != "future")
     ahead = {d.start: d for d in find_dates(text, ref, past=False)}
     return [_coming(ahead.get(d.start), ref) or d for d in find_dates(text, ref, past=True)]
 
@@ -300,9 +307,9 @@ def _coming(mention: DateMention | None, ref: date) -> DateMention | None:
     return mention if 0 <= (mention.day - ref).days <= _SCHEDULE_DAYS else None
 
 
-def _date(sentence: Sentence, hit: int) -> str | None:
+def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    mentions = _dates_by_tense(sentence.text, ref or date(2000, 1, 1))
+    mentions = _dates_by_tense(sentence.text, ref or date(2000, 1, 1), asked)
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
