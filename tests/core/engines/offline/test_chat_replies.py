@@ -133,6 +133,8 @@ def happenings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 @pytest.mark.parametrize("question", [
     "What time does the recital start?",  # "It begins at 11am" is the parade's time
     "What time does Kasim's recital start?",  # a name the sentence's speaker has is not the event
+    "What time does the next recital start?",  # a determiner before the event is no stop
+    "What time does this recital start?",
 ])
 def test_a_time_said_of_another_event_is_no_answer(happenings: Memory, home: Path, question: str) -> None:
     assert is_idk(happenings.ask(question).text)
@@ -166,6 +168,9 @@ def test_a_reply_that_declines_before_but_is_no_answer(happenings: Memory, home:
     ("what time's the quiz?", "It's 5pm already, gotta run", "What time is the quiz?"),  # the clock
     ("what time's the quiz?", "it's my shift till 9pm", "What time is the quiz?"),  # the shift's time
     ("when is the bake sale?", "Sadly, it's my mum's birthday on the 14th", "When is the bake sale?"),
+    ("what time does the quiz start?", "It finishes at 11pm", "What time does the quiz start?"),  # its end
+    ("what time's the quiz?", "It closes at 11pm", "What time is the quiz?"),
+    ("what time does the quiz finish?", "It starts at 8pm", "What time does the quiz finish?"),  # its start
 ])
 def test_an_it_reply_said_of_another_thing_is_no_answer(asked: str, reply: str, question: str) -> None:
     assert pair(asked, reply, question) == DONT_KNOW
@@ -177,12 +182,21 @@ def test_turns_of_an_unknown_session_are_no_question_and_reply() -> None:
                 later="2024-09-28T10:00") == DONT_KNOW  # a week apart, in no session known
 
 
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("the 28th", "28 September 2024"),  # said on the 21st: the coming 28th, not August's
+    ("Saturday!", "28 September 2024"),  # a Saturday: the coming one, not last week's
+])
+def test_a_reply_without_a_verb_is_read_in_the_tense_of_the_question(reply: str, answer: str) -> None:
+    assert pair("when is the bake sale?", reply, "When is the bake sale?") == answer
+
+
 def test_a_past_reply_does_not_answer_a_present_question() -> None:
     assert pair("what time is the quiz?", "It was at 6pm last year", "What time is the quiz?") == DONT_KNOW
 
 
 def test_an_it_reply_giving_the_time_answers() -> None:
     assert pair("what time's the quiz?", "No worries, it's at 6pm", "What time is the quiz?") == "6pm"
+    assert pair("what time does the quiz finish?", "It finishes at 11pm", "What time does the quiz finish?") == "11pm"
     assert pair("when is the bake sale?", "it starts on 28 September 2024", "When is the bake sale?") == "28 September 2024"
 
 

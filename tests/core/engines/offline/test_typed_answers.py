@@ -49,6 +49,8 @@ def test_a_date_without_a_year_is_read_on_the_side_the_verb_points_to() -> None:
     # a present tense about a date long gone, or half a year ahead, is not a schedule
     remembered = turn(1, "I still think about Tomas's trip to Porto on 3 May.", "2024-12-01")
     assert ask("When was Tomas's trip to Porto?", evidence=(remembered,)) == "3 May 2024"
+    run_on = turn(1, "Tomas's bake sale's on 5 October.", "2024-09-21")  # the tagger's possessive "'s": "is"
+    assert ask("When is Tomas's bake sale?", evidence=(run_on,)) == "5 October 2024"
     photos = turn(1, "Tomas's wedding photos from 14 April are finally here.", "2024-11-20")
     assert ask("When was Tomas's wedding?", evidence=(photos,)) == "14 April 2024"
 
