@@ -28,8 +28,9 @@ def two(purge_template: Path, tmp_path: Path) -> tuple[Path, Path]:
 def test_a_large_stores_snapshot_gives_the_rows_the_store_gives(
     two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every turn, unknown ids, repeats and any order: the same rows, in the same order, as
-    the store's statements; fetched before a read, after it, and again."""
+    """Every turn, unknown ids, repeats and any order: the same rows as the store's
+    statements (by id, the only way callers read them), ascending from the snapshot;
+    fetched before a read, after it, and again."""
     _, approx = two
     monkeypatch.setattr(vectors, "ANN_MIN_TURNS", 10)
     with open_store(approx, read_only=True) as store:

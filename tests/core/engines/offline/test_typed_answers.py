@@ -101,7 +101,7 @@ def test_lists_gather_items_across_sessions() -> None:
 
 
 def test_a_list_keeps_a_longer_item_that_is_another_thing_and_drops_true_duplicates() -> None:
-    """"bass guitar" and "double bass" are not the same instrument as "bass"; "Bass" is."""
+    """"double bass" is not the same instrument as "bass"; "Bass" is."""
     said = [turn(1, "Tomas plays bass in a covers band.", "2024-01-10"),
             turn(2, "Tomas played the double bass at the village fair.", "2024-06-02"),
             turn(3, "Tomas plays Bass on Fridays.", "2024-07-02")]
