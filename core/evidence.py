@@ -197,7 +197,6 @@ def hybrid_scores(
         base[in_period] += bonus  # a turn said in the period the question names: as telling
     if allowed is not None:
         base[~allowed] = -np.inf
-        scored = None if scored is None else scored[allowed[scored]]
     seeds = _best(base, wanted, sparse, scored)
     pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
     query_terms = lexical.terms(query_text)
@@ -329,8 +328,6 @@ def backfill(
     )
     if lend and weights.session > 0:
         pool = seeds[np.argsort(-base[seeds], kind="stable")[:LEXICAL_POOL]]
-        if scored is not None and allowed is not None:
-            scored = scored[allowed[scored]]
         session_prior(base, turns.sessions, pool, weights.session, turns.approximate, scored)
         seeds = _best(base, wanted, turns.approximate, scored)
     asking = _asking(turns, base, seeds, read) if lend else {}

@@ -327,8 +327,8 @@ class TurnIndex:
     def scored_cosines(
         self, query: np.ndarray, wanted: int, extra: Sequence[np.ndarray] = (), allowed: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """`cosines`, and on a large store the rows it scored (ascending, every one finite);
-        None on a small one, where every row is scored."""
+        """`cosines`, and on a large store the rows it scored (ascending, every one finite,
+        every one inside `allowed`); None on a small one, where every row is scored."""
         if self.dense_matrix is not None:
             return self.dense_matrix @ query, None
         assert self.vectors is not None

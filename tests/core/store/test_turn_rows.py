@@ -70,8 +70,8 @@ def test_an_answer_cites_the_same_turns_as_on_a_store_searched_exactly(
 
 
 def test_a_large_store_names_exactly_the_rows_it_scored(two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rows `scored_cosines` gives are every finite row of its cosines, ascending: the
-    evidence ranks those instead of finding them again in every row."""
+    """The rows `scored_cosines` gives are every finite row of its cosines, ascending, and
+    inside the window: the evidence ranks those instead of finding them again in every row."""
     import numpy as np
 
     _, approx = two
@@ -85,3 +85,4 @@ def test_a_large_store_names_exactly_the_rows_it_scored(two: tuple[Path, Path], 
             cosines, rows = turns.scored_cosines(query, 5, (), window)
             assert rows is not None and len(rows) and np.array_equal(rows, np.flatnonzero(np.isfinite(cosines)))
             assert np.array_equal(cosines, turns.cosines(query, 5, (), window))
+            assert window is None or window[rows].all()  # inside the window: the evidence filters them no more
