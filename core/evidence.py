@@ -22,8 +22,7 @@ other (core/bench/gap.py), and the defaults are the values that hold on both.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -31,14 +30,13 @@ import numpy as np
 from memhop.core.language import lexical
 from memhop.core.language.address import only_addressed
 from memhop.core.language.names import match_registry
-from memhop.core.language.sentences import is_question, split_sentences
+from memhop.core.language.turns import asks, replies
 from memhop.core.store.recall import TurnIndex, TurnRecord, distinct
 from memhop.core.trace import EvidencePick
 
 LEXICAL_POOL = 100  # backfill candidates re-scored with BM25
 MIN_NAME_WEIGHT = 1e-3  # a name weight below this is not added (a pass over its rows for nothing)
 SESSION_BEST = 3  # a session's score: the mean of its best few turns among the BM25 pool
-_ASIDE = re.compile(r"\[[^\]]*\]")  # text in square brackets: an annotation (a described photo), not said
 
 
 @dataclass(frozen=True)
@@ -87,16 +85,6 @@ def _external(turns: TurnIndex, row: int) -> str:
     return f"turn {int(turns.ids[row])}"
 
 
-def replies(speaker: Hashable, session: Hashable, next_speaker: Hashable, next_session: Hashable) -> bool:
-    """Whether the turn after a turn is its reply (and the turn before, the one it answers):
-    said by someone else, in the same session. The session is the sitting the importer cut
-    (a chat's calendar day, a LoCoMo session, a diary entry), so a chat's next-day turn opens
-    a new talk; unlike "the same day" it needs no clock, holds for turns without a time and
-    for a sitting past midnight. A writer's own next sentence (a diary) is not a reply. An
-    unknown session (None: a view built without one) is no sitting shared: two such turns a
-    week apart would else pair, and a wrong answer is worse than a refusal. The one rule for
-    the evidence's neighbours and the answerer's reading of replies."""
-    return next_speaker != speaker and session is not None and next_session == session
 
 
 def _neighbours(turns: TurnIndex, row: int) -> list[int]:
@@ -346,13 +334,6 @@ def backfill(
     return [(r, best[r][0], best[r][1]) for r in ranked]
 
 
-def asks(text: str) -> bool:
-    """Whether a turn mostly asks: more of its words are in questions (sentences ending in
-    "?") than in statements. "Wow! What got you into it?" asks; "I started last May. You?"
-    tells. Text in square brackets is an annotation, not said, and is not counted."""
-    sentences = split_sentences(_ASIDE.sub(" ", text))
-    asked = sum(len(s.split()) for s in sentences if is_question(s))
-    return 2 * asked > sum(len(s.split()) for s in sentences)
 
 
 def _asking(turns: TurnIndex, base: np.ndarray, seeds: np.ndarray, read: dict[int, str]) -> dict[int, float]:

@@ -15,8 +15,9 @@ import pytest
 
 from memhop.core.config import ReadSettings
 from memhop.core.embed import get_embedder
-from memhop.core.evidence import SESSION_BEST, WEIGHTS, backfill, name_weight, replies
+from memhop.core.evidence import SESSION_BEST, WEIGHTS, backfill, name_weight
 from memhop.core.ingest import ingest
+from memhop.core.language.turns import replies
 from memhop.core.model import ResidualDraft
 from memhop.core.read import Context, evidence_query, read
 from memhop.core.store import Store, memory, open_store

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from memhop.core.evidence import WEIGHTS, asks, backfill
+from memhop.core.evidence import WEIGHTS, backfill
+from memhop.core.language.turns import asks
 from memhop.core.store.recall import TurnIndex
 
 QUESTION = np.asarray([1.0, 0.0, 0.0], dtype=np.float32)

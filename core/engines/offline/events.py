@@ -22,6 +22,7 @@ from memhop.core.engines.offline.spans import TIME_NOUNS
 from memhop.core.language import lexical
 from memhop.core.language.question import GROUPS, Question, is_relation
 from memhop.core.language.sentences import Sentence, split_sentences
+from memhop.core.language.turns import asks, replies
 from memhop.core.model import TurnView
 
 _AUXILIARIES = frozenset({"do", "does", "did", "is", "was", "are", "were", "will", "'s", "’s"})
@@ -83,8 +84,6 @@ def speaks_of(noun: str, sentence: Sentence, sentences: Sequence[Sentence],
     """Whether `sentence` is about the event `noun` (see the module's docstring)."""
     if _says(noun, sentence.text):
         return True
-    from memhop.core.evidence import asks
-
     if sentence.turn is None:
         return False  # a fact or profile: nothing before it to lean on
     asked = asked_by(turns.get(sentence.turn), turns)
@@ -108,9 +107,7 @@ def asked_by(turn: TurnView | None, turns: dict[int, TurnView]) -> TurnView | No
 
 
 def answers(turn: TurnView, reply: TurnView) -> bool:
-    """Whether `reply`, the turn after `turn`, can answer it (core/evidence.py `replies`)."""
-    from memhop.core.evidence import replies
-
+    """Whether `reply`, the turn after `turn`, can answer it (core/language/turns.py `replies`)."""
     return replies(turn.speaker, turn.session, reply.speaker, reply.session)
 
 

@@ -3,7 +3,7 @@ Forum". The reply shares no word with a later question ("what time does the gig 
 so no sentence of it is ranked as support; the asking turn is. When a turn that mostly asks
 carries the question's words (all but its verb and type noun) and asks the same kind of
 question (a "where" turn's reply tells no time), its reply (the next turn, by someone else, in
-the same session: core/evidence.py `replies`) is read for the answer, typed as any answer is
+the same session: core/language/turns.py `replies`) is read for the answer, typed as any answer is
 (a "what time" still needs a clock time). The reply's sentences are read in order while each
 plainly answers: a fragment ("Haha good question.", "8pm at the Forum"), a sentence repeating
 the question's words or one with a pronoun subject ("It's at 6pm", past a courtesy opening);
@@ -22,6 +22,7 @@ from memhop.core.engines.offline.spans import tense
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse
 from memhop.core.language.sentences import Sentence, is_question
+from memhop.core.language.turns import asks
 from memhop.core.model import TurnView
 
 if TYPE_CHECKING:
@@ -32,15 +33,13 @@ def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequenc
                sentences: Sequence[Sentence]) -> Iterator[Sentence]:
     """The sentences of the replies to the turns that `asking` (question sentences ranked
     for the question, best first) come from, in that order."""
-    from memhop.core.evidence import asks
-
     by_id = {turn.id: turn for turn in evidence}
     seen: set[int] = set()
     needed = _things(question)
     if not needed:
         return  # "who is coming?": every asking turn would match
     for asked in asking:
-        if not is_question(asked.text) or asked.origin != "evidence" or not needed <= _said(asked.text):
+        if not needed <= _said(asked.text):  # `asking` holds questions; a fact's or profile's has no turn below
             continue
         if not _same_kind(question, parse(asked.text, [])):
             continue
