@@ -60,6 +60,11 @@ def tokens(text: str) -> list[re.Match[str]]:
     return list(TOKEN.finditer(text))
 
 
+def target_noun(question: Question) -> str | None:
+    """The type noun without a run-on "is": "what time's the gig?" asks for a "time"."""
+    return re.split("['’]", question.target)[0] if question.target else None
+
+
 def bare(token: str) -> str:
     """"Alice's" -> "Alice"."""
     return re.sub(r"['’]s$", "", token)

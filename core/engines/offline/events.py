@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.spans import TIME_NOUNS
 from memhop.core.language import lexical
-from memhop.core.language.question import GROUPS, Question, is_relation
+from memhop.core.language.question import GROUPS, Question, is_relation, target_noun
 from memhop.core.language.sentences import Sentence, split_sentences
 from memhop.core.language.turns import asks, replies
 from memhop.core.model import TurnView
@@ -40,7 +40,7 @@ def event(question: Question) -> str | None:
     """The stem of the noun a "when"/"what time" question asks the time of — its subject's
     head ("the bake sale", "Kasim's recital") — or None when its subject is a person, a
     pronoun or the asked type itself ("the last time ...")."""
-    target = re.split("['’]", question.target)[0] if question.target else None
+    target = target_noun(question)
     if question.wh != "when" and target not in TIME_NOUNS:
         return None
     words = _WORD.findall(question.text)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from memhop.core.engines.offline import events, grammar
 from memhop.core.engines.offline.spans import tense
 from memhop.core.language import lexical
-from memhop.core.language.question import Question, parse
+from memhop.core.language.question import Question, parse, target_noun
 from memhop.core.language.sentences import Sentence, is_question
 from memhop.core.language.turns import asks
 from memhop.core.model import TurnView
@@ -61,11 +61,7 @@ def _same_kind(question: Question, asked: Question) -> bool:
     """"what time's the gig?" asks what "what time does the gig start?" does; "where is the
     party?" does not."""
     return asked.wh == question.wh and (question.wh not in ("what", "which")
-                                        or _target(asked.target) == _target(question.target))
-
-
-def _target(word: str | None) -> str | None:
-    return re.split("['’]", word)[0] if word else word  # "what time's": the noun is "time"
+                                        or target_noun(asked) == target_noun(question))
 
 
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
