@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from memhop.core.language import lexical
+
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
@@ -36,8 +38,6 @@ _SIBILANT_ES = ("sses", "zzes", "ches", "shes", "xes")  # "-es" after these is t
 
 def term_base(term: str) -> str:
     """A term and its verb's other forms alike: "said" and "say"."""
-    from memhop.core.language import lexical
-
     return lexical.stem(verb_base(term))
 
 
