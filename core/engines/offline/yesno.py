@@ -42,7 +42,6 @@ YES = "Yes"
 # Dependents that open a clause of their own: what they say is not said of the verb above.
 _OWN_CLAUSE = frozenset({"conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "csubj", "cc"})
 _CONDITIONS = frozenset({"if", "unless", "whether"})
-_SECOND_PERSON = frozenset({"you", "your"})
 _PAST = frozenset({"VBD", "VBN"})
 _PRESENT = frozenset({"VBZ", "VBP", "VBG"})
 _HAVE = frozenset({"have", "has", "had", "'ve", "’ve", "'d"})
@@ -281,8 +280,8 @@ def _asserted(asked: Asked, verb: Token) -> bool:
         return True
     finite = auxes[0] if auxes else verb
     if asked.past:
-        return finite.tag_ in _PAST or any(a.lower_ in _HAVE for a in auxes) or (modal is not None and finite.tag_ == "MD")
-    return finite.tag_ in _PRESENT or (finite.tag_ == "MD" and modal is not None)
+        return finite.tag_ in _PAST or any(a.lower_ in _HAVE for a in auxes)
+    return finite.tag_ in _PRESENT
 
 
 def _negated(verb: Token) -> bool:
