@@ -69,6 +69,12 @@ class FactSource:
     score: float
     turn_ids: tuple[int, ...]
 
+    @property
+    def cited_turns(self) -> tuple[int, ...]:
+        """The turn an answer cites the fact by: its first source (support.py), which the
+        read path fetches with the evidence on a large store."""
+        return self.turn_ids[:1]
+
 
 @dataclass(frozen=True)
 class Evidence:

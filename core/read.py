@@ -141,8 +141,8 @@ def read(
     ranking = retrievers.get(options.retriever).retrieve(query, options.evidence)
     if query.snap.turns.approximate:  # the evidence, and the facts' turns the citations read from it: fetched together
         cites = cites_from_snapshot(store) is query.snap
-        cited = [t for s in chosen for source in s.sources for t in source.turn_ids[:1]] if cites else []
-        query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()])
+        cited = [t for s in chosen for source in s.sources for t in source.cited_turns] if cites else []
+        query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()], paths=cites)
     evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
     trace.evidence = [e.pick for e in evidence]
     trace.retriever, trace.retrieval = ranking.retriever, ranking.stages

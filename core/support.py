@@ -162,7 +162,7 @@ def _given(store: Store, context: Context) -> list[Cited]:
     """What the answerer saw, in the read path's order: facts by score and evidence turns
     in the order given, interleaved (a fact before a turn of the same rank), each once."""
     facts = sorted(((text, src) for s in context.selected for text, src in zip(s.facts, s.sources)), key=lambda f: -f[1].score)
-    wanted = [e.turn.id for e in context.evidence] + [t for _, src in facts for t in src.turn_ids[:1]]
+    wanted = [e.turn.id for e in context.evidence] + [t for _, src in facts for t in src.cited_turns]
     turns = turns_by_id(store, wanted)
     ranked: list[tuple[int, int, Cited]] = [
         (rank, 0, cite_fact(src.residual_id, text, src.turn_ids, turns)) for rank, (text, src) in enumerate(facts)

@@ -30,7 +30,7 @@ from memhop.core.store import meta
 from memhop.core.store.bulk import arrow_vectors
 from memhop.core.store.db import Store
 from memhop.core.store.lookup import arrow_by_id, lookup_mode, rows_by_id, scanning
-from memhop.core.store.turns import StoredTurn
+from memhop.core.store.turns import StoredTurn, stored_turn
 from memhop.core.store.vectors import TurnVectors
 
 if TYPE_CHECKING:
@@ -454,17 +454,18 @@ class TurnIndex:
             session, tid = int(self.sessions[r]), int(self.ids[r])
             if session in paths:  # a session with no source: not a turn turns_by_id finds
                 ext, text = texts[tid]
-                out[tid] = StoredTurn(tid, session, int(self.positions[r]), self.speakers[self.speaker_codes[r]], ts,
-                                      str(text), None if ext is None else str(ext), paths[session])
+                speaker = self.speakers[self.speaker_codes[r]]
+                out[tid] = stored_turn((tid, session, self.positions[r], speaker, ts, text, ext, paths[session]))
         return out
 
-    def prefetch(self, rows: Sequence[int]) -> None:
-        """A large store's rows fetched now, with their sessions' names and files: the
-        evidence and the turns its facts came from, which the answer's citations read
-        (`stored`) right after; fetched apart, they cost DuckDB two more statements an ask."""
+    def prefetch(self, rows: Sequence[int], paths: bool = True) -> None:
+        """A large store's rows fetched now, with their sessions' files if the answer's
+        citations read them from here (`stored`, `paths`): the evidence and the turns its
+        facts came from; fetched apart, they cost DuckDB two more statements an ask."""
         if self.columns is None and len(rows):
             self._rows(rows)
-            self._paths({int(self.sessions[r]) for r in rows})
+            if paths:
+                self._paths({int(self.sessions[r]) for r in rows})
 
     def _session_names(self, sessions: set[int]) -> dict[int, str]:
         """Session id -> its external id, fetched once a snapshot with its source's id (in

@@ -28,7 +28,8 @@ class StoredTurn:
     path: str  # the source file as it was imported ("-" for stdin)
 
 
-def _turn(row: tuple[object, ...]) -> StoredTurn:
+def stored_turn(row: tuple[object, ...]) -> StoredTurn:
+    """A turns row (id, session, position, speaker, ts, text, external id, file), typed."""
     tid, session, position, speaker, ts, text, external, path = row
     return StoredTurn(
         int(tid), int(session), int(position), str(speaker), ts, str(text),  # type: ignore[call-overload,arg-type]
@@ -55,7 +56,7 @@ def turns_by_id(store: Store, turn_ids: Sequence[int]) -> dict[int, StoredTurn]:
         store.con, "SELECT * FROM (SELECT s.id, src.path FROM sessions s JOIN sources src ON src.id = s.source_id)",
         {int(row[1]) for row in found},
     ))
-    return {t.id: t for t in (_turn((*row, paths[row[1]])) for row in found if row[1] in paths)}
+    return {t.id: t for t in (stored_turn((*row, paths[row[1]])) for row in found if row[1] in paths)}
 
 
 def turn_with_neighbours(store: Store, turn_id: int, before: int, after: int) -> list[StoredTurn]:
@@ -72,4 +73,4 @@ def turn_with_neighbours(store: Store, turn_id: int, before: int, after: int) ->
         "ORDER BY r.n",
         [head[0], turn_id, before, after],
     ).fetchall()
-    return [_turn(r) for r in found]
+    return [stored_turn(r) for r in found]
