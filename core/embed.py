@@ -219,8 +219,8 @@ class SentenceTransformerEmbedder:
 # The first name whose vectors a store records is the one that store is opened with when
 # no embedder is configured (`embedder_writing`): "minilm" before its reference.
 _REGISTRY: dict[str, str] = {
-    "minilm-int8": "memhop.core.embed:MiniLMInt8Embedder",
     "minilm": "memhop.core.embed:MiniLMEmbedder",
+    "minilm-int8": "memhop.core.embed:MiniLMInt8Embedder",
     "sentence-transformers": "memhop.core.embed:SentenceTransformerEmbedder",
 }
 _CACHE: dict[str, Embedder] = {}
@@ -230,11 +230,6 @@ _LOCK = threading.Lock()
 # R@25 (README "int8"). An existing store keeps the embedder it records (core/store/db.py
 # open_store), so a store written by either opens without configuration.
 DEFAULT_EMBEDDER = MiniLMEmbedder.name
-
-
-def available_embedders() -> list[str]:
-    """Embedder names, the default first."""
-    return list(_REGISTRY)
 
 
 def _embedder_class(name: str) -> Any:

@@ -201,13 +201,14 @@ def open_store(
     that a crash interrupted (core/store/intent.py) before it returns.
     """
     path = Path(path).expanduser()
-    wanted = None if embedder is None else EmbedderRecord.of(embedder)  # an unknown name: refused before any file is touched
+    if embedder is not None:
+        EmbedderRecord.of(embedder)  # an unknown name: refused before any file is touched
     if (read_only or not create) and not path.exists():
         raise StoreNotFound(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     held = store_lock.acquire(path, exclusive=not read_only)
     try:
-        return _open_locked(path, read_only, _Wanted(embedder, wanted, embedder_from), held)
+        return _open_locked(path, read_only, _Wanted(embedder, embedder_from), held)
     except BaseException:
         if held is not None:
             held.release()
@@ -216,11 +217,10 @@ def open_store(
 
 @dataclass(frozen=True)
 class _Wanted:
-    """The embedder an open is asked for: its setting (None: the store's own), the record of
-    its vectors, and where the setting came from (for the refusal)."""
+    """The embedder an open is asked for: its setting (None: the store's own) and where the
+    setting came from (for the refusal)."""
 
     setting: str | None
-    record: EmbedderRecord | None
     source: str | None
 
 
@@ -241,7 +241,7 @@ def _open_locked(path: Path, read_only: bool, asked: _Wanted, held: store_lock.S
         except StoreError:
             con.close()
             raise
-    wanted = asked.record or EmbedderRecord.of(setting)
+    wanted = EmbedderRecord.of(setting)
     if not read_only:
         _make_private(path)
     con.execute("SET enable_progress_bar = false")  # DuckDB would draw on our stdout
@@ -337,7 +337,7 @@ def _cannot_open(path: Path, exc: duckdb.Error) -> StoreError:
 
 def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, asked: _Wanted) -> EmbedderRecord | None:
     """StoreError unless this code can use the store: a schema it knows, holding vectors of
-    the embedder asked for (any, when `wanted` is None). Returns what the store records; None
+    the embedder asked for (any, when none is set). Returns what the store records; None
     for a file without migrations, which is new (or not a store) and passes."""
     if not has_table(con, "migrations"):
         return None
@@ -346,8 +346,8 @@ def _refuse_foreign(path: Path, con: duckdb.DuckDBPyConnection, asked: _Wanted) 
     if version > LATEST:
         raise StoreError(f"{path}: schema version {version} is newer than this memhop knows ({LATEST}): upgrade memhop")
     stored = _recorded(path, con)
-    if asked.setting is not None and asked.record is not None and stored != asked.record:
-        raise StoreError(meta.mismatch(path, stored, asked.setting, asked.record, asked.source))
+    if asked.setting is not None and stored != (record := EmbedderRecord.of(asked.setting)):
+        raise StoreError(meta.mismatch(path, stored, asked.setting, record, asked.source))
     return stored
 
 
