@@ -31,14 +31,12 @@ from memhop.core.progress import Progress, SilentProgress
 from memhop.core.store import open_store
 
 
-def run_bench(config: BenchConfig, settings: Settings, embedder: Embedder | None = None,
-              progress: Progress | None = None) -> BenchResult:
+def run_bench(config: BenchConfig, settings: Settings, progress: Progress | None = None) -> BenchResult:
     """Raw ingest here (embedding), the writes and the questions in worker processes.
 
     Checks the `bench` extra first, so a missing plot library fails before the run, not after."""
     require_bench_extra()
-    if embedder is None:
-        embedder = get_embedder(settings.embedder)
+    embedder = get_embedder(settings.embedder)  # the workers and scale steps read each store with the one it records
     progress = progress or SilentProgress()
     started, load_at_start = time.perf_counter(), os.getloadavg()[0]
     result = BenchResult(config, settings.engine)
