@@ -187,8 +187,8 @@ def _of_event(question: Question, sentences: Sequence[Sentence], request: Answer
     noun = events.event(question)
     if noun is None:
         return lambda sentence: True
-    turns = {turn.id: turn for turn in request.evidence}
-    return lambda sentence: events.speaks_of(noun, sentence, sentences, turns)
+    turns, said = {turn.id: turn for turn in request.evidence}, events.by_turn(sentences)
+    return lambda sentence: events.speaks_of(noun, sentence, said, turns)
 
 
 def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str]) -> str | None:

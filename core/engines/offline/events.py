@@ -79,9 +79,10 @@ def _contracted(word: str) -> bool:
     return found is not None and (found[1] in TIME_NOUNS or found[1] == "when")
 
 
-def speaks_of(noun: str, sentence: Sentence, sentences: Sequence[Sentence],
+def speaks_of(noun: str, sentence: Sentence, said: dict[int, list[Sentence]],
               turns: dict[int, TurnView]) -> bool:
-    """Whether `sentence` is about the event `noun` (see the module's docstring)."""
+    """Whether `sentence` is about the event `noun` (see the module's docstring). `said`:
+    each evidence turn's sentences in order (`by_turn`)."""
     if _says(noun, sentence.text):
         return True
     if sentence.turn is None:
@@ -91,11 +92,21 @@ def speaks_of(noun: str, sentence: Sentence, sentences: Sequence[Sentence],
         return True  # the reply to "are you going to the parade?"
     if not refers(sentence.text):
         return False
-    before = [s for s in sentences if s.turn == sentence.turn and s.origin == "evidence"]
+    before = said.get(sentence.turn, [])
     at = next((i for i, s in enumerate(before) if s == sentence), 0)
     if at > 0:
         return _says(noun, before[at - 1].text)
     return asked is not None and _says(noun, split_sentences(asked.text)[-1])
+
+
+def by_turn(sentences: Sequence[Sentence]) -> dict[int, list[Sentence]]:
+    """Each evidence turn's sentences, in the order said: made once per question, not once
+    per sentence `speaks_of` weighs."""
+    said: dict[int, list[Sentence]] = {}
+    for s in sentences:
+        if s.origin == "evidence" and s.turn is not None:
+            said.setdefault(s.turn, []).append(s)
+    return said
 
 
 def asked_by(turn: TurnView | None, turns: dict[int, TurnView]) -> TurnView | None:
