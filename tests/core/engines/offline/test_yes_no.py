@@ -169,7 +169,7 @@ def foils(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     "Did Bram move to Oslo?",  # nearly
     "Did Tove go to Oporto twice?",  # once
     "Did Bram go to Ghent once?",  # twice
-    "Did Tove meet Bram?",  # his sister
+    "Did Tove meet Bram?",  # his sister; a guard for later: "Did Tove meet Bram's sister?" is not answered yet either
     "Did Tove buy a car?",  # a car seat
     "Did Ilse go to Bruges?",  # instead of Bruges
     "Did Casimir eat the fish?",  # except the fish
