@@ -38,10 +38,7 @@ _EVERYONE = frozenset({"both", "in common"})  # about two people or more, whatev
 _QUANTIFIERS = re.compile(r"\b(?:all|every|both|list|in common|ever|some)\b", re.IGNORECASE)
 _TIMES = re.compile(r"\bhow (?:many times|often)\b", re.IGNORECASE)
 _TYPES_OF = re.compile(r"\b(?:what|which) (?:kinds|types|sorts) of\b", re.IGNORECASE)
-_KIND_OF = re.compile(
-    r"\b(?:what|which) (?:kinds?|types?|sorts?) of ((?:[\w+/-]+ )*?[\w+/-]+) (?:is|are|was|were|do|does|did|has|have|had)\b",
-    re.IGNORECASE,
-)
+_KIND_WORDS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts"})
 _COUNTED = re.compile(r"\b(?:top\s+)?(?:\d+|" + "|".join(NUMBER_WORDS) + r")\s+\w+s\b", re.IGNORECASE)
 
 
@@ -77,18 +74,18 @@ def classify(question: str) -> Route:
     for kind, rule in rules:
         why = rule()
         if why:
-            return Route(kind, why, _category(parsed, question, low) if kind == AGGREGATION else None)
+            return Route(kind, why, _category(parsed, low) if kind == AGGREGATION else None)
     return Route(SINGLE, "no rule for time, inference or several things fired")
 
 
-def _category(q: Question, question: str, low: list[str]) -> str | None:
+def _category(q: Question, low: list[str]) -> str | None:
     """The category an aggregation question asks for, as its words: "sports" in "which
-    sports has Tomas played?", "knots" in "what kinds of knots does she tie?"; None for one
-    without a category before its auxiliary ("what has Tomas built?")."""
-    kind_of = _KIND_OF.search(question)
-    if kind_of:
-        return kind_of.group(1).lower()
+    sports has Tomas played?", "knots" in "what kinds of knots does she tie?" (the words
+    before the auxiliary, past "kinds of"); None for one without a category before its
+    auxiliary ("what has Tomas built?")."""
     phrase, aux = _wh_phrase(q, [w for w in low if re.match(r"\w", w)])
+    if len(phrase) > 2 and phrase[0] in _KIND_WORDS and phrase[1] == "of":
+        phrase = phrase[2:]
     return " ".join(phrase) if phrase and aux is not None else None
 
 
