@@ -8,7 +8,9 @@ non-possessive person of the sentence or of the sentence before.
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -114,9 +116,12 @@ def _can_be_referred_to(text: str, match: NameMatch) -> bool:
     return not is_possessive(text[match.start : match.end + 2]) and not _after_place_word(text, match)
 
 
-def mentions(sentence: Sentence, entity: str) -> bool:
-    return any(m.entity == entity for m in sentence.names) or (
-        sentence.speaker == entity and sentence.first_person
+def mentions(sentence: Sentence, entity: str, same: Callable[[str | None, str], bool] = operator.eq) -> bool:
+    """Whether the sentence names `entity`, or its speaker is `entity` speaking of themself
+    ("I", "my"). `same` says when two names stand for one entity: the same string, unless
+    the caller allows a first name for the full one (chains.same_entity)."""
+    return any(same(m.entity, entity) for m in sentence.names) or (
+        same(sentence.speaker, entity) and sentence.first_person
     )
 
 

@@ -33,7 +33,15 @@ from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.language.question import CURRENT
-from memhop.core.language.sentences import PRONOUNS, SPEAKER_WORDS, Sentence, is_question, name_at, resolve_pronoun
+from memhop.core.language.sentences import (
+    PRONOUNS,
+    SPEAKER_WORDS,
+    Sentence,
+    is_question,
+    mentions,
+    name_at,
+    resolve_pronoun,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -152,9 +160,10 @@ def _carries(text: str, arguments: Sequence[str]) -> bool:
 
 
 def _names(sentence: Sentence, entity: str) -> bool:
-    return any(same_entity(m.entity, entity) for m in sentence.names) or (
-        sentence.speaker is not None and same_entity(sentence.speaker, entity)
-        and (sentence.first_person or sentence.implicit == sentence.speaker))
+    """The sentence names `entity` (by first name too), or is its writer's without a subject
+    ("Went to the lake")."""
+    return mentions(sentence, entity, same_entity) or (
+        sentence.implicit == sentence.speaker and same_entity(sentence.speaker, entity))
 
 
 def _states(asked: Asked, entity: str, sentence: Sentence) -> bool:
