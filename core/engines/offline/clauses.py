@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import tense
 from memhop.core.engines.offline.model import FIRST, GROUP, SECOND, THIRD, Mention, Sentence
 from memhop.core.language.dates import DateMention, find_dates
 from memhop.core.language.sentences import is_question
@@ -31,7 +32,7 @@ def read_tokens(s: Sentence, span: Span, lead: int, speaker: int | None) -> None
             s.group |= low in GROUP
             s.second |= low in SECOND
             s.third |= low in THIRD or low in ("they", "them", "their")
-        if tok.tag_ in ("VBD",) or (tok.tag_ == "VBN" and any(c.lower_ in ("have", "'ve", "has") for c in tok.head.children)):
+        if tense.past_form(tok):
             s.past = True
         if tok.tag_.startswith("VB") or tok.tag_ == "MD":
             has_verb = True
@@ -72,9 +73,9 @@ def _event(span: Span, first_person: bool) -> str | None:
         subject = next((c for c in children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if not first_person and subject is not None and not subject.tag_.startswith("NNP"):
             continue  # "they bring lots of joy": not about anyone we know
-        aux = {c.lower_ for c in children if c.dep_ in ("aux", "auxpass")}
-        if tok.tag_ == "VBD" or (tok.tag_ == "VBN" and aux & {"have", "has", "'ve", "had"}):
+        if tense.past_form(tok):
             return "past"
+        aux = {c.lower_ for c in children if c.dep_ in ("aux", "auxpass")}
         if (tok.tag_ == "VBG" and aux & {"am", "'m", "is", "'s", "are", "'re", "been"}) or tok.tag_ in ("VBP", "VBZ"):
             return "ongoing"
     return None
@@ -93,14 +94,10 @@ def resolve_dates(s: Sentence, span: Span, lead: int) -> list[DateMention]:
         for _ in range(6):
             if token is None:
                 break
-            finite = token.tag_ in ("VBD", "VBZ", "VBP", "MD") or (token.tag_ == "VBN" and _perfect(token))
-            if finite or (token.tag_.startswith("VB") and token.head is token):
-                past = token.tag_ == "VBD" or (token.tag_ == "VBN" and _perfect(token))
+            if tense.finite(token) or (token.tag_.startswith("VB") and token.head is token):
+                past = tense.past_form(token)
                 break  # "got to sit in ... on Friday": the tense is the finite verb's
             token = None if token.head is token else token.head
         out.append(by_tense[past].get(start, mention))
     return out
 
-
-def _perfect(token: object) -> bool:
-    return any(c.lower_ in ("have", "has", "'ve", "had", "'d") for c in token.children)  # type: ignore[attr-defined]

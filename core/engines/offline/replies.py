@@ -17,8 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import events, grammar
-from memhop.core.engines.offline.spans import tense
+from memhop.core.engines.offline import events, grammar, tense
 from memhop.core.language import lexical
 from memhop.core.language.question import Question, parse, target_noun
 from memhop.core.language.sentences import Sentence, is_question
@@ -64,7 +63,6 @@ def _same_kind(question: Question, asked: Question) -> bool:
                                         or target_noun(asked) == target_noun(question))
 
 
-_FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _DECLINING = frozenset({"no", "not", "n't", "never", "nobody", "nothing", "none", "nope", "dunno", "idk"})
 
 
@@ -83,7 +81,7 @@ def _answers(text: str, needed: set[str], question: Question) -> bool:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
-    fragment = not any(t.tag_ in _FINITE for t in doc)
+    fragment = not any(t.tag_ in tense.FINITE for t in doc)
     return fragment or bool(needed & _said(text)) or (_said_of_it(doc, question) and not _past_of_present(rest, question))
 
 
@@ -95,12 +93,12 @@ def _declines(doc: Doc) -> bool:
 _COURTESY = frozenset({"worries", "worry", "problem", "probs", "prob", "bother", "rush", "stress"})
 # Verbs an event is said to do at its time ("it starts at 6pm"), beside the copula ("it's at 6pm"),
 # by the end of it they tell: an event's time is when it starts, unless the question asks its end.
-_STARTS = frozenset({"be", "start", "begin", "open"})
 _ENDS = frozenset({"finish", "end", "close"})
+_STARTS = tense.TIMED - _ENDS
 
 
 def _end_asked(question: Question) -> bool:
-    return any(_base(word.lower()) in _ENDS for word in re.findall(r"[\w'’]+", question.text))
+    return any(tense.verb_base(word) in _ENDS for word in re.findall(r"[\w'’]+", question.text))
 
 
 def _said_of_it(doc: Doc, question: Question) -> bool:
@@ -111,7 +109,7 @@ def _said_of_it(doc: Doc, question: Question) -> bool:
     mum's birthday on the 14th") say nothing of it, nor does its end time of a question
     about its start ("It finishes at 11pm" for "what time does it start?"), or the reverse."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or _base(root.lower_) not in (_ENDS if _end_asked(question) else _STARTS):
+    if root is None or tense.verb_base(root.lower_) not in (_ENDS if _end_asked(question) else _STARTS):
         return False
     children = list(root.children)
     if not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in events.REFERRING for c in children):
@@ -121,11 +119,6 @@ def _said_of_it(doc: Doc, question: Question) -> bool:
     return any(c.dep_ == "prep" and any(_dated(w) for w in c.subtree if w is not c) for c in children)
 
 
-def _base(verb: str) -> str:
-    """The verb's base; the pipeline has no lemmatizer, and a run-on "'s" is "is"."""
-    return grammar.verb_base("is" if verb in ("'s", "’s") else verb)
-
-
 def _dated(token: Token) -> bool:
     """A word of a time or date: "6pm", "14th", "September", "Saturday"."""
     return token.like_num or any(ch.isdigit() for ch in token.text) or token.tag_ == "NNP"
@@ -133,7 +126,7 @@ def _dated(token: Token) -> bool:
 
 def _past_of_present(text: str, question: Question) -> bool:
     """"It was at 6pm last year" tells a past time, no answer to "What time is the quiz?"."""
-    return tense(text) == "past" and tense(question.text) != "past"
+    return tense.of_text(text) == tense.PAST and tense.of_text(question.text) != tense.PAST
 
 
 _OPENING = re.compile(r"^([^,]{1,30}),\s+(?!(?:but|though|although|except|unless)\b)(\w.*)$", re.IGNORECASE)

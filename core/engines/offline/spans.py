@@ -8,17 +8,13 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import counts, grammar
+from memhop.core.engines.offline import counts, grammar, tense
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, FUTURE, WEEKDAYS, DateMention, find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, WEEKDAYS, DateMention, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
-_PAST_AUX = frozenset({"was", "were", "did", "had"})
-_PERFECT_AUX = frozenset({"have", "has", "'ve"})
-_FUTURE_AUX = frozenset({"will", "'ll", "shall", "wo"})
-_PRESENT_AUX = frozenset({"is", "are", "am", "'s", "'re", "'m", "do", "does"})
 _SCHEDULE_DAYS = 42  # "is on the 28th": the coming six weeks; a date further ahead is more likely one gone by
 
 _NUMBER = re.compile(
@@ -135,7 +131,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh in ("what", "which") and question.target == "time":  # a clock time, nothing else
         return _nearest([(m.start(), m.group(0)) for m in _CLOCK_TIME.finditer(sentence.text)], hit) or None
     if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
-        found = _date(sentence, hit, tense(question.text))
+        found = _date(sentence, hit, tense.of_text(question.text))
         if question.target == "year" and found:  # "in what year ...": the year alone
             year = re.search(r"\b(?:1[89]|20)\d\d\b", found)
             return year.group(0) if year else None
@@ -262,29 +258,6 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
     return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
 
 
-def tense(text: str) -> str | None:
-    """past | present | future by the sentence's main verb; None for a fragment ("Recital on
-    the 28th!"). A date without a year is read on the side the tense points to."""
-    if FUTURE.search(text):  # "the recital is next Friday (21 June)" looks ahead
-        return "future"
-    doc = grammar.parsed(text)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None:
-        return None
-    if not root.tag_.startswith(("VB", "MD")) and any(
-        t.lower_ in ("'s", "’s") and t.i + 1 < len(doc) and doc[t.i + 1].dep_ == "prep" for t in doc
-    ):
-        return "present"  # "the bake sale's on 5 October": a run-on "is" the tagger took for a possessive
-    aux = {c.lower_ for c in root.children if c.dep_ in ("aux", "auxpass")}
-    if root.tag_ == "VBD" or aux & _PAST_AUX or (root.tag_ == "VBN" and aux & _PERFECT_AUX):
-        return "past"
-    if root.tag_ == "MD" or aux & _FUTURE_AUX:
-        return "future"
-    if root.tag_ in ("VBZ", "VBP") or aux & _PRESENT_AUX:
-        return "present"
-    return None
-
-
 def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[DateMention]:
     """"It is on 28 September", said on 21 September, is this year's: a present-tense
     sentence puts a date without a year (or a bare weekday) in the coming weeks when it
@@ -293,7 +266,7 @@ def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[Date
     May gone, not May to come); a future one puts it after the turn. A sentence without a
     verb ("the 28th", a reply) is read in the tense the question asks in (`asked`), and
     as past when that is unknown too."""
-    said = tense(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
+    said = tense.of_text(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
     if said != "present":
         return find_dates(text, ref, past=said != "future")
     ahead = {d.start: d for d in find_dates(text, ref, past=False)}

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import grammar, tense
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
@@ -52,7 +52,6 @@ _OWN_CLAUSE = frozenset({"conj", "advcl", "ccomp", "relcl", "parataxis", "acl", 
 _CONDITIONS = frozenset({"if", "unless", "whether"})
 _PAST = frozenset({"VBD", "VBN"})
 _PRESENT = frozenset({"VBZ", "VBP", "VBG"})
-_HAVE = frozenset({"have", "has", "had", "'ve", "’ve", "'d"})
 _NOT_WORDS = frozenset({"ever", "never", "yet", "already", "really", "actually", "also", "too"})
 # Words a stating clause must say as they are: "twice" is not "once", "in May" not "in June".
 _EXACT = frozenset({"once", "twice", "thrice", "again", *MONTHS, *WEEKDAYS})
@@ -101,8 +100,7 @@ def read(question: str) -> Asked | None:
         return None  # "did Pia and I go?": one sentence saying Pia went does not say both did
     auxes = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
     modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
-    tense_word = auxes[0] if auxes else root
-    past = tense_word.tag_ == "VBD" or any(a.lower_ in _HAVE for a in auxes)
+    past = tense.of_verb(root) == tense.PAST
     own = _subject_words(subject)
     taken = {t.i for t in own} | {t.i for t in auxes} | {root.i}
     words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in _NOT_WORDS
@@ -289,7 +287,7 @@ def _asserted(asked: Asked, verb: Token) -> bool:
         return True
     finite = auxes[0] if auxes else verb
     if asked.past:
-        return finite.tag_ in _PAST or any(a.lower_ in _HAVE for a in auxes)
+        return finite.tag_ in _PAST or any(a.lower_ in tense.PERFECT for a in auxes)
     return finite.tag_ in _PRESENT
 
 
