@@ -127,8 +127,7 @@ def parse(text: str, names: list[str]) -> Question:
 
 
 def _question_word(low: list[str]) -> tuple[str, str | None]:
-    # "When's the recital?" asks what "When is the recital?" does: the "'s" is run on
-    words = ["when" if t in ("when's", "when’s") else t for t in low if re.match(r"\w", t)]
+    words = [w for t in low if re.match(r"\w", t) for w in _uncontracted(t)]
     if not words:
         return "", None
     first = next((i for i, t in enumerate(words) if t in _WH), None)
@@ -150,6 +149,17 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
         elif len(rest) > 3 and rest[0] in ("is", "was", "'s") and rest[1] == "the" and rest[3] == "of":
             target = rest[2]  # "what is the name of ..."
     return wh, target
+
+
+_RUN_ON = re.compile(r"(what|where|who|when)['’]s")
+
+
+def _uncontracted(token: str) -> list[str]:
+    """"When's the recital?" asks what "When is the recital?" does, "what's", "where's",
+    "who's" likewise: the "'s" ("is", or "has" in "who's been ...") is run on. Either is an
+    auxiliary, so the question word is read as it is uncontracted."""
+    found = _RUN_ON.fullmatch(token)
+    return [found[1], "is"] if found else [token]
 
 
 def _is_name(token: str, names: list[str]) -> bool:
