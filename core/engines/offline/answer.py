@@ -184,6 +184,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
 def _of_event(question: Question, sentences: Sequence[Sentence], request: AnswerRequest) -> Callable[[Sentence], bool]:
     """Whether a sentence is about the event a "when" question asks of (events.py); any
     sentence is when the question names none."""
+    if events.unnamed(question):
+        return lambda sentence: False  # "When's it?": the time of nothing the question names
     noun = events.event(question)
     if noun is None:
         return lambda sentence: True

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import grammar, tense
 from memhop.core.engines.offline.spans import TIME_NOUNS
 from memhop.core.language import lexical
 from memhop.core.language.question import GROUPS, Question, is_relation, target_noun
@@ -70,6 +70,25 @@ def event(question: Question) -> str | None:
     if not phrase or phrase[-1] in TIME_NOUNS or phrase[-1] in lexical.STOPWORDS:
         return None
     return lexical.stem(phrase[-1])
+
+
+def unnamed(question: Question) -> bool:
+    """Whether a "when"/"what time" question asks the time of a thing it names only by a
+    word standing for something said before ("When's it?", "when's that?", "what time does
+    it start?"): a question asked alone has nothing before it, so no sentence can be known
+    to be about that thing, and the only date in the evidence is no answer. "When did it
+    snow?" names its event by the verb and is read as any question is."""
+    if question.wh != "when" and target_noun(question) not in TIME_NOUNS:
+        return False
+    words = [w.lower() for w in _WORD.findall(question.text)]
+    aux = next((i for i, w in enumerate(words) if w in _AUXILIARIES or _contracted(w)), None)
+    if aux is None or aux + 1 >= len(words) or words[aux + 1] not in REFERRING - {"they"}:
+        return False
+    after = words[aux + 2] if aux + 2 < len(words) else "?"
+    if words[aux + 1] != "it" and after != "?" and after not in _PREPOSITIONS:
+        return False  # "when's that party?": a determiner, the event is named after it
+    verb = grammar.question_verb(question.text)
+    return verb is None or tense.verb_base(verb) in tense.TIMED  # "when is it?", not "when did it snow?"
 
 
 def _contracted(word: str) -> bool:
