@@ -6,10 +6,12 @@ words (begin, start) and holds a time, yet answers nothing about a recital. The 
 the question's subject when it is a common noun (recital, parade, bake sale, flight; not a
 person, a relative or the asked type itself, "time"). A sentence speaks of it when it says
 the noun, when the turn it answers (the asking turn just before, by someone else) says it
-("what time's the quiz?" — "It starts at 6pm"), or when its subject is a pronoun whose
-antecedent, in the sentence or turn before, says it ("The parade is on Saturday. It begins
-at 11am"). A question whose subject is a person ("when did Ines adopt the kitten?") names
-no event and is not checked.
+and the sentence has no subject of its own or a pronoun one ("what time's the quiz?" — "It
+starts at 6pm", "Starts at 6pm"; not "My shift starts at 6pm"), or when its subject is a
+pronoun whose antecedent, in the sentence or turn before, says it ("The parade is on
+Saturday. It begins at 11am"). A question whose subject is a person ("when did Ines adopt
+the kitten?") names no event and is not checked; one whose subject is only "it" or "that"
+("When's it?") names nothing a sentence can be known to be about, and is refused.
 """
 
 from __future__ import annotations
@@ -107,8 +109,8 @@ def speaks_of(noun: str, sentence: Sentence, said: dict[int, list[Sentence]],
     if sentence.turn is None:
         return False  # a fact or profile: nothing before it to lean on
     asked = asked_by(turns.get(sentence.turn), turns)
-    if asked is not None and asks(asked.text) and _says(noun, asked.text):
-        return True  # the reply to "are you going to the parade?"
+    if asked is not None and asks(asked.text) and _says(noun, asked.text) and _answering(sentence.text):
+        return True  # the reply to "are you going to the parade?": "Saturday, at noon", "It's at 6pm"
     if not refers(sentence.text):
         return False
     before = said.get(sentence.turn, [])
@@ -143,6 +145,19 @@ def answers(turn: TurnView, reply: TurnView) -> bool:
 
 def _says(noun: str, text: str) -> bool:
     return noun in lexical.terms(text)
+
+
+def _answering(text: str) -> bool:
+    """Whether a sentence of a reply speaks of what was asked: its main clause has no subject
+    of its own ("Starts at 8pm", "8pm at the Forum") or one standing for it ("It's at 6pm").
+    "My shift starts at 6pm", in a reply to "what time's the quiz?", is about the shift."""
+    doc = grammar.parsed(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None) if root is not None else None
+    return subject is None or subject.lower_ in REFERRING
+
+
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
 
 
 def refers(text: str) -> bool:

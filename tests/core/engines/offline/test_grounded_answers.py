@@ -1,0 +1,89 @@
+"""Answers that must come from the thing asked about, through a real store: a contracted
+question word ("what's", "where's", "who's") types the answer as its uncontracted form does;
+"when's it?" names no event and is refused, not answered with the only date there is; a
+reply sentence about something else ("my shift starts at 6pm") is no time of the event the
+reply was asked about."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.written_memory import written_memory
+
+from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
+
+DIARY = """# Wren's diary
+
+# 2024-01-12
+
+Perpetua's wedding is on 3 May. She asked me to read a poem at it, no pressure.
+
+# 2024-01-20
+
+Perpetua is working on a new mural with her cousin Elodie, slowly.
+
+# 2024-02-02
+
+Perpetua works as a glassblower at Kestrel Forge in Hexworth.
+
+# 2024-02-09
+
+The lantern parade is on 28 February and Elodie is carrying the big fish lantern.
+"""
+
+
+@pytest.fixture(scope="module")
+def diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "wren-diary.md", DIARY, "Wren Ashby") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What's Perpetua's job?", "glassblower"),
+    ("Where's Perpetua work?", "Kestrel Forge"),
+])
+def test_a_contracted_question_word_types_the_answer(diary: Memory, home: Path, question: str, expected: str) -> None:
+    assert diary.ask(question).text == expected  # not the whole sentence it matched
+
+
+def test_a_contracted_where_with_no_place_said_is_refused(diary: Memory, home: Path) -> None:
+    # "working on a new mural" names no place: the uncontracted question is refused too
+    assert is_idk(diary.ask("Where is Perpetua working these days?").text)
+    assert is_idk(diary.ask("Where's Perpetua working these days?").text)
+
+
+@pytest.mark.parametrize("question", ["When's it?", "When is it?", "When does it start?", "When's that on?"])
+def test_a_when_question_naming_no_event_is_refused(diary: Memory, home: Path, question: str) -> None:
+    assert is_idk(diary.ask(question).text)
+
+
+def test_a_when_question_naming_its_event_still_reads_its_date(diary: Memory, home: Path) -> None:
+    assert diary.ask("When's the lantern parade?").text == "28 February 2024"
+
+
+def test_a_present_be_with_a_date_months_ahead_is_the_coming_one(diary: Memory, home: Path) -> None:
+    assert diary.ask("When is Perpetua's wedding?").text == "3 May 2024"  # written in January
+
+
+CHAT = """21/06/2024, 17:00 - Sunniva Reyes: what time's the quiz tonight?
+21/06/2024, 17:04 - Tobiah Lund: Not sure. My shift starts at 6pm though.
+21/06/2024, 17:10 - Sunniva Reyes: what time's the auction on saturday?
+21/06/2024, 17:12 - Tobiah Lund: It starts at 2pm. My bus gets in at 1pm.
+"""
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "whatsapp-tobiah.txt", CHAT, "Sunniva Reyes") as memory:
+        yield memory
+
+
+def test_a_reply_sentence_about_something_else_is_no_time_of_the_event(chat: Memory, home: Path) -> None:
+    assert is_idk(chat.ask("What time does the quiz start?").text)  # the shift starts at 6pm, not the quiz
+
+
+def test_the_reply_sentence_that_answers_still_does(chat: Memory, home: Path) -> None:
+    assert chat.ask("What time does the auction start?").text == "2pm"
