@@ -58,8 +58,8 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     return found
 
 
-# What makes a noun phrase one thing rather than a kind: "her old guitar", "a new guitar", "two guitars"
-_INSTANCE = frozenset({"det", "poss", "nummod", "predet"})
+# The only words a kind's name has before its head: "double bass", "bass guitar"; an article,
+# owner or number ("her old guitar", "a new guitar", "two guitars") makes it one thing, no kind
 _NARROWING = frozenset({"amod", "compound"})
 
 
@@ -71,19 +71,20 @@ def kinds(found: Sequence[str], sentence: Sentence, entity: str | None) -> list[
     if entity is None or is_question(sentence.text) or FUTURE.search(sentence.text):
         return []
     heads = {item.split()[-1].lower() for item in found}
+    if not heads & {w.lower() for w in re.findall(r"\w+", sentence.text)}:
+        return []  # no item's head in it: nothing to parse
     known = {item.lower() for item in found}
     more: list[str] = []
     for token in grammar.parsed(sentence.text):
         if token.lower_ not in heads or not token.tag_.startswith("NN") or token.dep_ in _NARROWING:
             continue
         left = list(token.lefts)
-        if not left or any(c.dep_ in _INSTANCE for c in left):
+        if not left:
             continue
-        start = left[0].i
-        words = token.doc[start : token.i + 1]
+        words = token.doc[left[0].i : token.i + 1]
         if any(w.dep_ not in _NARROWING or not w.is_lower or not w.is_alpha or w.tag_ in {"JJR", "JJS"}
                for w in words[:-1]):
-            continue  # "Fender bass", "bigger bass": a brand or a comparison, no kind
+            continue  # "his old cello", "Fender bass", "bigger bass": one thing, a brand, a comparison
         kind = words.text
         if kind.lower() not in known and actor(sentence, words.start_char)[0] == entity:
             more.append(kind)

@@ -21,6 +21,7 @@ Lunch with Caspar Wendell from the archive. Turns out Caspar plays cello in a st
 
 Went to hear the quartet in the chapel. Caspar in a concert is a different man from Caspar at a desk.
 At the pub afterwards he told me he started on baroque cello at a summer school in Orlby. He sold his old cello last year.
+I started on electric cello myself, and gave up.
 
 # 2024-09-07
 
@@ -35,5 +36,6 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 
 
 def test_a_narrower_kind_said_without_the_verb_is_another_item(mem: Memory, home: Path) -> None:
-    # "started on baroque cello" says no "play", yet names a kind of cello; "his old cello" is one cello, no kind
+    # "started on baroque cello" says no "play", yet names a kind of cello; "his old cello" is one cello, no
+    # kind; the writer's own "electric cello" is not Caspar's
     assert mem.ask("Which instruments does Caspar play?").text == "cello, baroque cello and harmonium"
