@@ -53,11 +53,13 @@ def as_digits(count: str) -> str:
 
 
 # Money: the words and ISO codes a price is written with ("£3.40" carries a sign instead).
+CURRENCY_CODES = frozenset("eur usd gbp chf sek nok dkk pln inr jpy cad aud".split())
 CURRENCY_UNITS = frozenset(
     """pound pounds quid penny pence p euro euros cent cents dollar dollars buck bucks yen rupee rupees franc francs
-    krona kronor krone kroner zloty peso pesos
-    eur usd gbp chf sek nok dkk pln inr jpy cad aud""".split()
-)
+    krona kronor krone kroner zloty peso pesos""".split()
+) | CURRENCY_CODES
+# What may follow a sum of money only in speech: "400k", "a few grand"
+MONEY_SUFFIXES = frozenset({"k", "grand"})
 # The units anything else is measured in — weight, volume, length, time, share — singular and
 # plural: what "how much water/time" asks for ("2 kg", "three hours"), unlike a count of things
 # ("6 Lego sets" answers "how many") or a price (which "how much did it cost?" asks for).

@@ -145,7 +145,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     if other_names:  # "a trip to Lyon" is not one to Rome
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
     if ranked and asks_for_several(question):
-        gathered = _gathered(question, ranked)
+        gathered = _gathered(question, ranked, sentences, end)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
     about = _of_event(question, sentences, request)
@@ -256,17 +256,23 @@ def _strong(ranked: Sequence[ranking.Scored]) -> list[ranking.Scored]:
     return [r for r in ranked if r.second == top.second and r.score >= STRONG_SHARE * top.score]
 
 
-def _gathered(question: Question, ranked: Sequence[ranking.Scored]) -> tuple[str, str] | None:
-    """Every item the strong supporting sentences give, oldest statement first, and the
-    sentence of the first."""
-    found: list[str] = []
-    first: str | None = None
-    for scored in sorted(_strong(ranked), key=lambda r: ranking.date_of(r.sentence) or date.max):
-        more = lists.items(question, scored.sentence, scored.hit)
-        if more and first is None:
-            first = scored.sentence.text
-        found += more
-    return (lists.join(found), first) if found and first else None
+def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: Sequence[Sentence],
+              end: str | None) -> tuple[str, str] | None:
+    """Every item the strong supporting sentences give, then the narrower kinds of them any
+    sentence says of the chain's end (lists.kinds), oldest statement first, and the sentence
+    of the first."""
+    dated: list[tuple[date, int, str, str]] = []
+    for scored in _strong(ranked):
+        for item in lists.items(question, scored.sentence, scored.hit):
+            dated.append((ranking.date_of(scored.sentence) or date.max, len(dated), item, scored.sentence.text))
+    if not dated:
+        return None
+    found = [item for _, _, item, _ in dated]
+    for sentence in sentences:
+        for item in lists.kinds(found, sentence, end):
+            dated.append((ranking.date_of(sentence) or date.max, len(dated), item, sentence.text))
+    dated.sort()
+    return lists.join([item for _, _, item, _ in dated]), dated[0][3]
 
 
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:

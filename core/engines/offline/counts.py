@@ -16,7 +16,7 @@ from datetime import date
 
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates
-from memhop.core.language.numbers import WORD_NUMBER, as_digits
+from memhop.core.language.numbers import CURRENCY_CODES, CURRENCY_UNITS, MONEY_SUFFIXES, WORD_NUMBER, as_digits
 
 # Nouns a "how many times" question counts with: occasions, however they are said.
 OCCASIONS = frozenset({"time", "times", "occasion", "occasions"})
@@ -40,8 +40,8 @@ _AGE_BEFORE = re.compile(
     r"(?:\b(?:is|was|aged|age|turned|turns|turning|turn)\s+|['’]s\s+|\((?:she|he|they)['’]s\s+)(?:now\s+|just\s+)?$", re.I
 )
 _AGE_AFTER = re.compile(r"[\s-]+(?:years?|yrs?|months?)[\s-]+old\b|[\s-]+year[\s-]+old\b", re.I)
-_PRICE_BEFORE = re.compile(r"[£$€¥]\s*$|\b(?:usd|gbp|eur)\s*$", re.I)
-_PRICE_AFTER = re.compile(r"\s*(?:pounds?|quid|dollars?|euros?|bucks|pence|cents?|p|k|grand|gbp|usd|eur)\b", re.I)
+_PRICE_BEFORE = re.compile(rf"[£$€¥]\s*$|\b(?:{'|'.join(sorted(CURRENCY_CODES))})\s*$", re.I)
+_PRICE_AFTER = re.compile(rf"\s*(?:{'|'.join(sorted(CURRENCY_UNITS | MONEY_SUFFIXES, key=lambda w: (-len(w), w)))})\b", re.I)
 _LABEL_BEFORE = re.compile(
     r"\b(?:number|no\.?|flat|room|apartment|apt\.?|unit|platform|gate|bus|route|page|chapter|track|level|floor|"
     r"version|season|episode|#)\s*$",

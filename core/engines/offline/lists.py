@@ -5,6 +5,10 @@ The items are gathered across every supporting sentence (one session may name th
 another the piano), each read by the grammar: the complements of the question's verb ("plays
 guitar and drums"), or a list after a colon ("Top three: A, B, C"). A count is the number of
 distinct days the supporting sentences put the event on.
+
+An item found so narrows what else counts: a bare noun phrase with the same head and a
+modifier ("started on double bass" beside "plays bass") names another kind of the same
+thing, said of the same person in a sentence without the question's verb.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from memhop.core.engines.offline.kinds import may_name
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import FUTURE
 from memhop.core.language.question import NUMBER_WORDS, Question
-from memhop.core.language.sentences import Sentence, is_question, mentions
+from memhop.core.language.sentences import Sentence, actor, is_question, mentions
 
 MAX_ITEMS = 6
 _WH = frozenset({"what", "which", "who", "where", "when", "why", "how"})
@@ -52,6 +56,39 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
         if piece.kind == "thing":
             found += _split(piece.text, kind)
     return found
+
+
+# The only words a kind's name has before its head: "double bass", "bass guitar"; an article,
+# owner or number ("her old guitar", "a new guitar", "two guitars") makes it one thing, no kind
+_NARROWING = frozenset({"amod", "compound"})
+
+
+def kinds(found: Sequence[str], sentence: Sentence, entity: str | None) -> list[str]:
+    """Narrower kinds of items already found that the sentence says of `entity`: a noun phrase
+    with no article or owner (the kind, as in "plays bass", not one instrument) whose head is
+    an item's last word and which lower-case modifiers narrow ("double bass"). The kind is a
+    distinct item: "bass" does not swallow "double bass", nor the other way round."""
+    if entity is None or is_question(sentence.text) or FUTURE.search(sentence.text):
+        return []
+    heads = {item.split()[-1].lower() for item in found}
+    if not heads & {w.lower() for w in re.findall(r"\w+", sentence.text)}:
+        return []  # no item's head in it: nothing to parse
+    known = {item.lower() for item in found}
+    more: list[str] = []
+    for token in grammar.parsed(sentence.text):
+        if token.lower_ not in heads or not token.tag_.startswith("NN") or token.dep_ in _NARROWING:
+            continue
+        left = list(token.lefts)
+        if not left:
+            continue
+        words = token.doc[left[0].i : token.i + 1]
+        if any(w.dep_ not in _NARROWING or not w.is_lower or not w.is_alpha or w.tag_ in {"JJR", "JJS"}
+               for w in words[:-1]):
+            continue  # "his old cello", "Fender bass", "bigger bass": one thing, a brand, a comparison
+        kind = words.text
+        if kind.lower() not in known and actor(sentence, words.start_char)[0] == entity:
+            more.append(kind)
+    return more
 
 
 def _split(text: str, kind: str | None = None) -> list[str]:

@@ -78,6 +78,8 @@ def test_a_number_word_counts_what_the_question_counts(mem: Memory, home: Path) 
         ("Juno (she's 6) came too", None, None),
         ("Tomas's 3 kids came too", "kids", "3 kids"),  # an owner's count, not an age
         ("a flat white was £3 and a bun 2 pounds", None, None),  # prices
+        ("a ferry ticket was 40 francs", None, None),  # any currency numbers.py knows
+        ("paid CHF 12 for a coffee", None, None),
         ("dinner at 14 Alder Row", None, None),  # a house number
         ("the 18th of May, in 2024", None, None),  # a date's parts, a year
         ("flat 3 was empty", None, None),  # a label
