@@ -82,16 +82,23 @@ def is_occasions(noun: str | None) -> bool:
     return noun in OCCASIONS
 
 
-def not_a_count(text: str, start: int, end: int, bare: bool) -> bool:
+def is_currency(noun: str | None) -> bool:
+    """"How many yen/francs/dollars ...": the question counts money, so a price answers it."""
+    return noun is not None and any(_same_noun(unit, noun) for unit in CURRENCY_UNITS)
+
+
+def not_a_count(text: str, start: int, end: int, bare: bool, money: bool = False) -> bool:
     """A clock time, an age, a price, a label (house, flat, page number), a year or a
     percentage: the number at text[start:end] counts nothing. `bare`: no noun follows it,
-    so "at 8", "she's 6", "flat 3" are a time, an age, a label ("Tomas's 3 kids" counts)."""
+    so "at 8", "she's 6", "flat 3" are a time, an age, a label ("Tomas's 3 kids" counts).
+    `money`: the question counts a currency ("how many yen"), so a price is the count."""
     before, after = text[max(0, start - 30) : start], text[end : end + 30]
     number = text[start:end]
+    price = bool(_PRICE_BEFORE.search(before) or _PRICE_AFTER.match(after))
     return bool(
         _YEAR.match(number)
         or _CLOCK_AFTER.match(after) or _AGE_AFTER.match(after)
-        or _PRICE_BEFORE.search(before) or _PRICE_AFTER.match(after) or _PERCENT_AFTER.match(after)
+        or (price and not money) or _PERCENT_AFTER.match(after)
         or (number[:1].isdigit() and _STREET_AFTER.match(after))
         or (bare and bool(_CLOCK_BEFORE.search(before) or _AGE_BEFORE.search(before) or _LABEL_BEFORE.search(before)))
     )
@@ -104,11 +111,12 @@ def stated(text: str, noun: str | None, hit: int) -> str | None:
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     found: list[tuple[int, str]] = []
     low, high = clause_at(text, hit)
+    money = is_currency(noun)
     if is_occasions(noun):
         found += [(m.start(), _REPEATS[m.group(1).lower()]) for m in _REPEAT.finditer(text) if low <= m.start() < high]
     for m in _NUMBER.finditer(text):
         after = _words_after(text, m.end())
-        if any(s <= m.start() < e for s, e in dates) or not_a_count(text, m.start(), m.end(), not after):
+        if any(s <= m.start() < e for s, e in dates) or not_a_count(text, m.start(), m.end(), not after, money):
             continue
         value = as_digits(m.group(1))
         if noun is None:

@@ -212,3 +212,39 @@ def amounts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 def test_a_cost_question_takes_only_money(amounts: Memory, home: Path, question: str, amount: str | None) -> None:
     said = amounts.ask(question).text
     assert said == amount if amount else is_idk(said)
+
+
+MONEY_DIARY = """# Perpetua's diary
+
+# 2024-08-12
+
+In Tokyo, Odile paid 3000 yen for the museum ticket. Odile paid 40 francs for the ferry to Montreux.
+
+# 2024-08-19
+
+Odile found 12 pennies under the sofa cushions.
+"""
+
+
+@pytest.fixture(scope="module")
+def money(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "perpetua-money.md", MONEY_DIARY, "Perpetua Lisle") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize(("question", "amount"), [
+    ("How many yen did Odile pay for the museum ticket?", "3000 yen"),  # the currency is what is counted
+    ("How many francs did Odile pay for the ferry?", "40 francs"),
+    ("How many pennies did Odile find?", "12 pennies"),  # coins found are counted too
+])
+def test_a_question_counting_a_currency_takes_the_price(money: Memory, home: Path, question: str, amount: str) -> None:
+    assert money.ask(question).text == amount
+
+
+@pytest.mark.parametrize(("text", "noun", "count"), [
+    ("paid 3000 yen for the ticket", "yen", "3000 yen"),
+    ("the ferry was 40 francs", "francs", "40 francs"),
+    ("the ferry was 40 francs", "tickets", None),  # a price still counts no other thing
+])
+def test_a_price_counts_only_its_currency(text: str, noun: str, count: str | None) -> None:
+    assert counts.stated(text, noun, 0) == count
