@@ -258,21 +258,22 @@ def _strong(ranked: Sequence[ranking.Scored]) -> list[ranking.Scored]:
 
 def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: Sequence[Sentence],
               end: str | None) -> tuple[str, str] | None:
-    """Every item the strong supporting sentences give, then the narrower kinds of them any
-    sentence says of the chain's end (lists.kinds), oldest statement first, and the sentence
-    of the first."""
+    """Every item the strong supporting sentences give, oldest statement first, then the
+    narrower kinds of them any sentence says the chain's end does (lists.kinds), each after
+    the item it narrows; and the sentence of the first item (a kind is never the evidence)."""
     dated: list[tuple[date, int, str, str]] = []
     for scored in _strong(ranked):
         for item in lists.items(question, scored.sentence, scored.hit):
             dated.append((ranking.date_of(scored.sentence) or date.max, len(dated), item, scored.sentence.text))
     if not dated:
         return None
-    found = [item for _, _, item, _ in dated]
-    for sentence in sentences:
-        for item in lists.kinds(found, sentence, end):
-            dated.append((ranking.date_of(sentence) or date.max, len(dated), item, sentence.text))
     dated.sort()
-    return lists.join([item for _, _, item, _ in dated]), dated[0][3]
+    found = [item for _, _, item, _ in dated]
+    narrower: list[tuple[date, int, str]] = []
+    for sentence in sentences:
+        for kind in lists.kinds(question, found, sentence, end):
+            narrower.append((ranking.date_of(sentence) or date.max, len(narrower), kind))
+    return lists.join(lists.with_kinds(found, [kind for _, _, kind in sorted(narrower)])), dated[0][3]
 
 
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:

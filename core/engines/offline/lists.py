@@ -8,7 +8,9 @@ distinct days the supporting sentences put the event on.
 
 An item found so narrows what else counts: a bare noun phrase with the same head and a
 modifier ("started on double bass" beside "plays bass") names another kind of the same
-thing, said of the same person in a sentence without the question's verb.
+thing, when the grammar says the person does it: the person is the subject of the question's
+verb or of a take-up verb governing the phrase, not negated or hedged. A kind follows the item
+it narrows and never takes an item's place in the list.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import counts, grammar
 from memhop.core.engines.offline.kinds import may_name
@@ -23,6 +26,9 @@ from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import FUTURE
 from memhop.core.language.question import NUMBER_WORDS, Question
 from memhop.core.language.sentences import Sentence, actor, is_question, mentions
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 MAX_ITEMS = 6
 _WH = frozenset({"what", "which", "who", "where", "when", "why", "how"})
@@ -61,12 +67,32 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
 # The only words a kind's name has before its head: "double bass", "bass guitar"; an article,
 # owner or number ("her old guitar", "a new guitar", "two guitars") makes it one thing, no kind
 _NARROWING = frozenset({"amod", "compound"})
+# Adjectives that say how big, new, loud or good one thing or one way of doing it is, never which
+# kind it is: "plays loud bass", "speaks fluent French", "picked up basic French" name no new item
+_QUALITIES = frozenset(
+    """big small little large huge tiny long short new old young loud quiet soft hard heavy light fast slow
+    good bad great fine nice lovely terrible awful decent proper real serious casual competitive fluent basic
+    broken rusty perfect poor excellent amazing brilliant beautiful""".split()
+)
+# Verbs after which the person does the thing from then on ("started on double bass", "took up
+# table tennis", "switched to mini golf", "learned to play electric guitar"): besides the question's
+# own verb, the only ones whose object may be a kind. "take" and "pick" only with "up".
+_TAKE_UP = frozenset({"start", "begin", "learn", "switch", "move", "take", "pick"})
+_WITH_UP = frozenset({"take", "pick"})
+# Prepositions a take-up verb reaches its thing through ("switched from double bass" is the opposite)
+_TAKE_UP_PREPOSITIONS = frozenset({"on", "to", "with"})
+_OBJECTS = frozenset({"dobj", "attr", "oprd"})
+_NOT_SAID = frozenset({"if", "unless", "whether", "before"})  # "if she took up double bass" says she has not
+_ABLE = frozenset({"can", "could"})
 
 
-def kinds(found: Sequence[str], sentence: Sentence, entity: str | None) -> list[str]:
-    """Narrower kinds of items already found that the sentence says of `entity`: a noun phrase
+def kinds(question: Question, found: Sequence[str], sentence: Sentence, entity: str | None) -> list[str]:
+    """Narrower kinds of items already found that the sentence says `entity` does (what the
+    question asks, or takes it up): a noun phrase
     with no article or owner (the kind, as in "plays bass", not one instrument) whose head is
-    an item's last word and which lower-case modifiers narrow ("double bass"). The kind is a
+    an item's last word and which lower-case modifiers narrow ("double bass"). The sentence must
+    say so by its grammar (`_takes_up`): hating, watching or mentioning a kind ("Odile hates
+    table tennis", "her brother is obsessed with double bass") names none of hers. The kind is a
     distinct item: "bass" does not swallow "double bass", nor the other way round."""
     if entity is None or is_question(sentence.text) or FUTURE.search(sentence.text):
         return []
@@ -74,6 +100,7 @@ def kinds(found: Sequence[str], sentence: Sentence, entity: str | None) -> list[
     if not heads & {w.lower() for w in re.findall(r"\w+", sentence.text)}:
         return []  # no item's head in it: nothing to parse
     known = {item.lower() for item in found}
+    verb = grammar.question_verb(question.text)
     more: list[str] = []
     for token in grammar.parsed(sentence.text):
         if token.lower_ not in heads or not token.tag_.startswith("NN") or token.dep_ in _NARROWING:
@@ -83,12 +110,63 @@ def kinds(found: Sequence[str], sentence: Sentence, entity: str | None) -> list[
             continue
         words = token.doc[left[0].i : token.i + 1]
         if any(w.dep_ not in _NARROWING or not w.is_lower or not w.is_alpha or w.tag_ in {"JJR", "JJS"}
-               for w in words[:-1]):
-            continue  # "his old cello", "Fender bass", "bigger bass": one thing, a brand, a comparison
+               or w.lower_ in _QUALITIES for w in words[:-1]):
+            continue  # "his old cello", "Fender bass", "bigger bass", "loud bass": one thing, a brand, a quality
         kind = words.text
-        if kind.lower() not in known and actor(sentence, words.start_char)[0] == entity:
+        if kind.lower() not in known and _takes_up(sentence, token, entity, verb):
             more.append(kind)
     return more
+
+
+def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) -> bool:
+    """Whether the sentence says `entity` does what `noun` names: the noun is the object of the
+    question's verb or of a take-up verb (directly, or through "on"/"to"/"with": "started on
+    double bass"), a chain of take-up verbs may lead up to it ("started playing", "learned to
+    play"), the top verb's own subject is the entity (not an owner of it: "Odile's brother"),
+    and no verb on the way is negated, hedged by a modal or put as a condition."""
+    while noun.dep_ == "conj":  # "took up squash and table tennis"
+        noun = noun.head
+    head = noun.head
+    if noun.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ in _TAKE_UP_PREPOSITIONS:
+        head = head.head
+    elif noun.dep_ not in _OBJECTS:
+        return False
+    lemma = grammar.verb_base(head.lower_)
+    if not head.tag_.startswith("VB") or not (lemma == verb or _is_take_up(head, lemma)):
+        return False
+    subject = None
+    while subject is None:
+        if _hedged(head):
+            return False
+        subject = next((t for t in head.children if t.dep_ == "nsubj"), None)
+        if subject is not None:
+            break
+        if head.dep_ not in {"xcomp", "conj"}:
+            return False
+        above = head.head
+        if head.dep_ == "xcomp" and not _is_take_up(above, grammar.verb_base(above.lower_)):
+            return False  # "hates playing double bass", "wants to learn table tennis"
+        head = above
+    who, distance = actor(sentence, subject.idx + len(subject.text))
+    return distance == 1 and who == entity
+
+
+def _is_take_up(verb: Token, lemma: str) -> bool:
+    if lemma not in _TAKE_UP:
+        return False
+    return lemma not in _WITH_UP or any(t.dep_ == "prt" and t.lower_ == "up" for t in verb.children)
+
+
+def _hedged(verb: Token) -> bool:
+    """Negated ("never started on"), a modal other than ability ("might take up") or a condition."""
+    for child in verb.children:
+        if child.dep_ == "neg":
+            return True
+        if child.tag_ == "MD" and child.lower_ not in _ABLE:
+            return True
+        if child.dep_ == "mark" and child.lower_ in _NOT_SAID:
+            return True
+    return False
 
 
 def _split(text: str, kind: str | None = None) -> list[str]:
@@ -99,6 +177,25 @@ def _split(text: str, kind: str | None = None) -> list[str]:
         p for p in parts
         if p and len(p.split()) <= 5 and p.lower().rstrip("s") not in generic and p.split()[0].lower() not in _WH
     ]
+
+
+def with_kinds(found: Sequence[str], narrower: Sequence[str]) -> list[str]:
+    """The items found, each once and at most MAX_ITEMS, with the narrower kinds of them put
+    right after the item each narrows while room is left: a kind never leads the list nor
+    pushes an item found off it."""
+    listed: list[str] = []
+    for item in found:
+        if item.lower() not in {x.lower() for x in listed}:
+            listed.append(item)
+    listed = listed[:MAX_ITEMS]
+    for kind in narrower:
+        if len(listed) >= MAX_ITEMS or kind.lower() in {x.lower() for x in listed}:
+            continue
+        head = kind.split()[-1].lower()
+        at = max((i for i, x in enumerate(listed) if x.split()[-1].lower() == head), default=None)
+        if at is not None:
+            listed.insert(at + 1, kind)
+    return listed
 
 
 def join(found: Sequence[str]) -> str:

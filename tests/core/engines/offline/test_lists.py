@@ -10,6 +10,7 @@ import pytest
 from support.written_memory import written_memory
 
 from memhop.core.api import Memory
+from memhop.core.engines.offline import lists
 
 DIARY = """# Perpetua's diary
 
@@ -39,3 +40,65 @@ def test_a_narrower_kind_said_without_the_verb_is_another_item(mem: Memory, home
     # "started on baroque cello" says no "play", yet names a kind of cello; "his old cello" is one cello, no
     # kind; the writer's own "electric cello" is not Caspar's
     assert mem.ask("Which instruments does Caspar play?").text == "cello, baroque cello and harmonium"
+
+
+def _diary(*days: str) -> str:
+    return "# Perpetua's diary\n\n" + "\n\n".join(days) + "\n"
+
+
+# (what is said before, the sentence naming a kind, the question, the answer): the kind is hated,
+# watched, mentioned, someone else's or the writer's dislike, so it is none of the person's items
+NOT_THEIRS = [
+    ("Odile plays tennis.", "Odile hates table tennis.", "Which sports does Odile play?", "tennis"),
+    ("Odile plays tennis.", "Odile thinks table tennis is boring.", "Which sports does Odile play?", "tennis"),
+    ("Odile plays tennis.", "Odile doesn't like table tennis at all.", "Which sports does Odile play?",
+     "tennis"),
+    ("Odile plays tennis.", "Odile watched table tennis on TV all evening.",
+     "Which sports does Odile play?", "tennis"),
+    ("Odile plays guitar in a covers band.", "Odile can't stand electric guitar.",
+     "Which instruments does Odile play?", "guitar"),
+    ("Odile plays bass in a covers band.", "Odile complained about loud bass from the flat upstairs.",
+     "Which instruments does Odile play?", "bass"),
+    ("Odile plays bass in a covers band.", "Odile's brother is obsessed with double bass.",
+     "Which instruments does Odile play?", "bass"),
+    ("Odile plays golf with Bertrand.", "Odile thinks mini golf is for children. Odile laughed at crazy golf.",
+     "Which sports does Odile play?", "golf"),
+    ("Odile speaks French and Dutch.", "Odile says legal French is impenetrable.",
+     "Which languages does Odile speak?", "French and Dutch"),
+    ("I play bass in a pub band.",
+     "Fenwick told me double bass is a nightmare to carry. Honestly, I can't stand slap bass.",
+     "Which instruments do I play?", "bass"),
+    ("Odile plays bass in a covers band.", "Odile never started on double bass.",
+     "Which instruments does Odile play?", "bass"),
+    ("Odile plays bass in a covers band.", "Odile switched from double bass to bass at nineteen.",
+     "Which instruments does Odile play?", "bass"),
+    ("Odile plays bass in a covers band.", "Odile might take up double bass.", "Which instruments does Odile play?",
+     "bass"),
+    ("Odile plays bass in a covers band.", "Odile wants to learn double bass.", "Which instruments does Odile play?",
+     "bass"),
+]
+
+
+@pytest.mark.parametrize(("before", "kind", "question", "answer"), NOT_THEIRS)
+def test_a_kind_the_person_does_not_take_up_is_no_item(tmp_path_factory: pytest.TempPathFactory, home: Path,
+                                                       before: str, kind: str, question: str, answer: str) -> None:
+    diary = _diary(f"# 2024-03-10\n\n{before}", f"# 2024-04-14\n\n{kind}")
+    with written_memory(tmp_path_factory, "perpetua-kinds.md", diary, "Perpetua Lisle") as memory:
+        assert memory.ask(question).text == answer
+
+
+def test_a_kind_follows_its_item_and_is_never_the_evidence(tmp_path_factory: pytest.TempPathFactory,
+                                                           home: Path) -> None:
+    # the kind is said first, yet the item leads and the item's sentence is what is cited
+    diary = _diary("# 2024-01-03\n\nOdile took up table tennis at the leisure centre.",
+                   "# 2024-03-10\n\nOdile plays tennis with Bertrand.")
+    with written_memory(tmp_path_factory, "perpetua-first.md", diary, "Perpetua Lisle") as memory:
+        reply = memory.ask("Which sports does Odile play?")
+        assert reply.text == "tennis and table tennis"
+        assert "Bertrand" in reply.support.items[0].cited.text
+
+
+def test_a_kind_never_pushes_an_item_found_off_the_list() -> None:
+    found = ["bass", "accordion", "tin whistle", "banjo", "harp", "oboe"]
+    assert lists.with_kinds(found, ["double bass"]) == found  # six items already: no room for a kind
+    assert lists.with_kinds(["bass", "accordion"], ["double bass"]) == ["bass", "double bass", "accordion"]
