@@ -40,6 +40,8 @@ _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 
 def words(text: str) -> list[str]:
     """Folded word tokens (no case, no accents), possessive and contraction tails dropped."""
+    if text.isascii():
+        return _WORD.findall(text.lower())  # the one group: the word without its tail
     return [word for word, _ in positions(text)]
 
 
