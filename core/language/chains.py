@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
+from memhop.core.language.names import name_key
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
 from memhop.core.language.relations import ANIMALS, SYMMETRIC
 from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
@@ -27,10 +28,11 @@ Token = re.Match[str]
 
 
 def same_entity(a: str | None, b: str | None) -> bool:
-    """Names that stand for the same entity: equal, or one is the other's first name."""
+    """Names that stand for the same entity: equal, or one is the other's first name (case
+    and accents aside: "Zenobe" typed for "Zénobe")."""
     if not a or not b:
         return False
-    a, b = a.lower(), b.lower()
+    a, b = name_key(a), name_key(b)
     return a == b or a.split()[0] == b or b.split()[0] == a
 
 

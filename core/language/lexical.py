@@ -3,15 +3,23 @@
 Small sentence embeddings blur rare exact words ("pottery", "LGBTQ", "Elgar") that a
 question and its evidence share; a light stemmer and BM25 over a short candidate list
 restore them at the cost of a few milliseconds.
+
+A word is a run of Unicode letters and digits (so "Zoë" and "Łódź" are one word each), and
+words are compared folded: no case, no accents (NFKD with its combining marks dropped, then
+names.fold's letters that NFKD keeps whole, ł -> l, ø -> o), so "Zoe" typed on an English
+keyboard meets "Zoë" in the diary.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+
+from memhop.core.language.names import fold
 
 STOPWORDS = frozenset(
     """a an the of to in on at for and or but nor is are was were be been being am do does did
@@ -22,19 +30,36 @@ STOPWORDS = frozenset(
     ve don didn doesn isn wasn aren weren get got go goes going went make made one ever kind ago
     thing things really much many lot lots""".split()
 )
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_WORD_CASED = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+# Combining marks a decomposed text (NFD: "e" + U+0301) puts inside a word: part of the word.
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+# A word (letters, digits, their marks) and its apostrophe tail ("Zoë's", "don’t"), in any case.
+_WORD = re.compile(rf"([^\W_](?:[^\W_]|[{_MARKS}])*)(?:['’][^\W\d_](?:[^\W\d_]|[{_MARKS}])*)?")
+_ASCII_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")  # the rule before words were Unicode: see ascii_terms
 _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 
 
 def words(text: str) -> list[str]:
-    """Lower-case word tokens, possessive and contraction tails dropped."""
-    return [w.split("'")[0] for w in _WORD.findall(text.lower())]
+    """Folded word tokens (no case, no accents), possessive and contraction tails dropped."""
+    if text.isascii():
+        return _WORD.findall(text.lower())  # the one group: the word without its tail
+    return [word for word, _ in positions(text)]
+
+
+@lru_cache(maxsize=65536)
+def folded(word: str) -> str:
+    """A word as matching sees it: case folded ("Straße" -> "strasse") and without accents."""
+    if word.isascii():
+        return word.lower()
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return fold(plain).casefold()
 
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude suffix stripper: enough for live/lives/lived/living (and play/plays/played) to meet."""
+    """A crude suffix stripper: enough for live/lives/lived/living (and play/plays/played) to meet.
+    A word with accents is folded first, so every caller's stems meet `terms`'."""
+    if not word.isascii():
+        word = folded(word)
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
@@ -76,5 +101,15 @@ def idf(df: int, n: int) -> float:
 
 
 def positions(text: str) -> list[tuple[str, int]]:
-    """Lower-case words (possessive tails dropped) with their character offsets."""
-    return [(re.split("['’]", m.group(0).lower())[0], m.start()) for m in _WORD_CASED.finditer(text)]
+    """Folded words (possessive tails dropped) with their offsets in `text` itself, so a
+    caller slices the text as written; a folded word may be longer or shorter than its span."""
+    return [(folded(m.group(1)), m.start()) for m in _WORD.finditer(text)]
+
+
+def ascii_terms(text: str) -> list[str]:
+    """`terms` as they were before words were Unicode ("José" -> "jos"): what the hero
+    retriever's persisted cue table (core/store/cues.py) was filed under. Refiling existing
+    stores under Unicode terms needs a migration; until then both sides of that table keep
+    this rule so a question still meets the turns it was filed from."""
+    plain = [w.split("'")[0] for w in _ASCII_WORD.findall(text.lower())]
+    return [stem(w) for w in plain if w not in STOPWORDS and len(w) > 1]

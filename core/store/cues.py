@@ -5,6 +5,11 @@ A cue is what a turn can be recalled by: its speaker, and the content words it s
 cues too, but they are not copied here: the write path's `mentions` table holds them, and
 merge, rename and forget keep it right (core/retrievers/hero.py reads both).
 
+Word cues keep lexical's ASCII word rule (`ascii_terms`: "José" is filed as "jos"), the
+rule existing stores were filed under; the rest of memhop reads Unicode words. Filing
+under Unicode words needs a migration that refiles every turn; until then questions are
+looked up by the same old rule, so they still meet the turns filed by it.
+
 The table is a function of the turns' live text: written with the turns at ingest, filled
 for existing stores by migration 7, and rebuilt for every turn a forget rewrites, so no cue
 outlives the words it came from (`stale` is the residue check).
@@ -33,7 +38,7 @@ def cues_of(speaker: str, text: str) -> list[tuple[str, str]]:
 
 def word_cues(text: str) -> list[str]:
     """The word cues a text (a question) would be filed under."""
-    return list(dict.fromkeys(lexical.terms(text)))
+    return list(dict.fromkeys(lexical.ascii_terms(text)))
 
 
 def add_turns(con: duckdb.DuckDBPyConnection, turns: Iterable[tuple[int, str, str]]) -> int:
@@ -102,5 +107,5 @@ def forms_as_cues(forms: Sequence[str]) -> list[str]:
     """The cues a name's forms would be filed under: as a speaker, and as words."""
     out = {name_key(f) for f in forms}
     for form in forms:
-        out.update(lexical.terms(form))
+        out.update(lexical.ascii_terms(form))
     return sorted(out)

@@ -32,6 +32,7 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import lexical
 from memhop.core.language.chains import follow, same_entity
+from memhop.core.language.names import fold
 from memhop.core.language.question import (
     FIRST_PERSON,
     GROUPS,
@@ -279,8 +280,8 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: S
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
     """The question names someone nothing in memory mentions ("what does Ezra play?" after
     Ezra was forgotten): whatever the sentences say is about someone else."""
-    words = re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)
-    said = {w for s in sentences for w in re.findall(r"[\w'’-]+", s.text)}
+    words = [fold(w) for w in re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)]  # "Zenobe" typed is "Zénobe" said
+    said = {w for s in sentences for w in re.findall(r"[\w'’-]+", fold(s.text))}
     return any(bare(w) not in said and w not in said for w in words)
 
 

@@ -1,0 +1,62 @@
+"""A user who types a name or word without its accents ("Zenobe", "Maelle") still reaches
+the diary that writes them ("Zénobe", "Maëlle"): the offline answerer matches words folded,
+and the answer is cut from the text as written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import memhop
+
+DIARY = """# Odile's diary
+
+# 2024-01-06
+
+Zénobe Grönqvist came over for soup. He brought a jar of quince jam from the Crémerie Vautrin.
+
+# 2024-02-10
+
+Went to the Lumière cinema with Maëlle. We watched a film about lighthouses.
+
+# 2024-03-16
+
+Zénobe taught me to play the bandoneón at his flat. It was harder than it looks.
+
+# 2024-04-20
+
+Lunch with my colleague Tomasz at the office canteen; he talked about his new bicycle.
+"""
+
+
+@pytest.fixture(scope="module")
+def diary_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("accents")
+    (root / "diary.md").write_text(DIARY, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMHOP_HOME", str(root / "home"))
+        with memhop.open(root / "accents.duckdb", engine="offline") as mem:
+            mem.ingest(root / "diary.md", self_name="Odile Marsh")
+    return root / "accents.duckdb"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What did Zenobe bring?", "quince jam"),  # a name typed without its accent
+        ("What did Zenobe Gronqvist bring?", "quince jam"),
+        ("What did Zénobe bring?", "quince jam"),  # as written, as before
+        ("Where did I go with Maelle?", "Lumière"),  # an accented word matched, cut as written
+    ],
+)
+def test_a_question_typed_without_accents_is_answered_from_the_accented_diary(
+    diary_store: Path, home: Path, question: str, answer: str
+) -> None:
+    with memhop.open(diary_store, engine="offline", read_only=True) as mem:
+        assert mem.ask(question).text == answer
+
+
+def test_a_name_nobody_in_the_diary_has_is_still_refused(diary_store: Path, home: Path) -> None:
+    with memhop.open(diary_store, engine="offline", read_only=True) as mem:
+        assert mem.ask("What did Zenobia bring?").text == "I don't know"
