@@ -263,30 +263,21 @@ def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[Date
     sentence puts a date without a year (or a bare weekday) in the coming weeks when it
     falls there (a schedule: "the match is on Saturday"), otherwise before the turn, as a
     past-tense sentence does ("I still think about the trip on 3 May", said in December, is
-    May gone, not May to come: "think" is not about the date); a future one puts it after
-    the turn. A present "be" or start/end-like verb that gives its subject's date ("the
-    wedding is on 3 May", `tense.timed_at`) puts it at whichever of the two is nearer the
-    turn: said in January, the coming May; said three days after, the day just gone. A
-    sentence without a verb ("the 28th", a reply) is read in the tense the question asks in
-    (`asked`), and as past when that is unknown too."""
+    May gone, not May to come); a future one puts it after the turn. A sentence without a
+    verb ("the 28th", a reply) is read in the tense the question asks in (`asked`), and
+    as past when that is unknown too."""
     said = tense.of_text(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
-    if said != tense.PRESENT:
-        return find_dates(text, ref, past=said != tense.FUTURE_TENSE)
+    if said != "present":
+        return find_dates(text, ref, past=said != "future")
     ahead = {d.start: d for d in find_dates(text, ref, past=False)}
-    timed = tense.timed_at(text)
-    return [_coming(ahead.get(d.start), d, ref, any(a <= d.start < b for a, b in timed)) or d
-            for d in find_dates(text, ref, past=True)]
+    return [_coming(ahead.get(d.start), ref) or d for d in find_dates(text, ref, past=True)]
 
 
-def _coming(mention: DateMention | None, gone: DateMention, ref: date, timed: bool) -> DateMention | None:
-    """The mention read ahead, if its day is within the coming weeks a present tense speaks
-    of, or, `timed` (the verb gives the date), nearer the turn than the day gone by."""
+def _coming(mention: DateMention | None, ref: date) -> DateMention | None:
+    """The mention read ahead, if its day is within the coming weeks a present tense speaks of."""
     if mention is None or mention.day is None:
         return None
-    ahead = (mention.day - ref).days
-    if 0 <= ahead <= _SCHEDULE_DAYS:
-        return mention
-    return mention if timed and gone.day is not None and 0 <= ahead < (ref - gone.day).days else None
+    return mention if 0 <= (mention.day - ref).days <= _SCHEDULE_DAYS else None
 
 
 def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
