@@ -55,6 +55,21 @@ def test_a_date_without_a_year_is_read_on_the_side_the_verb_points_to() -> None:
     assert ask("When was Tomas's wedding?", evidence=(photos,)) == "14 April 2024"
 
 
+def test_a_present_tense_about_a_date_months_away_reads_the_one_gone_by() -> None:
+    """A present verb does not make a date months ahead the coming one: a caption, a state
+    since a day, a thing from a day all look back (the coming six weeks aside)."""
+    for text, question in [
+        ("Tomas's been in Lisbon since 3 May.", "When did Tomas move to Lisbon?"),
+        ("The photos are from our hike on 3 May.", "When was the hike?"),
+        ("The bakery is closed since 3 May.", "When did the bakery close?"),
+    ]:
+        assert ask(question, evidence=(turn(1, text, "2024-12-01"),)) == "3 May 2024", text
+    caption = turn(1, "This is Tomas at the lake on 3 May.", "2024-01-15")
+    assert ask("When was Tomas at the lake?", evidence=(caption,)) == "3 May 2023"
+    on_mind = turn(1, "Tomas's accident is on my mind since 3 May.", "2024-01-15")
+    assert ask("When was Tomas's accident?", evidence=(on_mind,)) == "3 May 2023"
+
+
 def test_what_breed_asks_for_the_class_the_text_gives_the_animal() -> None:
     juno = EntitySlice("Juno", "Juno is Tomas's dog.", ("Juno is a wire-haired lurcher who hates rain.",))
     assert ask("What breed is Tomas's dog?", slices=(TOMAS, juno)) == "wire-haired lurcher"
