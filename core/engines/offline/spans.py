@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import counts, grammar, tense
+from memhop.core.engines.offline import counts, doers, grammar, tense
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, WEEKDAYS, DateMention, find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, FESTIVALS, WEEKDAYS, DateMention, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
@@ -35,6 +35,7 @@ _AGE = re.compile(
 # a capitalised name of up to five words
 _PROPER = r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 _PLACE = re.compile(r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?" + _PROPER)
+_FESTIVAL = re.compile(r"\b(?:" + "|".join(FESTIVALS) + r")\b", re.I)
 STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in)\W*$", re.I)  # "what is it famous for?"
 # "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
 _DESTINATION = re.compile(r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?" + _PROPER)
@@ -301,8 +302,10 @@ def _asks_workplace(question: Question) -> bool:
 def _place(text: str, hit: int, preposition: str | None = None, employer: bool = False) -> str | None:
     """The place named after a preposition nearest the match; "where is Ines from?" wants
     the one after "from". "to Tomas's friends" names an owner, not a place. An `employer`
-    is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one."""
+    is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one. A time is
+    no place: "at Christmas", "at Whitsun", or what the recogniser reads as a date."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    dates += [(m.start(), m.end()) for m in _FESTIVAL.finditer(text)]
     named = [(m.start(1), m.group(1), m.group(0).split()[0].lower())
              for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))]
     named += [(m.start(2), m.group(2), "to") for m in _DESTINATION.finditer(text)  # "left for Lyon": gone to Lyon
@@ -333,6 +336,8 @@ def _trailing_preposition(text: str) -> str | None:
 
 
 def _person(sentence: Sentence, hit: int, entity: str | None, question: Question) -> str | None:
+    if doers.asks_subject(question.text):  # "who is bringing the tent?": the one said to
+        return doers.subject(question.text, sentence, hit)
     doer, _ = actor(sentence, hit)
     asked = {n.lower() for n in (question.owner, entity) if n}
     if doer and doer.lower() not in asked:

@@ -87,3 +87,51 @@ def test_a_reply_sentence_about_something_else_is_no_time_of_the_event(chat: Mem
 
 def test_the_reply_sentence_that_answers_still_does(chat: Memory, home: Path) -> None:
     assert chat.ask("What time does the auction start?").text == "2pm"
+
+
+PLANS = """# Wren's diary
+
+# 2024-05-12
+
+Lysander asked who's bringing the tent. Not me, I said.
+
+# 2024-05-13
+
+Odalys is bringing the camping stove.
+
+# 2024-05-14
+
+Fenwick's party is at Christmas this year.
+
+# 2024-05-15
+
+Brannock is in charge of the bake sale this year.
+
+# 2024-05-16
+
+Odalys and Brannock are coming to the barn dance on Saturday.
+
+# 2024-05-17
+
+Marisol's leaving do is at the Tin Lantern.
+"""
+
+
+@pytest.fixture(scope="module")
+def plans(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "wren-plans.md", PLANS, "Wren Ashby") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize("who", ["Who's", "Who is"])
+def test_who_is_doing_it_is_the_one_said_to_do_it(plans: Memory, home: Path, who: str) -> None:
+    assert is_idk(plans.ask(f"{who} bringing the tent?").text)  # Lysander only asked
+    assert plans.ask(f"{who} bringing the camping stove?").text == "Odalys"
+    assert plans.ask(f"{who} in charge of the bake sale?").text == "Brannock"  # not the writer
+    assert plans.ask(f"{who} coming to the barn dance?").text == "Odalys and Brannock"  # both, not the first
+
+
+@pytest.mark.parametrize("where", ["Where's", "Where is"])
+def test_a_feast_is_a_time_not_a_place(plans: Memory, home: Path, where: str) -> None:
+    assert is_idk(plans.ask(f"{where} Fenwick's party?").text)  # "at Christmas" says when
+    assert plans.ask(f"{where} Marisol's leaving do?").text == "Tin Lantern"

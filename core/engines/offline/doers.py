@@ -1,0 +1,84 @@
+"""Who a "who" question asks for when "who" is its subject ("who is bringing the tent?",
+"who's in charge?"): the subject of the clause the matched word sits in, read from the
+parse. The nearest name before the word is not it: in "Tomas asked who's bringing the
+tent" Tomas asks, and nobody is said to bring it; in "Marek is in charge", said by Ines,
+Marek is, whether or not he is a known entity; "Ines and Marek are coming" names two.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memhop.core.engines.offline import grammar
+from memhop.core.language import lexical
+from memhop.core.language.sentences import SPEAKER_WORDS, Sentence, name_at, resolve_pronoun
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+_ONE_PERSON = frozenset({"he", "she", "him", "her"})
+_NAME_PARTS = frozenset({"compound", "flat"})
+
+
+def asks_subject(question: str) -> bool:
+    """"Who is bringing the tent?": "who" is the only subject of the question's verb (not
+    "who did Ines go with?", which the parser also gives two subjects)."""
+    doc = grammar.parsed(question)
+    who = next((t for t in doc if t.lower_ == "who"), None)
+    if who is None or who.dep_ not in _SUBJECTS:
+        return False
+    return not any(c.dep_ in _SUBJECTS and c.i != who.i for c in who.head.children)
+
+
+def subject(question: str, sentence: Sentence, hit: int) -> str | None:
+    """Who the sentence says does what the word at `hit` (a character offset) is part of:
+    the subject of its clause, or of the clause above it when it has none ("Marek agreed to
+    bring it"); the writer for a sentence with no subject at all ("Bringing the tent!").
+    None when the clause does not say every noun the question does ("Odalys is bringing the
+    stove" for "who is bringing the tent?"), or its subject is no one it can name: a
+    question word ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
+    doc = grammar.parsed(sentence.text)
+    at = next((t for t in doc if t.idx <= hit < t.idx + len(t.text)), None)
+    verb = at
+    while verb is not None:
+        if verb.tag_.startswith("VB") and verb.dep_ not in ("aux", "auxpass"):
+            found = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
+            if found is not None:
+                return _person(sentence, found) if _says_all(question, verb) else None
+        verb = None if verb.head is verb else verb.head
+    return sentence.implicit if at is not None and _says_all(question, at.sent.root) else None
+
+
+def _says_all(question: str, verb: Token) -> bool:
+    """The clause under `verb` says each common noun of the question ("tent", "bake sale")."""
+    asked = {lexical.stem(t.lower_) for t in grammar.parsed(question) if t.tag_ in ("NN", "NNS")}
+    return asked <= {lexical.stem(t.lower_) for t in verb.subtree}
+
+
+def _person(sentence: Sentence, token: Token) -> str | None:
+    low = token.lower_
+    if low in ("i", "me"):
+        return sentence.speaker
+    if low in SPEAKER_WORDS:
+        return None  # "we are bringing it": more than the writer
+    if low in _ONE_PERSON:
+        return resolve_pronoun(sentence, token.idx)
+    said = [_name(sentence, n) for n in (token, *(c for c in token.conjuncts if c.i > token.i))]
+    if not all(said):
+        return None  # "my sister", "who", "Ines and her sister": someone the sentence does not name
+    names = [name for name in said if name]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _name(sentence: Sentence, token: Token) -> str | None:
+    """The known entity a word stands for, else a proper noun's words ("Marek", "Anna
+    Ruiz"); None for a common word. The tagger often takes a name for a plural noun."""
+    named = name_at(sentence, token.idx, token.idx + len(token.text))
+    if named is not None:
+        return named.entity
+    if not token.tag_.startswith("NNP"):
+        return None
+    words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
+                   key=lambda t: t.i)
+    return sentence.text[words[0].idx : words[-1].idx + len(words[-1].text)]
