@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.language import lexical
 from memhop.core.language.sentences import SPEAKER_WORDS, Sentence, name_at, resolve_pronoun
 
@@ -73,12 +74,13 @@ def _person(sentence: Sentence, token: Token) -> str | None:
 
 def _name(sentence: Sentence, token: Token) -> str | None:
     """The known entity a word stands for, else a proper noun's words ("Marek", "Anna
-    Ruiz"); None for a common word. The tagger often takes a name for a plural noun."""
+    Ruiz"); None for a common word. The tagger often takes a name for a common noun.
+    """
     named = name_at(sentence, token.idx, token.idx + len(token.text))
     if named is not None:
         return named.entity
-    if not token.tag_.startswith("NNP"):
-        return None
+    if not (token.tag_.startswith("NNP") or (token.text[:1].isupper() and not is_english_word(token.text))):
+        return None  # "Odalys", tagged a common noun at the start of a sentence, is still a name
     words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
                    key=lambda t: t.i)
     return sentence.text[words[0].idx : words[-1].idx + len(words[-1].text)]
