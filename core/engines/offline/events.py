@@ -34,6 +34,8 @@ _PREPOSITIONS = frozenset({"on", "at", "in", "for", "with", "to", "from", "of", 
                            "this", "next", "and", "or"})
 _PERSONAL = frozenset({"i", "you", "he", "she", "we", "they", "it", "me", "him", "us", "them", "everyone", "anyone"})
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?|['’]s|\?")
+# "..., the quiz?": the thing "it" stands for, named after a comma at the end of the question
+_NAMED_AFTER = re.compile(r",\s*(?:the|this|that|my|your|his|her|our|their)\s+([\w'’ -]+?)\s*\?*\s*$", re.I)
 # A subject that stands for something said before: "it begins at 11am", "that's at 6pm".
 REFERRING = frozenset({"it", "this", "that", "they"})
 
@@ -45,6 +47,10 @@ def event(question: Question) -> str | None:
     target = target_noun(question)
     if question.wh != "when" and target not in TIME_NOUNS:
         return None
+    named = _NAMED_AFTER.search(question.text)
+    if named:  # "what time does it start, the quiz?": the noun "it" stands for
+        last = named.group(1).split()[-1].lower()
+        return None if last in TIME_NOUNS or last in lexical.STOPWORDS else lexical.stem(last)
     words = _WORD.findall(question.text)
     # the auxiliary, or "what time's": the subject follows it
     aux = next((i for i, w in enumerate(words) if w.lower() in _AUXILIARIES or _contracted(w)), None)
@@ -89,6 +95,8 @@ def unnamed(question: Question) -> bool:
     after = words[aux + 2] if aux + 2 < len(words) else "?"
     if words[aux + 1] != "it" and after != "?" and after not in _PREPOSITIONS:
         return False  # "when's that party?": a determiner, the event is named after it
+    if after in ("that", "when") or _NAMED_AFTER.search(question.text):
+        return False  # "when was it that Tomas moved?", "what time does it start, the quiz?": named after all
     verb = grammar.question_verb(question.text)
     return verb is None or tense.verb_base(verb) in tense.TIMED  # "when is it?", not "when did it snow?"
 

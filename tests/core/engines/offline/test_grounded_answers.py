@@ -114,6 +114,14 @@ Odalys and Brannock are coming to the barn dance on Saturday.
 # 2024-05-17
 
 Marisol's leaving do is at the Tin Lantern.
+
+# 2024-05-20
+
+Solveig moved to Tarrowby on 2 May.
+
+# 2024-05-21
+
+The pub quiz starts at 8pm tonight. My shift starts at 6pm.
 """
 
 
@@ -135,3 +143,9 @@ def test_who_is_doing_it_is_the_one_said_to_do_it(plans: Memory, home: Path, who
 def test_a_feast_is_a_time_not_a_place(plans: Memory, home: Path, where: str) -> None:
     assert is_idk(plans.ask(f"{where} Fenwick's party?").text)  # "at Christmas" says when
     assert plans.ask(f"{where} Marisol's leaving do?").text == "Tin Lantern"
+
+
+def test_a_when_question_that_names_its_event_after_it_is_answered(plans: Memory, home: Path) -> None:
+    assert plans.ask("When was it that Solveig moved to Tarrowby?").text == "2 May 2024"  # a cleft
+    assert plans.ask("What time does it start, the quiz?").text == "8pm"  # the quiz, named after the comma
+    assert is_idk(plans.ask("What time does it start, the raffle?").text)  # the shift's 6pm is not the raffle's
