@@ -453,3 +453,12 @@ def test_when_s_asks_what_when_is_does() -> None:
     assert ask("When's the recital?", evidence=(other,)) == DONT_KNOW
     said = turn(2, "The recital is on 28 April, and I'm so nervous.", "2024-04-02")
     assert ask("When's the recital?", evidence=(said,)) == "28 April 2024"
+
+
+def test_a_perfect_progressive_yes_no_asks_of_the_time_up_to_now() -> None:
+    """"Has Tomas been going to the gym?" asks, as "has he gone?" does, whether it happened:
+    a past sentence saying so answers it."""
+    gym = turn(1, "Tomas went to the gym on Monday.", "2024-06-12")
+    assert ask("Has Tomas been going to the gym?", evidence=(gym,)) == "Yes"
+    lisbon = turn(1, "Tomas lived in Lisbon for a year.", "2024-06-12")
+    assert ask("Has Tomas been living in Lisbon?", evidence=(lisbon,)) == "Yes"
