@@ -36,8 +36,8 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
     """Who the sentence says does what the word at `hit` (a character offset) is part of:
     the subject of its clause, or of the clause above it when it has none ("Marek agreed to
     bring it"); the writer for a sentence with no subject at all ("Bringing the tent!").
-    None when the clause does not say every noun the question does ("Odalys is bringing the
-    stove" for "who is bringing the tent?"), or its subject is no one it can name: a
+    None when the clause does not say the question's object ("Odalys is bringing the stove"
+    for "who is bringing the tent?"), or its subject is no one it can name: a
     question word ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
     doc = grammar.parsed(sentence.text)
     at = next((t for t in doc if t.idx <= hit < t.idx + len(t.text)), None)
@@ -52,8 +52,10 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
 
 
 def _says_all(question: str, verb: Token) -> bool:
-    """The clause under `verb` says each common noun of the question ("tent", "bake sale")."""
-    asked = {lexical.stem(t.lower_) for t in grammar.parsed(question) if t.tag_ in ("NN", "NNS")}
+    """The clause under `verb` says each common noun of the question's object ("the tent",
+    "the camping stove"; not "after her fall", which tells when)."""
+    objects = [t for t in grammar.parsed(question) if t.dep_ == "dobj"]
+    asked = {lexical.stem(w.lower_) for o in objects for w in o.subtree if w.tag_ in ("NN", "NNS")}
     return asked <= {lexical.stem(t.lower_) for t in verb.subtree}
 
 
