@@ -157,12 +157,17 @@ def _says(noun: str, text: str) -> bool:
 
 def _answering(text: str) -> bool:
     """Whether a sentence of a reply speaks of what was asked: its main clause has no subject
-    of its own ("Starts at 8pm", "8pm at the Forum") or one standing for it ("It's at 6pm").
+    of its own and a verb an event does at its time, or none ("Starts at 8pm", "8pm at the
+    Forum"; not "Working until 6pm"), or a subject standing for it ("It's at 6pm").
     "My shift starts at 6pm", in a reply to "what time's the quiz?", is about the shift."""
     doc = grammar.parsed(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None) if root is not None else None
-    return subject is None or subject.lower_ in REFERRING
+    if root is None:
+        return False
+    subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)
+    if subject is None:  # "Starts at 8pm", "8pm at the Forum"; not "Working until 6pm", the writer's own day
+        return not root.tag_.startswith("VB") or tense.verb_base(root.lower_) in tense.TIMED
+    return subject.lower_ in REFERRING
 
 
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})

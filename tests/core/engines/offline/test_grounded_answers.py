@@ -72,6 +72,8 @@ CHAT = """21/06/2024, 17:00 - Sunniva Reyes: what time's the quiz tonight?
 21/06/2024, 17:04 - Tobiah Lund: Not sure. My shift starts at 6pm though.
 21/06/2024, 17:10 - Sunniva Reyes: what time's the auction on saturday?
 21/06/2024, 17:12 - Tobiah Lund: It starts at 2pm. My bus gets in at 1pm.
+22/06/2024, 09:00 - Sunniva Reyes: what time's the jumble sale?
+22/06/2024, 09:03 - Tobiah Lund: Sorry, busy. Working until 6pm.
 """
 
 
@@ -83,6 +85,10 @@ def chat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 
 def test_a_reply_sentence_about_something_else_is_no_time_of_the_event(chat: Memory, home: Path) -> None:
     assert is_idk(chat.ask("What time does the quiz start?").text)  # the shift starts at 6pm, not the quiz
+
+
+def test_a_subjectless_reply_about_the_writers_own_day_is_no_time_of_the_event(chat: Memory, home: Path) -> None:
+    assert is_idk(chat.ask("What time is the jumble sale?").text)  # working until 6pm is not the sale
 
 
 def test_the_reply_sentence_that_answers_still_does(chat: Memory, home: Path) -> None:
