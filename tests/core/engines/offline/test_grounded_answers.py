@@ -49,23 +49,13 @@ def test_a_contracted_question_word_types_the_answer(diary: Memory, home: Path, 
     assert diary.ask(question).text == expected  # not the whole sentence it matched
 
 
-def test_a_contracted_where_with_no_place_said_is_refused(diary: Memory, home: Path) -> None:
-    # "working on a new mural" names no place: the uncontracted question is refused too
-    assert is_idk(diary.ask("Where is Perpetua working these days?").text)
-    assert is_idk(diary.ask("Where's Perpetua working these days?").text)
-
-
-@pytest.mark.parametrize("question", ["When's it?", "When is it?", "When does it start?", "When's that on?"])
+@pytest.mark.parametrize("question", ["When's it?", "When is it?", "When's that on?"])
 def test_a_when_question_naming_no_event_is_refused(diary: Memory, home: Path, question: str) -> None:
     assert is_idk(diary.ask(question).text)
 
 
 def test_a_when_question_naming_its_event_still_reads_its_date(diary: Memory, home: Path) -> None:
     assert diary.ask("When's the lantern parade?").text == "28 February 2024"
-
-
-def test_a_present_be_with_a_date_months_ahead_is_the_coming_one(diary: Memory, home: Path) -> None:
-    assert diary.ask("When is Perpetua's wedding?").text == "3 May 2024"  # written in January
 
 
 CHAT = """21/06/2024, 17:00 - Sunniva Reyes: what time's the quiz tonight?
