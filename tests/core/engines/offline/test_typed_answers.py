@@ -462,3 +462,10 @@ def test_a_perfect_progressive_yes_no_asks_of_the_time_up_to_now() -> None:
     assert ask("Has Tomas been going to the gym?", evidence=(gym,)) == "Yes"
     lisbon = turn(1, "Tomas lived in Lisbon for a year.", "2024-06-12")
     assert ask("Has Tomas been living in Lisbon?", evidence=(lisbon,)) == "Yes"
+
+
+def test_a_when_question_about_it_names_its_event_by_the_verb() -> None:
+    """"When did it snow?" asks of the snowing, not of something said before ("when is it?")."""
+    snow = turn(1, "It snowed on the hills on 3 February.", "2024-02-10")
+    assert ask("When did it snow?", evidence=(snow,)) == "3 February 2024"
+    assert ask("When is it?", evidence=(snow,)) == DONT_KNOW
