@@ -46,9 +46,22 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
         if verb.tag_.startswith("VB") and verb.dep_ not in ("aux", "auxpass"):
             found = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
             if found is not None:
-                return _person(sentence, found) if _says_all(question, verb) else None
-        verb = None if verb.head is verb else verb.head
+                if found.dep_ == "nsubjpass" and not _passive(question):
+                    found = _agent(verb)  # "Tomas was visited by Ines", for "who visited Tomas?": Ines
+                return _person(sentence, found) if found is not None and _says_all(question, verb) else None
+        verb = None if verb.head.i == verb.i else verb.head  # spaCy makes a new Token each time: no "is"
     return sentence.implicit if at is not None and _says_all(question, at.sent.root) else None
+
+
+def _passive(question: str) -> bool:
+    """"Who was invited?": the one the passive is done to is asked for."""
+    return any(t.lower_ == "who" and t.dep_ == "nsubjpass" for t in grammar.parsed(question))
+
+
+def _agent(verb: Token) -> Token | None:
+    """The doer of a passive verb: the object of its "by"."""
+    by = next((c for c in verb.children if c.dep_ == "agent"), None)
+    return next((c for c in by.children if c.dep_ == "pobj"), None) if by is not None else None
 
 
 def _says_all(question: str, verb: Token) -> bool:

@@ -469,3 +469,16 @@ def test_a_when_question_about_it_names_its_event_by_the_verb() -> None:
     snow = turn(1, "It snowed on the hills on 3 February.", "2024-02-10")
     assert ask("When did it snow?", evidence=(snow,)) == "3 February 2024"
     assert ask("When is it?", evidence=(snow,)) == DONT_KNOW
+
+
+def test_who_did_it_is_the_subject_of_the_clause_that_says_it() -> None:
+    """"Who cooked dinner?" is the one the sentence says cooked it: the writer of a sentence
+    with no subject, the "by" of a passive, nobody the sentence names ("my sister", "we")."""
+    def who(question: str, text: str) -> str:
+        return ask(question, evidence=(turn(1, text, "2024-05-12"),))
+    assert who("Who cooked dinner?", "Cooked dinner for everyone tonight.") == "Noor Haddad"
+    assert who("Who won the quiz?", "The quiz was won by Marek.") == "Marek"
+    assert who("Who visited Tomas?", "Tomas was visited by Ines on Sunday.") == "Ines"
+    assert who("Who was invited to the wedding?", "Marek was invited to the wedding by Ines.") == "Marek"
+    assert who("Who is bringing the tent?", "My sister is bringing the tent.") == DONT_KNOW  # not the writer
+    assert who("Who is bringing the tent?", "We are bringing the tent.") == DONT_KNOW
