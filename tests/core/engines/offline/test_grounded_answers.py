@@ -43,7 +43,8 @@ def diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("What's Perpetua's job?", "glassblower"),
-    ("Where's Perpetua work?", "Kestrel Forge"),
+    ("Where's Perpetua working?", "Kestrel Forge"),
+    ("Who's carrying the big fish lantern?", "Elodie"),  # the clause that says the lantern, not the parade
 ])
 def test_a_contracted_question_word_types_the_answer(diary: Memory, home: Path, question: str, expected: str) -> None:
     assert diary.ask(question).text == expected  # not the whole sentence it matched
