@@ -36,6 +36,7 @@ _PERSONAL = frozenset({"i", "you", "he", "she", "we", "they", "it", "me", "him",
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?|['’]s|\?")
 # "..., the quiz?": the thing "it" stands for, named after a comma at the end of the question
 _NAMED_AFTER = re.compile(r",\s*(?:the|this|that|my|your|his|her|our|their)\s+([\w'’ -]+?)\s*\?*\s*$", re.I)
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
 # A subject that stands for something said before: "it begins at 11am", "that's at 6pm".
 REFERRING = frozenset({"it", "this", "that", "they"})
 
@@ -168,9 +169,6 @@ def _answering(text: str) -> bool:
     if subject is None:  # "Starts at 8pm", "8pm at the Forum"; not "Working until 6pm", the writer's own day
         return not root.tag_.startswith("VB") or tense.verb_base(root.lower_) in tense.TIMED
     return subject.lower_ in REFERRING
-
-
-_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
 
 
 def refers(text: str) -> bool:
