@@ -19,6 +19,12 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
 )  # fmt: skip
+# Feasts and festivals named as times ("at Christmas", "by Easter"): a time, never a place.
+FESTIVALS = (
+    "christmas", "xmas", "easter", "whitsun", "whitsuntide", "pentecost", "michaelmas", "candlemas", "lent",
+    "advent", "halloween", "hallowe'en", "thanksgiving", "hogmanay", "diwali", "hanukkah", "chanukah", "passover",
+    "ramadan", "eid", "new year", "new year's eve", "boxing day", "midsummer",
+)  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 _MON = (

@@ -34,6 +34,9 @@ _PREPOSITIONS = frozenset({"on", "at", "in", "for", "with", "to", "from", "of", 
                            "this", "next", "and", "or"})
 _PERSONAL = frozenset({"i", "you", "he", "she", "we", "they", "it", "me", "him", "us", "them", "everyone", "anyone"})
 _WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?|['’]s|\?")
+# "..., the quiz?": the thing "it" stands for, named after a comma at the end of the question
+_NAMED_AFTER = re.compile(r",\s*(?:the|this|that|my|your|his|her|our|their)\s+([\w'’ -]+?)\s*\?*\s*$", re.I)
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
 # A subject that stands for something said before: "it begins at 11am", "that's at 6pm".
 REFERRING = frozenset({"it", "this", "that", "they"})
 
@@ -45,6 +48,10 @@ def event(question: Question) -> str | None:
     target = target_noun(question)
     if question.wh != "when" and target not in TIME_NOUNS:
         return None
+    named = _NAMED_AFTER.search(question.text)
+    if named:  # "what time does it start, the quiz?": the noun "it" stands for
+        last = named.group(1).split()[-1].lower()
+        return None if last in TIME_NOUNS or last in lexical.STOPWORDS else lexical.stem(last)
     words = _WORD.findall(question.text)
     # the auxiliary, or "what time's": the subject follows it
     aux = next((i for i, w in enumerate(words) if w.lower() in _AUXILIARIES or _contracted(w)), None)
@@ -89,6 +96,8 @@ def unnamed(question: Question) -> bool:
     after = words[aux + 2] if aux + 2 < len(words) else "?"
     if words[aux + 1] != "it" and after != "?" and after not in _PREPOSITIONS:
         return False  # "when's that party?": a determiner, the event is named after it
+    if after in ("that", "when") or _NAMED_AFTER.search(question.text):
+        return False  # "when was it that Tomas moved?", "what time does it start, the quiz?": named after all
     verb = grammar.question_verb(question.text)
     return verb is None or tense.verb_base(verb) in tense.TIMED  # "when is it?", not "when did it snow?"
 
@@ -149,15 +158,17 @@ def _says(noun: str, text: str) -> bool:
 
 def _answering(text: str) -> bool:
     """Whether a sentence of a reply speaks of what was asked: its main clause has no subject
-    of its own ("Starts at 8pm", "8pm at the Forum") or one standing for it ("It's at 6pm").
+    of its own and a verb an event does at its time, or none ("Starts at 8pm", "8pm at the
+    Forum"; not "Working until 6pm"), or a subject standing for it ("It's at 6pm").
     "My shift starts at 6pm", in a reply to "what time's the quiz?", is about the shift."""
     doc = grammar.parsed(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None) if root is not None else None
-    return subject is None or subject.lower_ in REFERRING
-
-
-_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
+    if root is None:
+        return False
+    subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)
+    if subject is None:  # "Starts at 8pm", "8pm at the Forum"; not "Working until 6pm", the writer's own day
+        return not root.tag_.startswith("VB") or tense.verb_base(root.lower_) in tense.TIMED
+    return subject.lower_ in REFERRING
 
 
 def refers(text: str) -> bool:

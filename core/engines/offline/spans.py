@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import counts, grammar, tense
+from memhop.core.engines.offline import counts, doers, grammar, tense
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, WEEKDAYS, DateMention, find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, FESTIVALS, WEEKDAYS, DateMention, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
@@ -35,6 +35,7 @@ _AGE = re.compile(
 # a capitalised name of up to five words
 _PROPER = r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 _PLACE = re.compile(r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?" + _PROPER)
+_FESTIVAL = re.compile(r"\b(?:" + "|".join(FESTIVALS) + r")\b", re.I)
 STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in)\W*$", re.I)  # "what is it famous for?"
 # "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
 _DESTINATION = re.compile(r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?" + _PROPER)
@@ -263,30 +264,21 @@ def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[Date
     sentence puts a date without a year (or a bare weekday) in the coming weeks when it
     falls there (a schedule: "the match is on Saturday"), otherwise before the turn, as a
     past-tense sentence does ("I still think about the trip on 3 May", said in December, is
-    May gone, not May to come: "think" is not about the date); a future one puts it after
-    the turn. A present "be" or start/end-like verb that gives its subject's date ("the
-    wedding is on 3 May", `tense.timed_at`) puts it at whichever of the two is nearer the
-    turn: said in January, the coming May; said three days after, the day just gone. A
-    sentence without a verb ("the 28th", a reply) is read in the tense the question asks in
-    (`asked`), and as past when that is unknown too."""
+    May gone, not May to come); a future one puts it after the turn. A sentence without a
+    verb ("the 28th", a reply) is read in the tense the question asks in (`asked`), and
+    as past when that is unknown too."""
     said = tense.of_text(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
-    if said != tense.PRESENT:
-        return find_dates(text, ref, past=said != tense.FUTURE_TENSE)
+    if said != "present":
+        return find_dates(text, ref, past=said != "future")
     ahead = {d.start: d for d in find_dates(text, ref, past=False)}
-    timed = tense.timed_at(text)
-    return [_coming(ahead.get(d.start), d, ref, any(a <= d.start < b for a, b in timed)) or d
-            for d in find_dates(text, ref, past=True)]
+    return [_coming(ahead.get(d.start), ref) or d for d in find_dates(text, ref, past=True)]
 
 
-def _coming(mention: DateMention | None, gone: DateMention, ref: date, timed: bool) -> DateMention | None:
-    """The mention read ahead, if its day is within the coming weeks a present tense speaks
-    of, or, `timed` (the verb gives the date), nearer the turn than the day gone by."""
+def _coming(mention: DateMention | None, ref: date) -> DateMention | None:
+    """The mention read ahead, if its day is within the coming weeks a present tense speaks of."""
     if mention is None or mention.day is None:
         return None
-    ahead = (mention.day - ref).days
-    if 0 <= ahead <= _SCHEDULE_DAYS:
-        return mention
-    return mention if timed and gone.day is not None and 0 <= ahead < (ref - gone.day).days else None
+    return mention if 0 <= (mention.day - ref).days <= _SCHEDULE_DAYS else None
 
 
 def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
@@ -310,8 +302,10 @@ def _asks_workplace(question: Question) -> bool:
 def _place(text: str, hit: int, preposition: str | None = None, employer: bool = False) -> str | None:
     """The place named after a preposition nearest the match; "where is Ines from?" wants
     the one after "from". "to Tomas's friends" names an owner, not a place. An `employer`
-    is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one."""
+    is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one. A time is
+    no place: "at Christmas", "at Whitsun", or what the recogniser reads as a date."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    dates += [(m.start(), m.end()) for m in _FESTIVAL.finditer(text)]
     named = [(m.start(1), m.group(1), m.group(0).split()[0].lower())
              for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))]
     named += [(m.start(2), m.group(2), "to") for m in _DESTINATION.finditer(text)  # "left for Lyon": gone to Lyon
@@ -342,6 +336,8 @@ def _trailing_preposition(text: str) -> str | None:
 
 
 def _person(sentence: Sentence, hit: int, entity: str | None, question: Question) -> str | None:
+    if doers.asks_subject(question.text):  # "who is bringing the tent?": the one said to
+        return doers.subject(question.text, sentence, hit)
     doer, _ = actor(sentence, hit)
     asked = {n.lower() for n in (question.owner, entity) if n}
     if doer and doer.lower() not in asked:

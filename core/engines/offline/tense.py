@@ -25,8 +25,7 @@ _PAST_AUX = frozenset({"was", "were", "did", "had"})
 _FUTURE_AUX = frozenset({"will", "'ll", "’ll", "shall", "wo"})
 _PRESENT_AUX = frozenset({"is", "are", "am", "'s", "'re", "'m", "’s", "’re", "’m", "do", "does"})
 FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
-# Verbs that give an event's time ("it is on Friday", "it starts at 6pm") rather than tell
-# what happened or what someone thinks of it ("I still think about the trip on 3 May").
+# Verbs an event is said to do at its time ("it is on Friday", "it starts at 6pm").
 TIMED = frozenset({"be", "start", "begin", "open", "finish", "end", "close"})
 
 
@@ -81,19 +80,3 @@ def verb_base(verb: str) -> str:
     """The verb's base; a run-on "'s" is "is" (the pipeline has no lemmatizer)."""
     return grammar.verb_base("is" if verb in ("'s", "’s") else verb.lower())
 
-
-def timed_at(text: str) -> list[tuple[int, int]]:
-    """Where a present-tense sentence gives the time of its subject: the prepositional
-    complements of a present "be" or start/end-like main verb ("The wedding is on 3 May",
-    "the show opens on 12 March"), as character spans. A date under a noun ("think about
-    the trip on 3 May") or under another verb is not one."""
-    doc = grammar.parsed(text)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or of_verb(root) != PRESENT or verb_base(root.lower_) not in TIMED:
-        return []
-    out = []
-    for child in root.children:
-        if child.dep_ == "prep":
-            words = list(child.subtree)
-            out.append((words[0].idx, words[-1].idx + len(words[-1].text)))
-    return out

@@ -100,7 +100,8 @@ def read(question: str) -> Asked | None:
         return None  # "did Pia and I go?": one sentence saying Pia went does not say both did
     auxes = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
     modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
-    past = tense.of_verb(root) == tense.PAST
+    # "has Tomas been going to the gym?": the perfect asks of the time up to now, as "has he gone?" does
+    past = tense.of_verb(root) == tense.PAST or any(a.lower_ in tense.PERFECT for a in auxes)
     own = _subject_words(subject)
     taken = {t.i for t in own} | {t.i for t in auxes} | {root.i}
     words = [t.text for t in doc if t.i not in taken and not t.is_punct and t.lower_ not in _NOT_WORDS

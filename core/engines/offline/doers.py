@@ -1,0 +1,133 @@
+"""Who a "who" question asks for when "who" is its subject ("who is bringing the tent?",
+"who's in charge?"): the subject of the clause the matched word sits in, read from the
+parse. The nearest name before the word is not it: in "Tomas asked who's bringing the
+tent" Tomas asks, and nobody is said to bring it; in "Marek is in charge", said by Ines,
+Marek is, whether or not he is a known entity; "Ines and Marek are coming" names two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from memhop.core.engines.offline import grammar, tense
+from memhop.core.engines.offline.nlp import is_english_word
+from memhop.core.language import lexical
+from memhop.core.language.sentences import SPEAKER_WORDS, Sentence, name_at, resolve_pronoun
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+_ONE_PERSON = frozenset({"he", "she", "him", "her"})
+_NAME_PARTS = frozenset({"compound", "flat"})
+
+
+@lru_cache(maxsize=64)
+def _asked(question: str) -> Doc:
+    """The question parsed once: each candidate sentence reads it again."""
+    return grammar.parsed(question)
+
+
+def asks_subject(question: str) -> bool:
+    """"Who is bringing the tent?": "who" is the only subject of the question's verb (not
+    "who did Ines go with?", which the parser also gives two subjects)."""
+    doc = _asked(question)
+    who = next((t for t in doc if t.lower_ == "who"), None)
+    if who is None or who.dep_ not in _SUBJECTS:
+        return False
+    return not any(c.dep_ in _SUBJECTS and c.i != who.i for c in who.head.children)
+
+
+def subject(question: str, sentence: Sentence, hit: int) -> str | None:
+    """Who the sentence says does what the question asks: the subject of the clause whose
+    verb is the question's and that says its object ("the lantern parade is on Friday and
+    Elodie is carrying the fish lantern": Elodie), else of the clause the word at `hit` (a
+    character offset) sits in, or of the clause above it when it has none ("Marek agreed to
+    bring it"); the writer for a sentence with no subject at all ("Bringing the tent!").
+    None when the clause does not say the question's object ("Odalys is bringing the stove"
+    for "who is bringing the tent?"), or its subject is no one it can name: a question word
+    ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
+    doc = grammar.parsed(sentence.text)
+    asked = _verb(question)
+    same = [t for t in doc if _clause_verb(t) and tense.verb_base(t.text) == asked and _says_all(question, t)]
+    nouns = _nouns(_asked(question))
+    # the clause saying most of the question's nouns ("Marek is in charge": the "is" that says "charge"), the shortest
+    same.sort(key=lambda t: (-len(nouns & _stems(t)), len(_stems(t))))
+    verb = same[0] if same else next((t for t in doc if t.idx <= hit < t.idx + len(t.text)), None)
+    at = verb
+    while verb is not None:
+        if _clause_verb(verb):
+            found = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
+            if found is not None:
+                if found.dep_ == "nsubjpass" and not _passive(question):
+                    found = _agent(verb)  # "Tomas was visited by Ines", for "who visited Tomas?": Ines
+                return _person(sentence, found) if found is not None and _says_all(question, verb) else None
+        verb = None if verb.head.i == verb.i else verb.head  # spaCy makes a new Token each time: no "is"
+    return sentence.implicit if at is not None and _says_all(question, at.sent.root) else None
+
+
+def _clause_verb(token: Token) -> bool:
+    return token.tag_.startswith("VB") and token.dep_ not in ("aux", "auxpass")
+
+
+def _verb(question: str) -> str | None:
+    """The base of the verb "who" is the subject of ("bring", "be")."""
+    who = next((t for t in _asked(question) if t.lower_ == "who"), None)
+    return tense.verb_base(who.head.text) if who is not None else None
+
+
+def _passive(question: str) -> bool:
+    """"Who was invited?": the one the passive is done to is asked for."""
+    return any(t.lower_ == "who" and t.dep_ == "nsubjpass" for t in _asked(question))
+
+
+def _agent(verb: Token) -> Token | None:
+    """The doer of a passive verb: the object of its "by"."""
+    by = next((c for c in verb.children if c.dep_ == "agent"), None)
+    return next((c for c in by.children if c.dep_ == "pobj"), None) if by is not None else None
+
+
+def _says_all(question: str, verb: Token) -> bool:
+    """The clause under `verb` says each common noun of the question's object ("the tent",
+    "the camping stove"; not "after her fall", which tells when)."""
+    objects = [t for t in _asked(question) if t.dep_ == "dobj"]
+    return set().union(*(_nouns(o.subtree) for o in objects)) <= _stems(verb)
+
+
+def _nouns(words: Iterable[Token]) -> set[str]:
+    return {lexical.stem(w.lower_) for w in words if w.tag_ in ("NN", "NNS")}
+
+
+def _stems(verb: Token) -> set[str]:
+    return {lexical.stem(t.lower_) for t in verb.subtree}
+
+
+def _person(sentence: Sentence, token: Token) -> str | None:
+    low = token.lower_
+    if low in ("i", "me"):
+        return sentence.speaker
+    if low in SPEAKER_WORDS:
+        return None  # "we are bringing it": more than the writer
+    if low in _ONE_PERSON:
+        return resolve_pronoun(sentence, token.idx)
+    said = [_name(sentence, n) for n in (token, *(c for c in token.conjuncts if c.i > token.i))]
+    if not all(said):
+        return None  # "my sister", "who", "Ines and her sister": someone the sentence does not name
+    names = [name for name in said if name]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _name(sentence: Sentence, token: Token) -> str | None:
+    """The known entity a word stands for, else a proper noun's words ("Marek", "Anna
+    Ruiz"); None for a common word. The tagger often takes a name for a common noun.
+    """
+    named = name_at(sentence, token.idx, token.idx + len(token.text))
+    if named is not None:
+        return named.entity
+    if not (token.tag_.startswith("NNP") or (token.text[:1].isupper() and not is_english_word(token.text))):
+        return None  # "Odalys", tagged a common noun at the start of a sentence, is still a name
+    words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
+                   key=lambda t: t.i)
+    return sentence.text[words[0].idx : words[-1].idx + len(words[-1].text)]
