@@ -22,6 +22,24 @@ if TYPE_CHECKING:
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 _ONE_PERSON = frozenset({"he", "she", "him", "her"})
 _NAME_PARTS = frozenset({"compound", "flat"})
+_NOUN_TAGS = ("NN", "NNS")
+_NAME_TAGS = ("NNP", "NNPS")
+# Quantifier pronouns: a closed class that never names anyone ("everyone brought wine",
+# "no one" is "one" under "no"), whatever the tagger or the word list says of them.
+_QUANTIFIERS = frozenset(
+    """everyone everybody everything anyone anybody anything someone somebody something no-one noone nobody
+    nothing one none all both each either neither""".split()
+)
+# Modals that only put a statement in the future ("Ines will bring it"); any other ("might",
+# "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
+_FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
+_MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
+_CONDITIONS = frozenset({"if", "unless", "whether"})  # "if Ines fixed the sink" says she has not
+# Verbs whose complement happened if they did ("managed to paint", "got Marek to paint",
+# "finished painting"): the only ones a complement's act is credited through. "wanted to",
+# "agreed to", "refused to", "was going to" say nothing of whether it was done.
+_IMPLICATIVE = frozenset({"manage", "get", "remember", "finish", "start", "begin", "keep"})
+_ECHO = frozenset({"do", "does", "did"})  # "Marek didn't bring it, Ines did"
 
 
 @lru_cache(maxsize=64)
@@ -44,8 +62,11 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
     """Who the sentence says does what the question asks: the subject of the clause whose
     verb is the question's and that says its object ("the lantern parade is on Friday and
     Elodie is carrying the fish lantern": Elodie), else of the clause the word at `hit` (a
-    character offset) sits in, or of the clause above it when it has none ("Marek agreed to
-    bring it"); the writer for a sentence with no subject at all ("Bringing the tent!").
+    character offset) sits in, or of the clause above it when it has none ("Marek managed to
+    bring it"); the writer for a sentence with no subject at all ("Bringing the tent!"). The
+    clause must say its act happened: not denied ("Ines never fixed it") unless the question
+    is, not under a modal other than the future's ("might", "can't"), not a condition or a
+    question, and not only wanted or planned ("Ines was going to paint it"; see _IMPLICATIVE).
     None when the clause does not say the question's object ("Odalys is bringing the stove"
     for "who is bringing the tent?"), or its subject is no one it can name: a question word
     ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
@@ -57,15 +78,97 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
     same.sort(key=lambda t: (-len(nouns & _stems(t)), len(_stems(t))))
     verb = same[0] if same else next((t for t in doc if t.idx <= hit < t.idx + len(t.text)), None)
     at = verb
+    stance = _stance(_asked_verb(question))
     while verb is not None:
         if _clause_verb(verb):
-            found = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
+            if not _asserted(verb, stance):
+                echo = _echo(question, verb, stance) if at is not None and verb.i == at.i else None
+                return _person(sentence, echo) if echo is not None else None
+            found = _subject_of(verb)
             if found is not None:
                 if found.dep_ == "nsubjpass" and not _passive(question):
                     found = _agent(verb)  # "Tomas was visited by Ines", for "who visited Tomas?": Ines
-                return _person(sentence, found) if found is not None and _says_all(question, verb) else None
+                said = found is not None and _says_all(question, verb) and _embedded_asserted(verb)
+                return _person(sentence, found) if said and found is not None else None
+            if _complement(verb) and not _implicative(verb.head):
+                return None  # "Ines was going to paint the fence", "Ines refused to paint it"
         verb = None if verb.head.i == verb.i else verb.head  # spaCy makes a new Token each time: no "is"
     return sentence.implicit if at is not None and _says_all(question, at.sent.root) else None
+
+
+def _subject_of(verb: Token) -> Token | None:
+    """The clause's subject; a name set off by a colon ("Wren: Marek fixed it") labels the
+    line, and the parser may hang it on the verb as a second subject."""
+    return next((c for c in verb.children if c.dep_ in _SUBJECTS
+                 and not any(p.text == ":" for p in c.children)), None)
+
+
+def _asked_verb(question: str) -> Token | None:
+    return next((t.head for t in _asked(question) if t.lower_ == "who"), None)
+
+
+def _stance(verb: Token | None) -> tuple[bool, str | None]:
+    """Whether a verb is denied ("didn't", "never", "no longer") and the modal it is under,
+    a future one counting as none: a clause answers only in the question's stance ("who
+    hasn't paid?" is answered by "Marek hasn't paid")."""
+    if verb is None:
+        return False, None
+    negated = False
+    modal = None
+    for child in verb.children:
+        if child.dep_ == "neg" or (child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children)):
+            negated = True
+        elif child.tag_ == "MD" and child.lower_ not in _FUTURE:
+            modal = _MODAL_BASE.get(child.lower_, child.lower_)
+    return negated, modal
+
+
+def _asserted(verb: Token, stance: tuple[bool, str | None]) -> bool:
+    """The clause says its act as the question asks it: in the question's stance, not put as
+    a condition ("if Ines fixed it"), not itself a question ("did Ines fix it?")."""
+    return _stance(verb) == stance and not _conditional(verb) and not verb.sent.text.rstrip().endswith("?")
+
+
+def _embedded_asserted(verb: Token) -> bool:
+    """Each clause the answering one is said under is asserted too: not "Ines didn't say
+    Marek fixed it", "I can't believe Marek fixed it"; a joined clause ("Ines didn't come but
+    Marek fixed it") or a clause telling when is asserted on its own."""
+    while verb.dep_ in ("ccomp", "xcomp") and verb.head.i != verb.i:
+        if _complement(verb) and not _implicative(verb.head):
+            return False  # "Ines wanted Marek to paint the fence"
+        verb = verb.head
+        if _stance(verb) != (False, None) or _conditional(verb):
+            return False
+    return True
+
+
+def _conditional(verb: Token) -> bool:
+    return any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in verb.children)
+
+
+def _complement(verb: Token) -> bool:
+    """A "to" clause ("to paint the fence") or a verb's open complement ("avoided painting it")."""
+    return verb.dep_ == "xcomp" or any(c.tag_ == "TO" and c.dep_ == "aux" for c in verb.children)
+
+
+def _implicative(verb: Token) -> bool:
+    return verb.tag_.startswith("VB") and tense.verb_base(verb.text) in _IMPLICATIVE
+
+
+def _echo(question: str, verb: Token, stance: tuple[bool, str | None]) -> Token | None:
+    """"Marek didn't bring the tent, Ines did": the bare "did" next to the denied clause
+    says it of its own subject."""
+    if verb.sent.text.rstrip().endswith("?") or not _says_all(question, verb):
+        return None  # "Marek didn't bring it, did he?"; or it is not what was asked
+    for other in (verb.head, *verb.children, *verb.conjuncts):
+        if other.i <= verb.i or other.lower_ not in _ECHO or not _clause_verb(other):
+            continue
+        if _stance(other) != stance or any(c.dep_ == "dobj" for c in other.children):
+            continue
+        found = _subject_of(other)
+        if found is not None and found.dep_ == "nsubj":
+            return found
+    return None
 
 
 def _clause_verb(token: Token) -> bool:
@@ -93,11 +196,13 @@ def _says_all(question: str, verb: Token) -> bool:
     """The clause under `verb` says each common noun of the question's object ("the tent",
     "the camping stove"; not "after her fall", which tells when)."""
     objects = [t for t in _asked(question) if t.dep_ == "dobj"]
-    return set().union(*(_nouns(o.subtree) for o in objects)) <= _stems(verb)
+    return set().union(*(_nouns(o.subtree, _NOUN_TAGS + _NAME_TAGS) for o in objects)) <= _stems(verb)
 
 
-def _nouns(words: Iterable[Token]) -> set[str]:
-    return {lexical.stem(w.lower_) for w in words if w.tag_ in ("NN", "NNS")}
+def _nouns(words: Iterable[Token], tags: tuple[str, ...] = _NOUN_TAGS) -> set[str]:
+    """The stems of the words with these tags; a question's object counts its proper nouns
+    too, the tagger taking a rare noun for one ("who painted the pergola?")."""
+    return {lexical.stem(w.lower_) for w in words if w.tag_ in tags}
 
 
 def _stems(verb: Token) -> set[str]:
@@ -123,6 +228,8 @@ def _name(sentence: Sentence, token: Token) -> str | None:
     """The known entity a word stands for, else a proper noun's words ("Marek", "Anna
     Ruiz"); None for a common word. The tagger often takes a name for a common noun.
     """
+    if token.lower_ in _QUANTIFIERS:
+        return None  # "Everyone brought wine": no one in particular
     named = name_at(sentence, token.idx, token.idx + len(token.text))
     if named is not None:
         return named.entity

@@ -35,7 +35,13 @@ _AGE = re.compile(
 # a capitalised name of up to five words
 _PROPER = r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 _PLACE = re.compile(r"\b(?:at|in|on|from|to|near|into|of)\s+(?:the\s+)?" + _PROPER)
-_FESTIVAL = re.compile(r"\b(?:" + "|".join(FESTIVALS) + r")\b", re.I)
+# A feast word alone ("at Christmas", "on Easter Sunday", "at Christmas Eve") is a time; one
+# that starts a longer capitalised name ("Easter Island", "Midsummer Common") is a place.
+_FESTIVAL = re.compile(
+    r"\b(?:" + "|".join(FESTIVALS) + r")(?:\s+(?i:eve|day|weekend|" + "|".join(WEEKDAYS) + r"))?\b"
+    r"(?!\s+(?-i:[A-Z]))",
+    re.I,
+)
 STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in)\W*$", re.I)  # "what is it famous for?"
 # "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
 _DESTINATION = re.compile(r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?" + _PROPER)
