@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memhop.core.language.names import name_key
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
@@ -32,8 +32,39 @@ def same_entity(a: str | None, b: str | None) -> bool:
     and accents aside: "Zenobe" typed for "Zénobe")."""
     if not a or not b:
         return False
-    a, b = name_key(a), name_key(b)
+    return _same_parts(name_key(a), name_key(b))
+
+
+def _same_parts(a: str, b: str) -> bool:
+    """Equal, or one is the other's first name (both already normalised, neither empty)."""
     return a == b or a.split()[0] == b or b.split()[0] == a
+
+
+def _spelt(name: str) -> str:
+    """A name as spelt, case and spacing aside: accents kept ("Rene" is not "René")."""
+    return " ".join(name.casefold().split())
+
+
+def named_by(written: str, names: Sequence[str]) -> list[str]:
+    """The known names a name as written stands for, at the most exact level that has any:
+    the whole name as spelt (case aside), the whole name folded (no accents either), a first
+    name as spelt, a first name folded. "Rene" is Rene Ostrowski when René Calvet is known
+    too; "Zenobe" is Zénobe when no Zenobe is. Two names at that level: the name is
+    ambiguous, as `memhop show` treats it (name_lookup)."""
+    if not written.split():
+        return []
+    spelt, key = _spelt(written), name_key(written)
+    levels: tuple[Callable[[str], bool], ...] = (
+        lambda n: _spelt(n) == spelt,
+        lambda n: name_key(n) == key,
+        lambda n: _same_parts(_spelt(n), spelt),
+        lambda n: _same_parts(name_key(n), key),
+    )
+    for fits in levels:
+        found = list(dict.fromkeys(n for n in names if n.split() and fits(n)))
+        if found:
+            return found
+    return []
 
 
 def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | None:

@@ -163,16 +163,14 @@ def _uncontracted(token: str) -> list[str]:
 
 
 def _is_name(token: str, names: list[str]) -> bool:
-    """A known name, its first name, or a nickname either way ("Bartholomew" for Bart)."""
+    """A known name, its first name, or a nickname either way ("Bartholomew" for Bart); case
+    and accents aside ("Rene" for René Calvet: which one it means is the answerer's to say)."""
     word = bare(token)
     if not word[:1].isupper():
         return False
     key = name_key(word)
-    return any(
-        word.lower() == n.lower() or word.lower() == n.split()[0].lower()
-        or (bool(n.split()) and nickname_either(key, name_key(n.split()[0])))
-        for n in names
-    )
+    firsts = [name_key(n.split()[0]) for n in names if n.split()]
+    return any(key == name_key(n) for n in names) or any(key == f or nickname_either(key, f) for f in firsts)
 
 
 def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | None, list[str], set[int]]:

@@ -60,3 +60,54 @@ def test_a_question_typed_without_accents_is_answered_from_the_accented_diary(
 def test_a_name_nobody_in_the_diary_has_is_still_refused(diary_store: Path, home: Path) -> None:
     with memhop.open(diary_store, engine="offline", read_only=True) as mem:
         assert mem.ask("What did Zenobia bring?").text == "I don't know"
+
+
+TWO_RENES = """# Odile's diary
+
+# 2024-01-06
+
+René Calvet came over for soup. He brought a jar of quince jam.
+
+# 2024-02-10
+
+Rene Ostrowski brought a box of figs to the allotment.
+"""
+
+
+def _store(root: Path, diary: str) -> Path:
+    (root / "diary.md").write_text(diary, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMHOP_HOME", str(root / "home"))
+        with memhop.open(root / "renes.duckdb", engine="offline") as mem:
+            mem.ingest(root / "diary.md", self_name="Odile Marsh")
+    return root / "renes.duckdb"
+
+
+@pytest.fixture(scope="module")
+def renes_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _store(tmp_path_factory.mktemp("renes"), TWO_RENES)
+
+
+@pytest.fixture(scope="module")
+def plain_renes_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _store(tmp_path_factory.mktemp("plain-renes"), TWO_RENES.replace("René", "Rene"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What did Rene bring?", "figs"),  # spelt as Rene Ostrowski's name, not René Calvet's
+        ("What did René bring?", "quince jam"),
+    ],
+)
+def test_a_first_name_spelt_as_one_person_writes_it_is_that_person(
+    renes_store: Path, home: Path, question: str, answer: str
+) -> None:
+    with memhop.open(renes_store, engine="offline", read_only=True) as mem:
+        assert mem.ask(question).text == answer
+
+
+@pytest.mark.parametrize("question", ["What did Rene bring?", "What did René bring?"])
+def test_a_first_name_two_people_share_is_refused(plain_renes_store: Path, home: Path, question: str) -> None:
+    with memhop.open(plain_renes_store, engine="offline", read_only=True) as mem:
+        assert mem.ask(question).text == "I don't know"

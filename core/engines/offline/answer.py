@@ -31,7 +31,7 @@ from memhop.core.engines.offline.spans import (
     span,
 )
 from memhop.core.language import lexical
-from memhop.core.language.chains import follow, same_entity
+from memhop.core.language.chains import follow, named_by, same_entity
 from memhop.core.language.names import fold
 from memhop.core.language.question import (
     FIRST_PERSON,
@@ -108,7 +108,8 @@ def explain(request: AnswerRequest) -> Explanation:
 
 def _explain(question: Question, request: AnswerRequest, sentences: list[Sentence], names: list[str]) -> Explanation:
     start = _start(question, request, names)
-    if (question.relations and start is None) or (start is None and _unknown_name(question.text, sentences)):
+    if (question.relations and start is None) or (start is None and _unknown_name(question.text, sentences)) \
+            or _ambiguous(question.owner, names):
         return Explanation(DONT_KNOW, (), None)
     chain = [start] if start else []
     leftover: list[str] = []
@@ -295,13 +296,19 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
     return _known_name(owner, names) or owner
 
 
+def _ambiguous(owner: str | None, names: Sequence[str]) -> bool:
+    """The question starts from a name two known people fit at once ("Rene" when Rene Calvet
+    and Rene Ostrowski are both known): whichever is taken may be the wrong one."""
+    return owner is not None and owner.lower() not in FIRST_PERSON and len(named_by(owner, names)) > 1
+
+
 def _known_name(written: str, names: Sequence[str]) -> str | None:
     """The known name a name as written in the question is: the same entity, else one it is a
     nickname of ("Fran" for "Francesca Lima", or the other way), as the write path reads them;
     "Barton Road" is no one's name, and a lower-case word ("the dog") no nickname."""
-    same = next((name for name in names if same_entity(written, name)), None)
-    if same is not None or not written[:1].isupper():
-        return same
+    same = named_by(written, names)
+    if same or not written[:1].isupper():
+        return same[0] if len(same) == 1 else None  # two known people fit: neither is known to be meant
     return next((name for name in names if may_name(name, written)), None)
 
 

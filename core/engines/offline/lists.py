@@ -79,6 +79,9 @@ _QUALITIES = frozenset(
 # own verb, the only ones whose object may be a kind. "take" and "pick" only with "up".
 _TAKE_UP = frozenset({"start", "begin", "learn", "switch", "move", "take", "pick"})
 _WITH_UP = frozenset({"take", "pick"})
+# Verbs that undo a take-up said in the same breath ("took up double bass but quit after a
+# week", "started on squash and gave it up"); "give" only with "up".
+_GIVE_UP = frozenset({"quit", "stop", "drop", "give", "abandon"})
 # Prepositions a take-up verb reaches its thing through ("switched from double bass" is the opposite)
 _TAKE_UP_PREPOSITIONS = frozenset({"on", "to", "with"})
 _OBJECTS = frozenset({"dobj", "attr", "oprd"})
@@ -123,7 +126,10 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
     question's verb or of a take-up verb (directly, or through "on"/"to"/"with": "started on
     double bass"), a chain of take-up verbs may lead up to it ("started playing", "learned to
     play"), the top verb's own subject is the entity (not an owner of it: "Odile's brother"),
-    and no verb on the way is negated, hedged by a modal or put as a condition."""
+    and no verb on the way is negated, hedged by a modal or put as a condition. A verb on the
+    way with another direct object ("Odile started Tomasz on double bass") has that object take
+    it up, not its subject; one coordinated with giving up ("took up double bass but quit after
+    a week") says the subject no longer does it."""
     while noun.dep_ == "conj":  # "took up squash and table tennis"
         noun = noun.head
     head = noun.head
@@ -135,8 +141,9 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
     if not head.tag_.startswith("VB") or not (lemma == verb or _is_take_up(head, lemma)):
         return False
     subject = None
+    below: Token | None = noun  # what the verb governs on the way up; None: reached as a coordinated clause
     while subject is None:
-        if _hedged(head):
+        if _hedged(head) or _undone(head) or (below is not None and _other_object(head, below)):
             return False
         subject = next((t for t in head.children if t.dep_ == "nsubj"), None)
         if subject is not None:
@@ -146,6 +153,7 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
         above = head.head
         if head.dep_ == "xcomp" and not _is_take_up(above, grammar.verb_base(above.lower_)):
             return False  # "hates playing double bass", "wants to learn table tennis"
+        below = head if head.dep_ == "xcomp" else None  # "plays guitar and took up double bass": guitar is not hers to take up
         head = above
     who, distance = actor(sentence, subject.idx + len(subject.text))
     return distance == 1 and who == entity
@@ -155,6 +163,24 @@ def _is_take_up(verb: Token, lemma: str) -> bool:
     if lemma not in _TAKE_UP:
         return False
     return lemma not in _WITH_UP or any(t.dep_ == "prt" and t.lower_ == "up" for t in verb.children)
+
+
+def _other_object(verb: Token, governed: Token) -> bool:
+    """The verb has a direct object besides what it governs on the way to the kind: "started
+    Tomasz on double bass" starts Tomasz."""
+    return any(t.dep_ == "dobj" and t.i != governed.i for t in verb.children)
+
+
+def _undone(verb: Token) -> bool:
+    """A later verb coordinated with this one, with no subject of its own, gives it up: "but
+    quit after a week", "and gave it up" (not "and quit squash": that gives up something else)."""
+    return any(
+        t.dep_ == "conj" and t.tag_.startswith("VB") and not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
+        and (lemma := grammar.verb_base(t.lower_)) in _GIVE_UP
+        and (lemma != "give" or any(c.dep_ == "prt" and c.lower_ == "up" for c in t.children))
+        and not any(c.dep_ == "dobj" and c.tag_ != "PRP" for c in t.children)
+        for t in verb.children
+    )
 
 
 def _hedged(verb: Token) -> bool:

@@ -76,6 +76,15 @@ NOT_THEIRS = [
      "bass"),
     ("Odile plays bass in a covers band.", "Odile wants to learn double bass.", "Which instruments does Odile play?",
      "bass"),
+    # the take-up verb's own object takes it up: Tomasz, the writer's daughter
+    ("Odile plays bass in a covers band.", "Odile started Tomasz on double bass.",
+     "Which instruments does Odile play?", "bass"),
+    ("I play bass in a pub band.", "I started my daughter on baroque bass.", "Which instruments do I play?", "bass"),
+    # taken up and given up in the same breath
+    ("Odile plays tennis.", "Odile took up table tennis but quit after a week.", "Which sports does Odile play?",
+     "tennis"),
+    ("Odile plays bass in a covers band.", "Odile started on double bass and gave it up in May.",
+     "Which instruments does Odile play?", "bass"),
 ]
 
 
