@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.written_memory import written_store
 
 import memhop
 
@@ -32,13 +33,7 @@ Lunch with my colleague Tomasz at the office canteen; he talked about his new bi
 
 @pytest.fixture(scope="module")
 def diary_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("accents")
-    (root / "diary.md").write_text(DIARY, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MEMHOP_HOME", str(root / "home"))
-        with memhop.open(root / "accents.duckdb", engine="offline") as mem:
-            mem.ingest(root / "diary.md", self_name="Odile Marsh")
-    return root / "accents.duckdb"
+    return written_store(tmp_path_factory.mktemp("accents"), DIARY, "accents")
 
 
 @pytest.mark.parametrize(
@@ -74,23 +69,14 @@ Rene Ostrowski brought a box of figs to the allotment.
 """
 
 
-def _store(root: Path, diary: str) -> Path:
-    (root / "diary.md").write_text(diary, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MEMHOP_HOME", str(root / "home"))
-        with memhop.open(root / "renes.duckdb", engine="offline") as mem:
-            mem.ingest(root / "diary.md", self_name="Odile Marsh")
-    return root / "renes.duckdb"
-
-
 @pytest.fixture(scope="module")
 def renes_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _store(tmp_path_factory.mktemp("renes"), TWO_RENES)
+    return written_store(tmp_path_factory.mktemp("renes"), TWO_RENES, "renes")
 
 
 @pytest.fixture(scope="module")
 def plain_renes_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _store(tmp_path_factory.mktemp("plain-renes"), TWO_RENES.replace("René", "Rene"))
+    return written_store(tmp_path_factory.mktemp("plain-renes"), TWO_RENES.replace("René", "Rene"), "renes")
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from support.fake_openai import FakeOpenAI, broken
+from support.written_memory import written_store
 
 import memhop
 from memhop.core.api import Memory
@@ -43,13 +44,7 @@ COUNT = "How many times did I go swimming with Brann?"
 
 @pytest.fixture(scope="module")
 def swims(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("swims")
-    (root / "diary.md").write_text(DIARY, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MEMHOP_HOME", str(root / "home"))
-        with memhop.open(root / "swims.duckdb", engine="offline") as mem:
-            mem.ingest(root / "diary.md", self_name="Odile Marsh")
-    return root / "swims.duckdb"
+    return written_store(tmp_path_factory.mktemp("swims"), DIARY, "swims")
 
 
 @pytest.fixture
