@@ -1,8 +1,8 @@
 """Who a "who" question asks for when "who" is its subject ("who is bringing the tent?",
 "who's in charge?"): the subject of the clause the matched word sits in, read from the
-parse. The nearest name before the word is not it: in "Tomas asked who's bringing the
-tent" Tomas asks, and nobody is said to bring it; in "Marek is in charge", said by Ines,
-Marek is, whether or not he is a known entity; "Ines and Marek are coming" names two.
+parse. The nearest name before the word is not it: in "Colm asked who's bringing the
+tent" Colm asks, and nobody is said to bring it; in "Piet is in charge", said by Maud,
+Piet is, whether or not he is a known entity; "Maud and Piet are coming" names two.
 """
 
 from __future__ import annotations
@@ -30,16 +30,16 @@ _QUANTIFIERS = frozenset(
     """everyone everybody everything anyone anybody anything someone somebody something no-one noone nobody
     nothing one none all both each either neither""".split()
 )
-# Modals that only put a statement in the future ("Ines will bring it"); any other ("might",
+# Modals that only put a statement in the future ("Maud will bring it"); any other ("might",
 # "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
 _FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
 _MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
-_CONDITIONS = frozenset({"if", "unless", "whether"})  # "if Ines fixed the sink" says she has not
-# Verbs whose complement happened if they did ("managed to paint", "got Marek to paint",
+_CONDITIONS = frozenset({"if", "unless", "whether"})  # "if Maud fixed the sink" says she has not
+# Verbs whose complement happened if they did ("managed to paint", "got Piet to paint",
 # "finished painting"): the only ones a complement's act is credited through. "wanted to",
 # "agreed to", "refused to", "was going to" say nothing of whether it was done.
 _IMPLICATIVE = frozenset({"manage", "get", "remember", "finish", "start", "begin", "keep"})
-_ECHO = frozenset({"do", "does", "did"})  # "Marek didn't bring it, Ines did"
+_ECHO = frozenset({"do", "does", "did"})  # "Piet didn't bring it, Maud did"
 
 
 @lru_cache(maxsize=64)
@@ -50,7 +50,7 @@ def _asked(question: str) -> Doc:
 
 def asks_subject(question: str) -> bool:
     """"Who is bringing the tent?": "who" is the only subject of the question's verb (not
-    "who did Ines go with?", which the parser also gives two subjects)."""
+    "who did Maud go with?", which the parser also gives two subjects)."""
     doc = _asked(question)
     who = next((t for t in doc if t.lower_ == "who"), None)
     if who is None or who.dep_ not in _SUBJECTS:
@@ -61,20 +61,20 @@ def asks_subject(question: str) -> bool:
 def subject(question: str, sentence: Sentence, hit: int) -> str | None:
     """Who the sentence says does what the question asks: the subject of the clause whose
     verb is the question's and that says its object ("the lantern parade is on Friday and
-    Elodie is carrying the fish lantern": Elodie), else of the clause the word at `hit` (a
-    character offset) sits in, or of the clause above it when it has none ("Marek managed to
+    Yusra is carrying the fish lantern": Yusra), else of the clause the word at `hit` (a
+    character offset) sits in, or of the clause above it when it has none ("Piet managed to
     bring it"); the writer for a sentence with no subject at all ("Bringing the tent!"). The
-    clause must say its act happened: not denied ("Ines never fixed it") unless the question
+    clause must say its act happened: not denied ("Maud never fixed it") unless the question
     is, not under a modal other than the future's ("might", "can't"), not a condition or a
-    question, and not only wanted or planned ("Ines was going to paint it"; see _IMPLICATIVE).
-    None when the clause does not say the question's object ("Odalys is bringing the stove"
+    question, and not only wanted or planned ("Maud was going to paint it"; see _IMPLICATIVE).
+    None when the clause does not say the question's object ("Yusra is bringing the stove"
     for "who is bringing the tent?"), or its subject is no one it can name: a question word
     ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
     doc = grammar.parsed(sentence.text)
     asked = _verb(question)
     same = [t for t in doc if _clause_verb(t) and tense.verb_base(t.text) == asked and _says_all(question, t)]
     nouns = _nouns(_asked(question))
-    # the clause saying most of the question's nouns ("Marek is in charge": the "is" that says "charge"), the shortest
+    # the clause saying most of the question's nouns ("Piet is in charge": the "is" that says "charge"), the shortest
     same.sort(key=lambda t: (-len(nouns & _stems(t)), len(_stems(t))))
     verb = same[0] if same else next((t for t in doc if t.idx <= hit < t.idx + len(t.text)), None)
     at = verb
@@ -87,17 +87,17 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
             found = _subject_of(verb)
             if found is not None:
                 if found.dep_ == "nsubjpass" and not _passive(question):
-                    found = _agent(verb)  # "Tomas was visited by Ines", for "who visited Tomas?": Ines
+                    found = _agent(verb)  # "Colm was visited by Maud", for "who visited Colm?": Maud
                 said = found is not None and _says_all(question, verb) and _embedded_asserted(verb)
                 return _person(sentence, found) if said and found is not None else None
             if _complement(verb) and not _implicative(verb.head):
-                return None  # "Ines was going to paint the fence", "Ines refused to paint it"
+                return None  # "Maud was going to paint the fence", "Maud refused to paint it"
         verb = None if verb.head.i == verb.i else verb.head  # spaCy makes a new Token each time: no "is"
     return sentence.implicit if at is not None and _says_all(question, at.sent.root) else None
 
 
 def _subject_of(verb: Token) -> Token | None:
-    """The clause's subject; a name set off by a colon ("Wren: Marek fixed it") labels the
+    """The clause's subject; a name set off by a colon ("Colm: Piet fixed it") labels the
     line, and the parser may hang it on the verb as a second subject."""
     return next((c for c in verb.children if c.dep_ in _SUBJECTS
                  and not any(p.text == ":" for p in c.children)), None)
@@ -110,7 +110,7 @@ def _asked_verb(question: str) -> Token | None:
 def _stance(verb: Token | None) -> tuple[bool, str | None]:
     """Whether a verb is denied ("didn't", "never", "no longer") and the modal it is under,
     a future one counting as none: a clause answers only in the question's stance ("who
-    hasn't paid?" is answered by "Marek hasn't paid")."""
+    hasn't paid?" is answered by "Piet hasn't paid")."""
     if verb is None:
         return False, None
     negated = False
@@ -125,17 +125,17 @@ def _stance(verb: Token | None) -> tuple[bool, str | None]:
 
 def _asserted(verb: Token, stance: tuple[bool, str | None]) -> bool:
     """The clause says its act as the question asks it: in the question's stance, not put as
-    a condition ("if Ines fixed it"), not itself a question ("did Ines fix it?")."""
+    a condition ("if Maud fixed it"), not itself a question ("did Maud fix it?")."""
     return _stance(verb) == stance and not _conditional(verb) and not verb.sent.text.rstrip().endswith("?")
 
 
 def _embedded_asserted(verb: Token) -> bool:
-    """Each clause the answering one is said under is asserted too: not "Ines didn't say
-    Marek fixed it", "I can't believe Marek fixed it"; a joined clause ("Ines didn't come but
-    Marek fixed it") or a clause telling when is asserted on its own."""
+    """Each clause the answering one is said under is asserted too: not "Maud didn't say
+    Piet fixed it", "I can't believe Piet fixed it"; a joined clause ("Maud didn't come but
+    Piet fixed it") or a clause telling when is asserted on its own."""
     while verb.dep_ in ("ccomp", "xcomp") and verb.head.i != verb.i:
         if _complement(verb) and not _implicative(verb.head):
-            return False  # "Ines wanted Marek to paint the fence"
+            return False  # "Maud wanted Piet to paint the fence"
         verb = verb.head
         if _stance(verb) != (False, None) or _conditional(verb):
             return False
@@ -156,10 +156,10 @@ def _implicative(verb: Token) -> bool:
 
 
 def _echo(question: str, verb: Token, stance: tuple[bool, str | None]) -> Token | None:
-    """"Marek didn't bring the tent, Ines did": the bare "did" next to the denied clause
+    """"Piet didn't bring the tent, Maud did": the bare "did" next to the denied clause
     says it of its own subject."""
     if verb.sent.text.rstrip().endswith("?") or not _says_all(question, verb):
-        return None  # "Marek didn't bring it, did he?"; or it is not what was asked
+        return None  # "Piet didn't bring it, did he?"; or it is not what was asked
     for other in (verb.head, *verb.children, *verb.conjuncts):
         if other.i <= verb.i or other.lower_ not in _ECHO or not _clause_verb(other):
             continue
@@ -219,13 +219,13 @@ def _person(sentence: Sentence, token: Token) -> str | None:
         return resolve_pronoun(sentence, token.idx)
     said = [_name(sentence, n) for n in (token, *(c for c in token.conjuncts if c.i > token.i))]
     if not all(said):
-        return None  # "my sister", "who", "Ines and her sister": someone the sentence does not name
+        return None  # "my sister", "who", "Maud and her sister": someone the sentence does not name
     names = [name for name in said if name]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _name(sentence: Sentence, token: Token) -> str | None:
-    """The known entity a word stands for, else a proper noun's words ("Marek", "Anna
+    """The known entity a word stands for, else a proper noun's words ("Piet", "Anna
     Ruiz"); None for a common word. The tagger often takes a name for a common noun.
     """
     if token.lower_ in _QUANTIFIERS:
@@ -234,7 +234,7 @@ def _name(sentence: Sentence, token: Token) -> str | None:
     if named is not None:
         return named.entity
     if not (token.tag_.startswith("NNP") or (token.text[:1].isupper() and not is_english_word(token.text))):
-        return None  # "Odalys", tagged a common noun at the start of a sentence, is still a name
+        return None  # a name the tagger took for a common noun at the start of a sentence is still a name
     words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
                    key=lambda t: t.i)
     return sentence.text[words[0].idx : words[-1].idx + len(words[-1].text)]

@@ -94,7 +94,7 @@ def kinds(question: Question, found: Sequence[str], sentence: Sentence, entity: 
     question asks, or takes it up): a noun phrase
     with no article or owner (the kind, as in "plays bass", not one instrument) whose head is
     an item's last word and which lower-case modifiers narrow ("double bass"). The sentence must
-    say so by its grammar (`_takes_up`): hating, watching or mentioning a kind ("Odile hates
+    say so by its grammar (`_takes_up`): hating, watching or mentioning a kind ("she hates
     table tennis", "her brother is obsessed with double bass") names none of hers. The kind is a
     distinct item: "bass" does not swallow "double bass", nor the other way round."""
     if entity is None or is_question(sentence.text) or FUTURE.search(sentence.text):
@@ -125,9 +125,9 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
     """Whether the sentence says `entity` does what `noun` names: the noun is the object of the
     question's verb or of a take-up verb (directly, or through "on"/"to"/"with": "started on
     double bass"), a chain of take-up verbs may lead up to it ("started playing", "learned to
-    play"), the top verb's own subject is the entity (not an owner of it: "Odile's brother"),
+    play"), the top verb's own subject is the entity (not an owner of it: "her brother"),
     and no verb on the way is negated, hedged by a modal or put as a condition. A verb on the
-    way with another direct object ("Odile started Tomasz on double bass") has that object take
+    way with another direct object ("she started her son on double bass") has that object take
     it up, not its subject; one coordinated with giving up ("took up double bass but quit after
     a week") says the subject no longer does it."""
     while noun.dep_ == "conj":  # "took up squash and table tennis"
@@ -167,7 +167,7 @@ def _is_take_up(verb: Token, lemma: str) -> bool:
 
 def _other_object(verb: Token, governed: Token) -> bool:
     """The verb has a direct object besides what it governs on the way to the kind: "started
-    Tomasz on double bass" starts Tomasz."""
+    her son on double bass" starts her son."""
     return any(t.dep_ == "dobj" and t.i != governed.i for t in verb.children)
 
 
