@@ -34,7 +34,6 @@ _QUANTIFIERS = frozenset(
 # "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
 _FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
 _MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
-_CONDITIONS = frozenset({"if", "unless", "whether"})  # "if Maud fixed the sink" says she has not
 # Verbs whose complement happened if they did ("managed to paint", "got Piet to paint",
 # "finished painting"): the only ones a complement's act is credited through. "wanted to",
 # "agreed to", "refused to", "was going to" say nothing of whether it was done.
@@ -113,20 +112,17 @@ def _stance(verb: Token | None) -> tuple[bool, str | None]:
     hasn't paid?" is answered by "Piet hasn't paid")."""
     if verb is None:
         return False, None
-    negated = False
     modal = None
     for child in verb.children:
-        if child.dep_ == "neg" or (child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children)):
-            negated = True
-        elif child.tag_ == "MD" and child.lower_ not in _FUTURE:
+        if child.tag_ == "MD" and child.lower_ not in _FUTURE:
             modal = _MODAL_BASE.get(child.lower_, child.lower_)
-    return negated, modal
+    return grammar.negated(verb), modal
 
 
 def _asserted(verb: Token, stance: tuple[bool, str | None]) -> bool:
     """The clause says its act as the question asks it: in the question's stance, not put as
     a condition ("if Maud fixed it"), not itself a question ("did Maud fix it?")."""
-    return _stance(verb) == stance and not _conditional(verb) and not verb.sent.text.rstrip().endswith("?")
+    return _stance(verb) == stance and not grammar.conditional(verb) and not verb.sent.text.rstrip().endswith("?")
 
 
 def _embedded_asserted(verb: Token) -> bool:
@@ -137,13 +133,9 @@ def _embedded_asserted(verb: Token) -> bool:
         if _complement(verb) and not _implicative(verb.head):
             return False  # "Maud wanted Piet to paint the fence"
         verb = verb.head
-        if _stance(verb) != (False, None) or _conditional(verb):
+        if _stance(verb) != (False, None) or grammar.conditional(verb):
             return False
     return True
-
-
-def _conditional(verb: Token) -> bool:
-    return any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in verb.children)
 
 
 def _complement(verb: Token) -> bool:

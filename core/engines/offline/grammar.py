@@ -66,6 +66,20 @@ def _recognised(text: str) -> Doc:
     return load_nlp()(text)
 
 
+CONDITIONS = frozenset({"if", "unless", "whether"})  # "if she fixed the sink" says she has not
+
+
+def negated(verb: Token) -> bool:
+    """"didn't go", "never went", "is no longer at": the verb is denied."""
+    return any(child.dep_ == "neg" or (child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children))
+               for child in verb.children)  # "no longer": the advmod's own negation
+
+
+def conditional(verb: Token) -> bool:
+    """The verb's clause is put as a condition ("if we go", "unless she calls")."""
+    return any(c.dep_ == "mark" and c.lower_ in CONDITIONS for c in verb.children)
+
+
 @lru_cache(maxsize=65536)
 def verb_base(word: str) -> str:
     """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play". A third-person

@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 YES = "Yes"
 # Dependents that open a clause of their own: what they say is not said of the verb above.
 _OWN_CLAUSE = frozenset({"conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "csubj", "cc"})
-_CONDITIONS = frozenset({"if", "unless", "whether"})
 _PAST = frozenset({"VBD", "VBN"})
 _PRESENT = frozenset({"VBZ", "VBP", "VBG"})
 _NOT_WORDS = frozenset({"ever", "never", "yet", "already", "really", "actually", "also", "too"})
@@ -187,7 +186,7 @@ def _main(verb: Token) -> bool:
     """The sentence's main verb or one joined to it by "and", none of them negated: "Ben
     thinks Ana went" (a clause under "thinks") says nothing of Ana as fact."""
     while True:
-        if _negated(verb):
+        if grammar.negated(verb):
             return False
         if verb.dep_ != "conj" or verb.head is verb:
             return verb.dep_ == "ROOT"
@@ -276,9 +275,9 @@ def _asserted(asked: Asked, verb: Token) -> bool:
     if verb.dep_ == "xcomp" or (verb.dep_ == "aux" and verb.head.dep_ == "xcomp"):
         return False
     children = list(verb.children)
-    if any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in children):
+    if grammar.conditional(verb):
         return False
-    if verb.dep_ in ("advcl", "conj") and any(c.dep_ == "mark" and c.lower_ in _CONDITIONS for c in verb.head.children):
+    if verb.dep_ in ("advcl", "conj") and grammar.conditional(verb.head):
         return False
     auxes = [c for c in children if c.dep_ in ("aux", "auxpass")]
     modal = next((a.lower_ for a in auxes if a.tag_ == "MD"), None)
@@ -292,11 +291,3 @@ def _asserted(asked: Asked, verb: Token) -> bool:
     return finite.tag_ in _PRESENT
 
 
-def _negated(verb: Token) -> bool:
-    """"didn't go", "never went", "is no longer at": the verb is denied."""
-    for child in verb.children:
-        if child.dep_ == "neg":
-            return True
-        if child.dep_ == "advmod" and any(c.dep_ == "neg" for c in child.children):
-            return True  # "no longer"
-    return False
