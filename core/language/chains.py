@@ -50,7 +50,8 @@ def named_by(written: str, names: Sequence[str]) -> list[str]:
     the whole name as spelt (case aside), the whole name folded (no accents either), a first
     name as spelt, a first name folded. "Rene" is Rene Ostrowski when René Calvet is known
     too; "Zenobe" is Zénobe when no Zenobe is. Two names at that level: the name is
-    ambiguous, as `memhop show` treats it (name_lookup)."""
+    ambiguous. The same "most exact level wins" idea as `memhop show`'s name_lookup, whose
+    levels differ (it has no "as spelt" level: "Rene" there fits both people above)."""
     if not written.split():
         return []
     spelt, key = _spelt(written), name_key(written)

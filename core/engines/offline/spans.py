@@ -274,8 +274,8 @@ def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[Date
     verb ("the 28th", a reply) is read in the tense the question asks in (`asked`), and
     as past when that is unknown too."""
     said = tense.of_text(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
-    if said != "present":
-        return find_dates(text, ref, past=said != "future")
+    if said != tense.PRESENT:
+        return find_dates(text, ref, past=said != tense.FUTURE_TENSE)
     ahead = {d.start: d for d in find_dates(text, ref, past=False)}
     return [_coming(ahead.get(d.start), ref) or d for d in find_dates(text, ref, past=True)]
 
