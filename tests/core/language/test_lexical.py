@@ -30,10 +30,10 @@ def test_offsets_slice_the_text_as_written() -> None:
         found = lexical.positions(text)
         assert [w for w, _ in found] == ["ask", "grossmann", "friend", "zenobe", "about", "ornhoj"]
         starts = dict(found)
-        assert text[starts["zenobe"]:].startswith(unicodedata.normalize("NFD", "Zénobe")[:1])
+        assert text[starts["grossmann"]:starts["friend"]] == "Großmann's "  # "ß" folds to two letters, the text keeps one
         assert unicodedata.normalize("NFC", text[starts["zenobe"]:starts["about"]]).strip() == "Zénobe"
         assert text[starts["ornhoj"]:].rstrip(".") == "Ørnhøj"
-        assert text[starts["friend"]:].startswith("friend")
+        assert text[starts["friend"]:starts["zenobe"]] == "friend "
 
 
 def test_the_hero_cue_rule_is_the_one_existing_stores_were_filed_under() -> None:
