@@ -446,17 +446,13 @@ class TurnIndex:
         picked = rows[found].tolist()
         if not picked:
             return {}
-        texts = self._rows(picked)
         paths = self._paths({int(self.sessions[r]) for r in picked})
-        stamps = self.timestamps.take(pa.array(picked, pa.int64())).to_pylist()
-        out = {}
-        for r, ts in zip(picked, stamps):
-            session, tid = int(self.sessions[r]), int(self.ids[r])
-            if session in paths:  # a session with no source: not a turn turns_by_id finds
-                ext, text = texts[tid]
-                speaker = self.speakers[self.speaker_codes[r]]
-                out[tid] = stored_turn((tid, session, self.positions[r], speaker, ts, text, ext, paths[session]))
-        return out
+        return {
+            rec.id: stored_turn((rec.id, rec.session_id, self.positions[r], rec.speaker, rec.timestamp, rec.text,
+                                 rec.external_id, paths[rec.session_id]))
+            for r, rec in zip(picked, self._fetched(picked))
+            if rec.session_id in paths  # a session with no source: not a turn turns_by_id finds
+        }
 
     def prefetch(self, rows: Sequence[int], paths: bool = True) -> None:
         """A large store's rows fetched now, with their sessions' files if the answer's
