@@ -8,6 +8,7 @@ Piet is, whether or not he is a known entity; "Maud and Piet are coming" names t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ from memhop.core.language import lexical
 from memhop.core.language.sentences import SPEAKER_WORDS, Sentence, name_at, resolve_pronoun
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Token
 
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 _ONE_PERSON = frozenset({"he", "she", "him", "her"})
@@ -41,16 +42,35 @@ _IMPLICATIVE = frozenset({"manage", "get", "remember", "finish", "start", "begin
 _ECHO = frozenset({"do", "does", "did"})  # "Piet didn't bring it, Maud did"
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What every candidate sentence is weighed against, read from the question once."""
+
+    verb: str | None  # the base of the verb "who" is the subject of ("bring", "be")
+    stance: tuple[bool, str | None]  # that verb's negation and modal (`_stance`)
+    nouns: frozenset[str]  # the question's common nouns
+    objects: frozenset[str]  # its object's nouns, proper ones too (`_says_all`)
+    passive: bool  # "who was invited?": the one the passive is done to is asked for
+
+
 @lru_cache(maxsize=64)
-def _asked(question: str) -> Doc:
-    """The question parsed once: each candidate sentence reads it again."""
-    return grammar.parsed(question)
+def _asked(question: str) -> _Asked:
+    doc = grammar.parsed(question)
+    who = next((t for t in doc if t.lower_ == "who"), None)
+    objects = [t for t in doc if t.dep_ == "dobj"]
+    return _Asked(
+        verb=tense.verb_base(who.head.text) if who is not None else None,
+        stance=_stance(who.head if who is not None else None),
+        nouns=frozenset(_nouns(doc)),
+        objects=frozenset(set().union(*(_nouns(o.subtree, _NOUN_TAGS + _NAME_TAGS) for o in objects))),
+        passive=any(t.lower_ == "who" and t.dep_ == "nsubjpass" for t in doc),
+    )
 
 
 def asks_subject(question: str) -> bool:
     """"Who is bringing the tent?": "who" is the only subject of the question's verb (not
     "who did Maud go with?", which the parser also gives two subjects)."""
-    doc = _asked(question)
+    doc = grammar.parsed(question)
     who = next((t for t in doc if t.lower_ == "who"), None)
     if who is None or who.dep_ not in _SUBJECTS:
         return False
@@ -70,29 +90,28 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
     for "who is bringing the tent?"), or its subject is no one it can name: a question word
     ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
     doc = grammar.parsed(sentence.text)
-    asked = _verb(question)
-    same = [t for t in doc if _clause_verb(t) and tense.verb_base(t.text) == asked and _says_all(question, t)]
-    nouns = _nouns(_asked(question))
+    asked = _asked(question)
+    same = [t for t in doc if _clause_verb(t) and tense.verb_base(t.text) == asked.verb and _says_all(asked, t)]
     # the clause saying most of the question's nouns ("Piet is in charge": the "is" that says "charge"), the shortest
-    same.sort(key=lambda t: (-len(nouns & _stems(t)), len(_stems(t))))
+    same.sort(key=lambda t: (-len(asked.nouns & _stems(t)), len(_stems(t))))
     verb = same[0] if same else next((t for t in doc if t.idx <= hit < t.idx + len(t.text)), None)
     at = verb
-    stance = _stance(_asked_verb(question))
+    stance = asked.stance
     while verb is not None:
         if _clause_verb(verb):
             if not _asserted(verb, stance):
-                echo = _echo(question, verb, stance) if at is not None and verb.i == at.i else None
+                echo = _echo(asked, verb) if at is not None and verb.i == at.i else None
                 return _person(sentence, echo) if echo is not None else None
             found = _subject_of(verb)
             if found is not None:
-                if found.dep_ == "nsubjpass" and not _passive(question):
+                if found.dep_ == "nsubjpass" and not asked.passive:
                     found = _agent(verb)  # "Colm was visited by Maud", for "who visited Colm?": Maud
-                said = found is not None and _says_all(question, verb) and _embedded_asserted(verb)
+                said = found is not None and _says_all(asked, verb) and _embedded_asserted(verb)
                 return _person(sentence, found) if said and found is not None else None
             if _complement(verb) and not _implicative(verb.head):
                 return None  # "Maud was going to paint the fence", "Maud refused to paint it"
         verb = None if verb.head.i == verb.i else verb.head  # spaCy makes a new Token each time: no "is"
-    return sentence.implicit if at is not None and _says_all(question, at.sent.root) else None
+    return sentence.implicit if at is not None and _says_all(asked, at.sent.root) else None
 
 
 def _subject_of(verb: Token) -> Token | None:
@@ -100,10 +119,6 @@ def _subject_of(verb: Token) -> Token | None:
     line, and the parser may hang it on the verb as a second subject."""
     return next((c for c in verb.children if c.dep_ in _SUBJECTS
                  and not any(p.text == ":" for p in c.children)), None)
-
-
-def _asked_verb(question: str) -> Token | None:
-    return next((t.head for t in _asked(question) if t.lower_ == "who"), None)
 
 
 def _stance(verb: Token | None) -> tuple[bool, str | None]:
@@ -147,15 +162,15 @@ def _implicative(verb: Token) -> bool:
     return verb.tag_.startswith("VB") and tense.verb_base(verb.text) in _IMPLICATIVE
 
 
-def _echo(question: str, verb: Token, stance: tuple[bool, str | None]) -> Token | None:
+def _echo(asked: _Asked, verb: Token) -> Token | None:
     """"Piet didn't bring the tent, Maud did": the bare "did" next to the denied clause
     says it of its own subject."""
-    if verb.sent.text.rstrip().endswith("?") or not _says_all(question, verb):
+    if verb.sent.text.rstrip().endswith("?") or not _says_all(asked, verb):
         return None  # "Piet didn't bring it, did he?"; or it is not what was asked
     for other in (verb.head, *verb.children, *verb.conjuncts):
         if other.i <= verb.i or other.lower_ not in _ECHO or not _clause_verb(other):
             continue
-        if _stance(other) != stance or any(c.dep_ == "dobj" for c in other.children):
+        if _stance(other) != asked.stance or any(c.dep_ == "dobj" for c in other.children):
             continue
         found = _subject_of(other)
         if found is not None and found.dep_ == "nsubj":
@@ -167,28 +182,16 @@ def _clause_verb(token: Token) -> bool:
     return token.tag_.startswith("VB") and token.dep_ not in ("aux", "auxpass")
 
 
-def _verb(question: str) -> str | None:
-    """The base of the verb "who" is the subject of ("bring", "be")."""
-    who = next((t for t in _asked(question) if t.lower_ == "who"), None)
-    return tense.verb_base(who.head.text) if who is not None else None
-
-
-def _passive(question: str) -> bool:
-    """"Who was invited?": the one the passive is done to is asked for."""
-    return any(t.lower_ == "who" and t.dep_ == "nsubjpass" for t in _asked(question))
-
-
 def _agent(verb: Token) -> Token | None:
     """The doer of a passive verb: the object of its "by"."""
     by = next((c for c in verb.children if c.dep_ == "agent"), None)
     return next((c for c in by.children if c.dep_ == "pobj"), None) if by is not None else None
 
 
-def _says_all(question: str, verb: Token) -> bool:
+def _says_all(asked: _Asked, verb: Token) -> bool:
     """The clause under `verb` says each common noun of the question's object ("the tent",
     "the camping stove"; not "after her fall", which tells when)."""
-    objects = [t for t in _asked(question) if t.dep_ == "dobj"]
-    return set().union(*(_nouns(o.subtree, _NOUN_TAGS + _NAME_TAGS) for o in objects)) <= _stems(verb)
+    return asked.objects <= _stems(verb)
 
 
 def _nouns(words: Iterable[Token], tags: tuple[str, ...] = _NOUN_TAGS) -> set[str]:
