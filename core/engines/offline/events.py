@@ -45,16 +45,14 @@ def event(question: Question) -> str | None:
     """The stem of the noun a "when"/"what time" question asks the time of — its subject's
     head ("the bake sale", "Kasim's recital") — or None when its subject is a person, a
     pronoun or the asked type itself ("the last time ...")."""
-    target = target_noun(question)
-    if question.wh != "when" and target not in TIME_NOUNS:
+    asked = _time_asked(question)
+    if asked is None:
         return None
     named = _NAMED_AFTER.search(question.text)
     if named:  # "what time does it start, the quiz?": the noun "it" stands for
         last = named.group(1).split()[-1].lower()
         return None if last in TIME_NOUNS or last in lexical.STOPWORDS else lexical.stem(last)
-    words = _WORD.findall(question.text)
-    # the auxiliary, or "what time's": the subject follows it
-    aux = next((i for i, w in enumerate(words) if w.lower() in _AUXILIARIES or _contracted(w)), None)
+    words, aux = asked
     if aux is None:
         return None
     verb = grammar.question_verb(question.text)
@@ -87,11 +85,11 @@ def unnamed(question: Question) -> bool:
     it start?"): a question asked alone has nothing before it, so no sentence can be known
     to be about that thing, and the only date in the evidence is no answer. "When did it
     snow?" names its event by the verb and is read as any question is."""
-    if question.wh != "when" and target_noun(question) not in TIME_NOUNS:
+    asked = _time_asked(question)
+    if asked is None or asked[1] is None:
         return False
-    words = [w.lower() for w in _WORD.findall(question.text)]
-    aux = next((i for i, w in enumerate(words) if w in _AUXILIARIES or _contracted(w)), None)
-    if aux is None or aux + 1 >= len(words) or words[aux + 1] not in REFERRING - {"they"}:
+    words, aux = [w.lower() for w in asked[0]], asked[1]
+    if aux + 1 >= len(words) or words[aux + 1] not in REFERRING - {"they"}:
         return False
     after = words[aux + 2] if aux + 2 < len(words) else "?"
     if words[aux + 1] != "it" and after != "?" and after not in _PREPOSITIONS:
@@ -100,6 +98,15 @@ def unnamed(question: Question) -> bool:
         return False  # "when was it that Tomas moved?", "what time does it start, the quiz?": named after all
     verb = grammar.question_verb(question.text)
     return verb is None or tense.verb_base(verb) in tense.TIMED  # "when is it?", not "when did it snow?"
+
+
+def _time_asked(question: Question) -> tuple[list[str], int | None] | None:
+    """A time question's words and where its auxiliary (or "what time's") is, the subject
+    following it; None for a question asking no time."""
+    if question.wh != "when" and target_noun(question) not in TIME_NOUNS:
+        return None
+    words = _WORD.findall(question.text)
+    return words, next((i for i, w in enumerate(words) if w.lower() in _AUXILIARIES or _contracted(w)), None)
 
 
 def _contracted(word: str) -> bool:
