@@ -107,9 +107,8 @@ def explain(request: AnswerRequest) -> Explanation:
 
 
 def _explain(question: Question, request: AnswerRequest, sentences: list[Sentence], names: list[str]) -> Explanation:
-    start = _start(question, request, names)
-    if (question.relations and start is None) or (start is None and _unknown_name(question.text, sentences)) \
-            or _ambiguous(question.owner, names):
+    start, ambiguous = _start(question, request, names)
+    if ambiguous or (question.relations and start is None) or (start is None and _unknown_name(question.text, sentences)):
         return Explanation(DONT_KNOW, (), None)
     chain = [start] if start else []
     leftover: list[str] = []
@@ -286,30 +285,37 @@ def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
     return any(bare(w) not in said and w not in said for w in words)
 
 
-def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> str | None:
-    """The entity the question starts from; "I"/"my" is the read path's first anchor (self)."""
+def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> tuple[str | None, bool]:
+    """The entity the question starts from ("I"/"my" is the read path's first anchor, self),
+    and whether its name fits two known people at once ("Rene" when Rene Calvet and Rene
+    Ostrowski are both known): whichever is taken may be the wrong one."""
     owner = question.owner
     if owner is None:
-        return None
+        return None, False
     if owner.lower() in FIRST_PERSON:
-        return request.chain[0] if request.chain else None
-    return _known_name(owner, names) or owner
-
-
-def _ambiguous(owner: str | None, names: Sequence[str]) -> bool:
-    """The question starts from a name two known people fit at once ("Rene" when Rene Calvet
-    and Rene Ostrowski are both known): whichever is taken may be the wrong one."""
-    return owner is not None and owner.lower() not in FIRST_PERSON and len(named_by(owner, names)) > 1
+        return (request.chain[0] if request.chain else None), False
+    fits = _fits(owner, names)
+    return _one(fits) or owner, len(fits) > 1
 
 
 def _known_name(written: str, names: Sequence[str]) -> str | None:
-    """The known name a name as written in the question is: the same entity, else one it is a
-    nickname of ("Fran" for "Francesca Lima", or the other way), as the write path reads them;
-    "Barton Road" is no one's name, and a lower-case word ("the dog") no nickname."""
+    """The known name a name as written in the question is, when only one fits (`_fits`)."""
+    return _one(_fits(written, names))
+
+
+def _fits(written: str, names: Sequence[str]) -> list[str]:
+    """The known names a name as written in the question may be: the same entity, else one it
+    is a nickname of ("Fran" for "Francesca Lima", or the other way), as the write path reads
+    them; "Barton Road" is no one's name, and a lower-case word ("the dog") no nickname."""
     same = named_by(written, names)
     if same or not written[:1].isupper():
-        return same[0] if len(same) == 1 else None  # two known people fit: neither is known to be meant
-    return next((name for name in names if may_name(name, written)), None)
+        return same
+    return next(([name] for name in names if may_name(name, written)), [])
+
+
+def _one(fits: Sequence[str]) -> str | None:
+    """The one name that fits; None for none, or for two (neither is known to be meant)."""
+    return fits[0] if len(fits) == 1 else None
 
 
 def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
