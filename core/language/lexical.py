@@ -34,14 +34,16 @@ STOPWORDS = frozenset(
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 # A word (letters, digits, their marks) and its apostrophe tail ("Zoë's", "don’t"), in any case.
 _WORD = re.compile(rf"([^\W_](?:[^\W_]|[{_MARKS}])*)(?:['’][^\W\d_](?:[^\W\d_]|[{_MARKS}])*)?")
-_ASCII_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")  # the rule before words were Unicode: see ascii_terms
+# _WORD on a lower-case ASCII text, spelt in ASCII (~2x as fast); also the rule before words
+# were Unicode, which ascii_terms keeps. The one group: the word without its tail.
+_ASCII_WORD = re.compile(r"([a-z0-9]+)(?:'[a-z]+)?")
 _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 
 
 def words(text: str) -> list[str]:
     """Folded word tokens (no case, no accents), possessive and contraction tails dropped."""
-    if text.isascii():
-        return _WORD.findall(text.lower())  # the one group: the word without its tail
+    if text.isascii():  # no accents to fold: the words as _WORD finds them, by the faster ASCII spelling of it
+        return _ASCII_WORD.findall(text.lower())
     return [word for word, _ in positions(text)]
 
 
@@ -111,5 +113,4 @@ def ascii_terms(text: str) -> list[str]:
     retriever's persisted cue table (core/store/cues.py) was filed under. Refiling existing
     stores under Unicode terms needs a migration; until then both sides of that table keep
     this rule so a question still meets the turns it was filed from."""
-    plain = [w.split("'")[0] for w in _ASCII_WORD.findall(text.lower())]
-    return [stem(w) for w in plain if w not in STOPWORDS and len(w) > 1]
+    return [stem(w) for w in _ASCII_WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1]
