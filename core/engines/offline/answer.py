@@ -45,7 +45,7 @@ from memhop.core.language.question import (
 )
 from memhop.core.language.relations import ANIMALS
 from memhop.core.language.sentences import Sentence, gather, is_question
-from memhop.core.model import AnswerRequest, EntitySlice, Reply
+from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 
 DONT_KNOW = "I don't know"
 # A clause is no answer to these: "did Ines go?" wants yes or no, "how often" a frequency.
@@ -149,7 +149,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         gathered = _gathered(question, ranked, sentences, end)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
-    about = _of_event(question, sentences, request)
+    turns = {turn.id: turn for turn in request.evidence}  # the evidence by id: for the event and the replies alike
+    about = _of_event(question, sentences, turns)
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
         if not about(scored.sentence):
             continue  # "It begins at 11am", of the parade, is no time of the recital
@@ -157,7 +158,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if short:
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
-        for reply in replies.replies_to(question, asking, request.evidence, sentences):
+        for reply in replies.replies_to(question, asking, turns, sentences):
             if not about(reply):
                 continue
             short = _typed_cut(question, reply, 0, end, chain)
@@ -182,7 +183,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     return Explanation(DONT_KNOW, tuple(chain), None)
 
 
-def _of_event(question: Question, sentences: Sequence[Sentence], request: AnswerRequest) -> Callable[[Sentence], bool]:
+def _of_event(question: Question, sentences: Sequence[Sentence],
+              turns: dict[int, TurnView]) -> Callable[[Sentence], bool]:
     """Whether a sentence is about the event a "when" question asks of (events.py); any
     sentence is when the question names none."""
     if events.unnamed(question):
@@ -190,7 +192,7 @@ def _of_event(question: Question, sentences: Sequence[Sentence], request: Answer
     noun = events.event(question)
     if noun is None:
         return lambda sentence: True
-    turns, said = {turn.id: turn for turn in request.evidence}, events.by_turn(sentences)
+    said = events.by_turn(sentences)
     return lambda sentence: events.speaks_of(noun, sentence, said, turns)
 
 

@@ -28,11 +28,10 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
 
-def replies_to(question: Question, asking: Sequence[Sentence], evidence: Sequence[TurnView],
+def replies_to(question: Question, asking: Sequence[Sentence], by_id: dict[int, TurnView],
                sentences: Sequence[Sentence]) -> Iterator[Sentence]:
     """The sentences of the replies to the turns that `asking` (question sentences ranked
-    for the question, best first) come from, in that order."""
-    by_id = {turn.id: turn for turn in evidence}
+    for the question, best first) come from, in that order; `by_id`: the evidence turns by id."""
     seen: set[int] = set()
     needed = _things(question)
     if not needed:
