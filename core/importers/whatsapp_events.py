@@ -1,0 +1,72 @@
+"""WhatsApp's system lines about the group itself, kept as statements by the person who acted.
+
+Who created the group and when, what it was called and since when, who added whom, who
+left or was removed, who joined by the invite link: these are events of the user's life,
+so each such line becomes a turn whose speaker is the actor and whose text is the line's
+own words, starting with the actor's name ("Pia Lund added Tomas", "Tomas left"). The
+phone's owner appears as "You"/"Du": their name is put in its place when it is known
+("Du hast" becomes "<name> hat"), else "You" stays, the label the answerer already reads
+as the owner. iOS sometimes leaves the actor out of the text and names them as the
+sender ("Pia Lund: created group …"); the sender is then put in front.
+English and German wording are read; a line in another language stays skipped, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# The actor: a name, never a quoted group name or a second line.
+_A = r"(?P<actor>[^\n\"“”„]{1,80}?)"
+_Q = r"[\"“„«][^\n]+?[\"”“»]"
+_NOT_PERSON = r"(?!(?:a|an|the|this|die|das|den|der|diese[nrs]?) )"  # "added a description": not a person
+_KINDS = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        rf"^{_A} created (?:this )?group(?: {_Q})?$",
+        rf"^{_A} changed the (?:subject|group name) (?:from {_Q} )?to {_Q}$",
+        rf"^{_A} added {_NOT_PERSON}(?P<who>[^\n]+?)$",
+        rf"^{_A} removed {_NOT_PERSON}(?P<who>[^\n]+?)$",
+        rf"^{_A} left$",
+        rf"^{_A} joined using (?:this group['’]s|this community['’]s|a group|your) (?:invite )?link$",
+        rf"^{_A} ha(?:t|st) die Gruppe {_Q} erstellt$",
+        rf"^{_A} ha(?:t|st) (?:den Betreff|den Gruppennamen) (?:von {_Q} )?(?:zu|in) {_Q} geändert$",
+        rf"^{_A} ha(?:t|st) {_NOT_PERSON}(?P<who>[^\n]+?) (?:hinzugefügt|entfernt)$",
+        rf"^{_A} ha(?:t|st) die Gruppe verlassen$",
+        rf"^{_A} (?:ist|bist) (?:der Gruppe )?über den Einladungslink (?:dieser Gruppe )?beigetreten$",
+    )
+)
+# The owner as subject, with the verb forms that change when their name replaces it.
+_SELF_SUBJECT = {"you": {}, "du": {" hast ": " hat ", " bist ": " ist "}}
+_SELF_OBJECT = frozenset({"you", "dich"})
+
+
+def group_event(
+    line: str, sender: str | None, owner: str | None, name: Callable[[str], str] = str.strip
+) -> tuple[str, str] | None:
+    """(actor, statement) of a membership or group-name line; None for any other line. `name`
+    is how the export's other senders read (an unsaved number as its stable label)."""
+    text = line.strip().removesuffix(".")
+    match = _match(text)
+    if match is None and sender:
+        text = f"{sender} {text}"  # iOS: "Pia Lund: ‎created group …"
+        match = _match(text)
+    if match is None:
+        return None
+    actor, rest = match["actor"].strip(), text[match.end("actor"):]
+    if who := match.groupdict().get("who"):
+        start, end = match.span("who")
+        named = owner if owner and who.strip().lower() in _SELF_OBJECT else name(who)
+        rest = text[match.end("actor"):start] + (named or who) + text[end:]
+    forms = _SELF_SUBJECT.get(actor.lower())
+    if forms is None:
+        return name(actor), name(actor) + rest
+    if not owner:
+        return "You", actor + rest
+    for own, third in forms.items():
+        rest = rest.replace(own, third, 1) if rest.startswith(own) else rest
+    return owner, owner + rest
+
+
+def _match(text: str) -> re.Match[str] | None:
+    return next((m for kind in _KINDS if (m := kind.match(text))), None)
