@@ -16,26 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memhop.core.language.group_events import ADDED, CREATED, JOINED, LEFT, REMOVED, RENAMED
+
 # The actor: a name, never a quoted group name or a second line.
 _A = r"(?P<actor>[^\n\"“”„]{1,80}?)"
-_Q = r"[\"“„«][^\n]+?[\"”“»]"
-_NOT_PERSON = r"(?!(?:a|an|the|this|die|das|den|der|diese[nrs]?) )"  # "added a description": not a person
-_KINDS = tuple(
-    re.compile(pattern, re.I)
-    for pattern in (
-        rf"^{_A} created (?:this )?group(?: {_Q})?$",
-        rf"^{_A} changed the (?:subject|group name) (?:from {_Q} )?to {_Q}$",
-        rf"^{_A} added {_NOT_PERSON}(?P<who>[^\n]+?)$",
-        rf"^{_A} removed {_NOT_PERSON}(?P<who>[^\n]+?)$",
-        rf"^{_A} left$",
-        rf"^{_A} joined using (?:this group['’]s|this community['’]s|a group|your) (?:invite )?link$",
-        rf"^{_A} ha(?:t|st) die Gruppe {_Q} erstellt$",
-        rf"^{_A} ha(?:t|st) (?:den Betreff|den Gruppennamen) (?:von {_Q} )?(?:zu|in) {_Q} geändert$",
-        rf"^{_A} ha(?:t|st) {_NOT_PERSON}(?P<who>[^\n]+?) (?:hinzugefügt|entfernt)$",
-        rf"^{_A} ha(?:t|st) die Gruppe verlassen$",
-        rf"^{_A} (?:ist|bist) (?:der Gruppe )?über den Einladungslink (?:dieser Gruppe )?beigetreten$",
-    )
-)
+_KINDS = tuple(re.compile(rf"^{_A} {kind}$", re.I) for kind in (CREATED, RENAMED, ADDED, REMOVED, LEFT, JOINED))
 # The owner as subject, with the verb forms that change when their name replaces it.
 _SELF_SUBJECT = {"you": {}, "du": {" hast ": " hat ", " bist ": " ist "}}
 _SELF_OBJECT = frozenset({"you", "dich"})
@@ -54,8 +39,9 @@ def group_event(
     if match is None:
         return None
     actor, rest = match["actor"].strip(), text[match.end("actor"):]
-    if who := match.groupdict().get("who"):
-        start, end = match.span("who")
+    slot = "who" if match.groupdict().get("who") else "who_de"
+    if who := match.groupdict().get(slot):
+        start, end = match.span(slot)
         named = owner if owner and who.strip().lower() in _SELF_OBJECT else name(who)
         rest = text[match.end("actor"):start] + (named or who) + text[end:]
     forms = _SELF_SUBJECT.get(actor.lower())

@@ -119,11 +119,15 @@ def runners(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
         yield memory
 
 
-@pytest.mark.parametrize(("question", "actor", "said"), [
+@pytest.mark.parametrize(("question", "expected", "said"), [
     ("Who created the group?", "Pia Lund", "created group"),
     ("Who added Tomas Brek?", "Pia Lund", "added Tomas Brek"),
+    ("What was the group called before?", "Harbour Swimmers", "changed the subject"),
+    ("What is the group called now?", "Cold Water Club", "changed the subject"),
+    ("When was the group created?", "1 March 2024", "created group"),  # not the day someone joined it
+    ("When did Tomas leave the group?", "20 March 2024", "Tomas Brek left"),
 ])
-def test_the_store_answers_who_did_what_to_the_group(runners: Memory, question: str, actor: str, said: str) -> None:
+def test_the_store_answers_from_the_groups_records(runners: Memory, question: str, expected: str, said: str) -> None:
     answer = runners.ask(question)
-    assert answer.text == actor
+    assert answer.text == expected
     assert said in answer.support.items[0].cited.text
