@@ -143,7 +143,7 @@ def forwarded(text: str, by: str) -> str:
 
 # A chat app's own record of a group's life, as its members would say it. WhatsApp writes
 # these lines itself (kept in its words); formats that only name the action (Telegram's
-# "invite_members") are given the same English wording, so one reading serves every app.
+# "invite_members") are given the same English wording, the one language/group_events reads.
 def group_created(actor: str, title: str | None) -> str:
     return f'{actor} created group "{title}"' if title else f"{actor} created the group"
 

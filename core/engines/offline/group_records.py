@@ -54,6 +54,8 @@ def answer(question: str, evidence: Sequence[TurnView]) -> tuple[str, str] | Non
         records = _records(turns, kind)
         if asked["doer"]:  # "when did Pia rename the group?": Pia's renames only
             records = _by(records, asked["doer"])
+        if kind is RENAMED and not _one_history(_history(turns)):
+            return None
         return _dated(records, last=kind is RENAMED)
     if asked := _WHEN_MEMBER.match(text):
         kind = LEFT if asked["verb"].lower() == "leave" else JOINED
@@ -78,8 +80,7 @@ def _name(asked: re.Match[str], turns: list[TurnView]) -> tuple[str, str] | None
     past = asked["tense"].strip().lower() == "was"
     if past and not when:
         return None  # "what was the group called?": at which time is not said
-    history = [(old, new, turn.text) for turn in _records(turns, f"(?:{CREATED}|{RENAMED})")
-               for old, new in names(turn.text)]
+    history = _history(turns)
     if not history or not _one_history(history):
         return None
     if when in _BEFORE:
@@ -98,6 +99,12 @@ def _dated(records: list[TurnView], last: bool = False) -> tuple[str, str] | Non
         return None
     found = records[-1]
     return (format_day(found.timestamp.date()), found.text) if found.timestamp else None
+
+
+def _history(turns: list[TurnView]) -> list[tuple[str | None, str, str]]:
+    """(old name, new name, record) of every naming recorded, oldest first."""
+    return [(old, new, turn.text) for turn in _records(turns, f"(?:{CREATED}|{RENAMED})")
+            for old, new in names(turn.text)]
 
 
 def _one_history(history: list[tuple[str | None, str, str]]) -> bool:

@@ -52,3 +52,4 @@ def test_two_groups_records_answer_for_neither() -> None:
     ]
     assert answer("What was the group first called?", two) is None
     assert answer("When was the group created?", two) is None
+    assert answer("When was the group renamed?", two) is None
