@@ -149,20 +149,20 @@ def group_created(actor: str, title: str | None) -> str:
 
 
 def group_renamed(actor: str, title: str, before: str | None) -> str:
-    """ "Pia Lund changed the group name from "A" to "B"": the old name only when known."""
+    """ "Oona changed the group name from "A" to "B"": the old name only when known."""
     old = f'from "{before}" ' if before and before != title else ""
     return f'{actor} changed the group name {old}to "{title}"'
 
 
 def members_added(actor: str, members: list[str]) -> str:
-    """Someone adding only themselves joined: "Tomas joined", not "Tomas added Tomas"."""
+    """Someone adding only themselves joined: "Lasse joined the group", not "Lasse added Lasse"."""
     if not members or members == [actor]:
         return f"{actor} joined the group"
     return f"{actor} added {_listed(members)}"
 
 
 def members_removed(actor: str, members: list[str]) -> str:
-    """Someone removing only themselves left: "Tomas left"."""
+    """Someone removing only themselves left: "Lasse left"."""
     if not members or members == [actor]:
         return f"{actor} left"
     return f"{actor} removed {_listed(members)}"

@@ -3,12 +3,12 @@
 Who created the group and when, what it was called and since when, who added whom, who
 left or was removed, who joined by the invite link: these are events of the user's life,
 so each such line becomes a turn whose speaker is the actor and whose text is the line's
-own words, starting with the actor's name ("Pia Lund added Tomas", "Tomas left"). The
-phone's owner appears as "You"/"Du": their name is put in its place when it is known
-("Du hast" becomes "<name> hat"), else "You" stays, the label the answerer already reads
-as the owner. iOS sometimes leaves the actor out of the text and names them as the
-sender ("Pia Lund: created group …"); the sender is then put in front.
-English and German wording are read; a line in another language stays skipped, as before.
+own words, starting with the actor's name ("Oona Kettle added Lasse", "Lasse left"). The
+phone's owner appears as "You": their name is put in its place when it is known, else
+"You" stays, the label the answerer already reads as the owner. iOS sometimes leaves the
+actor out of the text and names them as the sender ("Oona Kettle: created group …"); the
+sender is then put in front. English wording only (see language/group_events): a line in
+another language stays skipped, as before.
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ from memhop.core.language.group_events import ADDED, CREATED, JOINED, LEFT, REMO
 # The actor: a name, never a quoted group name or a second line.
 _A = r"(?P<actor>[^\n\"“”„]{1,80}?)"
 _KINDS = tuple(re.compile(rf"^{_A} {kind}$", re.I) for kind in (CREATED, RENAMED, ADDED, REMOVED, LEFT, JOINED))
-# The owner as subject, with the verb forms that change when their name replaces it.
-_SELF_SUBJECT = {"you": {}, "du": {" hast ": " hat ", " bist ": " ist "}}
-_SELF_OBJECT = frozenset({"you", "dich"})
+_SELF = "you"  # the phone's owner, as subject or object
 
 
 def group_event(
@@ -39,19 +37,13 @@ def group_event(
     if match is None:
         return None
     actor, rest = match["actor"].strip(), text[match.end("actor"):]
-    slot = "who" if match.groupdict().get("who") else "who_de"
-    if who := match.groupdict().get(slot):
-        start, end = match.span(slot)
-        named = owner if owner and who.strip().lower() in _SELF_OBJECT else name(who)
+    if who := match.groupdict().get("who"):
+        start, end = match.span("who")
+        named = owner if owner and who.strip().lower() == _SELF else name(who)
         rest = text[match.end("actor"):start] + (named or who) + text[end:]
-    forms = _SELF_SUBJECT.get(actor.lower())
-    if forms is None:
+    if actor.lower() != _SELF:
         return name(actor), name(actor) + rest
-    if not owner:
-        return "You", actor + rest
-    for own, third in forms.items():
-        rest = rest.replace(own, third, 1) if rest.startswith(own) else rest
-    return owner, owner + rest
+    return (owner, owner + rest) if owner else ("You", actor + rest)
 
 
 def _match(text: str) -> re.Match[str] | None:

@@ -1,12 +1,12 @@
 """Questions about a chat group itself, answered from the records of its events.
 
 A chat keeps the group's creation, renames and members' comings and goings as statements
-of the person who acted (language/group_events): "Pia Lund changed the group name from "A"
-to "B"", "Tomas Brek left". Each is the app's record of the moment, so its turn's time is
+of the person who acted (language/group_events): "Oona Kettle changed the group name from "A"
+to "B"", "Lasse left". Each is the app's record of the moment, so its turn's time is
 when it happened (a statement such as "I left the club" only says it was before then).
 - "What was the group called before?": the old name of the latest rename; "what is the group
   called (now)?": its latest name; "what was it first called?": its earliest.
-- "When was the group created / renamed?", "when did Tomas leave / join the group?": the
+- "When was the group created / renamed?", "when did Lasse leave / join the group?": the
   day of that record.
 The names answer only when the namings found link into one history (each rename starts
 from the name before it), and a date only when one record fits: two groups' records would
@@ -34,7 +34,7 @@ _WHEN_GROUP = re.compile(
     rf"|did\s+(?P<doer>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?P<active>create|rename|start|set up)\s+{_GROUP})\s*\??$",
     re.I,
 )
-# The name as written, capitalised: "when did tomas leave" is read as any question is.
+# The name as written, capitalised: "when did lasse leave" is read as any question is.
 _WHEN_MEMBER = re.compile(rf"^(?i:when\s+did)\s+(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s+(?i:(?P<verb>leave|join)"
                           rf"(?:\s+{_GROUP})?)\s*\??$")
 _BEFORE, _FIRST = ("before", "previously"), ("first", "originally", "at first")
@@ -52,7 +52,7 @@ def answer(question: str, evidence: Sequence[TurnView]) -> tuple[str, str] | Non
     if asked := _WHEN_GROUP.match(text):
         kind = _MADE[(asked["passive"] or asked["active"]).lower()]
         records = _records(turns, kind)
-        if asked["doer"]:  # "when did Pia rename the group?": Pia's renames only
+        if asked["doer"]:  # "when did Oona rename the group?": Oona's renames only
             records = _by(records, asked["doer"])
         if kind is RENAMED and not _one_history(_history(turns)):
             return None
@@ -71,7 +71,7 @@ def _by(records: list[TurnView], name: str) -> list[TurnView]:
 
 def _records(turns: list[TurnView], kind: str) -> list[TurnView]:
     """The turns that are a record of that kind: the actor, who is the speaker, then the
-    app's words and nothing else ("Tomas Brek left"; not "Tomas's sister left")."""
+    app's words and nothing else ("Lasse left"; not "Lasse's sister left")."""
     return [t for t in turns if re.fullmatch(rf"{re.escape(t.speaker)} {kind}", t.text.strip(), re.I)]
 
 
