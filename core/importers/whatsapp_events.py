@@ -32,7 +32,7 @@ def group_event(
     text = line.strip().removesuffix(".")
     match = _match(text)
     if match is None and sender:
-        text = f"{sender} {text}"  # iOS: "Pia Lund: ‎created group …"
+        text = f"{sender} {text}"  # iOS: "Oona Kettle: ‎created group …"
         match = _match(text)
     if match is None:
         return None
