@@ -1,6 +1,11 @@
 """Telegram Desktop's JSON export (`result.json`): one chat, or the whole account.
 
-Service entries (calls, pins, joins) are not speech and are skipped. A media message with
+Service entries about the group itself are kept as a statement of the member who acted,
+worded as WhatsApp words them (_util): the group created or renamed (with its old name when
+an earlier entry gave it), members added, removed, left, joined by link; who was in the
+group, since when, and what it was called are facts of the user's life. The other service
+entries (calls, pins, photo changes, migrations, screenshots, timers) are the app's
+bookkeeping and are skipped. A media message with
 no caption becomes a bracketed marker ("[photo]", "[sticker 👍]", "[voice message]") so
 the fact that something was shared is kept; a caption is kept as the text. A forwarded
 message is credited to its original author and marked "[forwarded by X]"; a poll is
@@ -18,9 +23,14 @@ from memhop.core.importers._util import (
     epoch_to_local,
     finish,
     forwarded,
+    group_created,
+    group_renamed,
     head_text,
+    joined_by_link,
     load_json,
     make_session,
+    members_added,
+    members_removed,
     parse_iso,
     poll_text,
 )
@@ -96,15 +106,19 @@ def _chat_sessions(chat: dict[str, Any], index: int, tz: tzinfo | None) -> list[
     chat_key = str(chat.get("id", f"chat{index}"))
     title = chat.get("name") or ("Saved Messages" if chat.get("type") == "saved_messages" else None)
     days: dict[str, list[Turn]] = {}
+    named: list[str] = []  # the group's names so far, for a rename's old name
     for position, msg in enumerate(chat["messages"], start=1):
-        if not isinstance(msg, dict) or msg.get("type") != "message":
+        if not isinstance(msg, dict) or msg.get("type") not in ("message", "service"):
             continue
-        text = _text(msg.get("text")).strip() or _poll(msg.get("poll")) or _media_marker(msg)
+        if msg["type"] == "service":
+            text, speaker = _service(msg, named), msg.get("actor")
+        else:
+            text = _text(msg.get("text")).strip() or _poll(msg.get("poll")) or _media_marker(msg)
+            speaker = msg.get("from") or msg.get("from_id") or "Deleted Account"
         if not text:
             continue
         stamp = _timestamp(msg, tz)
         day = stamp.date().isoformat() if stamp else "undated"
-        speaker = msg.get("from") or msg.get("from_id") or "Deleted Account"
         if "forwarded_from" in msg:
             original = msg.get("forwarded_from")
             if original:
@@ -114,6 +128,30 @@ def _chat_sessions(chat: dict[str, Any], index: int, tz: tzinfo | None) -> list[
         external = str(msg["id"]) if "id" in msg else f"{chat_key}#{position}"
         days.setdefault(day, []).append(Turn(speaker=str(speaker), text=text, timestamp=stamp, external_id=external))
     return [make_session(f"{chat_key}:{day}", turns, title=title) for day, turns in days.items()]
+
+
+def _service(msg: dict[str, Any], named: list[str]) -> str:
+    """A membership or group-name entry as its actor's statement; "" for the app's others."""
+    actor, action = msg.get("actor"), msg.get("action")
+    if not isinstance(actor, str) or not actor.strip():
+        return ""
+    actor = actor.strip()
+    title = msg.get("title") if isinstance(msg.get("title"), str) else None
+    members = [str(m).strip() for m in msg.get("members") or [] if isinstance(m, str) and m.strip()]
+    if action in ("create_group", "create_channel"):
+        named.extend([title] if title else [])
+        return group_created(actor, title)
+    if action == "edit_group_title" and title:
+        before = named[-1] if named else None
+        named.append(title)
+        return group_renamed(actor, title, before)
+    if action == "invite_members":
+        return members_added(actor, members)
+    if action == "remove_members":
+        return members_removed(actor, members)
+    if action == "join_group_by_link":
+        return joined_by_link(actor)
+    return ""
 
 
 def _text(value: object) -> str:

@@ -9,10 +9,19 @@ chat-name line, or the export's file name) is every session's title; a poll beco
 "Poll: question — options".
 Media placeholders, in whatever language the phone spoke, become a placeholder line
 ("[image omitted]", "[media omitted]", "[attached: NAME]") so the fact that something was
-shared is kept and nothing is read into the app's wording; deleted messages, calls and
-system lines (encryption notice, group changes) are skipped. A sender the phone had no
-name for is a stable "unsaved contact …0456" label; iOS's "~ " before such a sender's
-own display name is dropped.
+shared is kept and nothing is read into the app's wording; deleted messages and calls are
+skipped. A sender the phone had no name for is a stable "unsaved contact …0456" label;
+iOS's "~ " before such a sender's own display name is dropped.
+System lines, decided per kind (whatsapp_events reads them):
+- kept as a turn of the person who acted, in the line's own words: the group created,
+  renamed ("changed the subject/group name from … to …"), someone added, removed, left or
+  joined by the invite link. Who was in the group, since when, and what it was called
+  then are facts of the user's life, asked about like any other.
+- skipped: the encryption notice, "security code changed", "messages you send…",
+  disappearing-message settings, pins, icon or description changes (the export holds no
+  content for them), admin and number changes, calls. They are the app's bookkeeping, and
+  kept they would only crowd out what people said.
+The chat's name, as last set, stays every session's title (never read as a statement).
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from datetime import datetime
 from memhop.core.errors import ImportFormatError
 from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session, poll_text
 from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
+from memhop.core.importers.whatsapp_events import group_event
 from memhop.core.language.placeholders import is_phone_number, placeholder, unsaved_contact
 
 _DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
@@ -108,19 +118,20 @@ class WhatsAppImporter:
             raise ImportFormatError(filename, "not a WhatsApp export: no dated message lines")
         order = _date_order(msgs, (options or ParseOptions()).day_first, filename)
         title = _chat_name(msgs, filename)
+        owner = self_name or _owner(msgs)
         days: dict[str, list[Turn]] = {}
         for msg in msgs:
             stamp = _timestamp(msg, order)
             if stamp is None:
                 raise ImportFormatError(filename, f"line {msg.line}: unreadable date or time")
-            turn = _turn(msg, stamp)
+            turn = _turn(msg, stamp, owner)
             if turn is None:
                 continue
             day = stamp.date().isoformat()
             bucket = days.setdefault(day, [])
             bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
         sessions = [make_session(day, turns, title=title) for day, turns in days.items()]
-        return finish(self.name, sessions, filename, owner=self_name or _owner(msgs))
+        return finish(self.name, sessions, filename, owner=owner)
 
 
 def _messages(text: str) -> Iterator[_Msg]:
@@ -236,11 +247,12 @@ def _timestamp(msg: _Msg, order: str) -> datetime | None:
         return None
 
 
-def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
-    """The message as a turn, or None for system lines, calls, deleted and empty messages."""
+def _turn(msg: _Msg, stamp: datetime, owner: str | None) -> Turn | None:
+    """The message as a turn (a group event as its actor's statement), or None for the app's
+    other notices, calls, deleted and empty messages."""
     sender = _SENDER.match(msg.rest)
     if sender is None or _SYSTEM_NAME.search(sender["name"]):
-        return None
+        return _event(msg.rest.strip(INVISIBLE + " "), None, owner, stamp)  # Android: no sender
     raw = sender["text"]
     text = _EDITED.sub("", raw.strip(INVISIBLE + " \t")).strip()
     if _E2E.match(text):
@@ -251,9 +263,15 @@ def _turn(msg: _Msg, stamp: datetime) -> Turn | None:
         text = media
     elif poll := _poll(text):
         text = poll
-    elif raw.startswith("\u200e"):
-        return None  # iOS marks its other system notices with a leading LRM
+    elif raw.startswith("\u200e"):  # iOS marks its system notices with a leading LRM
+        return _event(text, _speaker(sender["name"]), owner, stamp)
     return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp)
+
+
+def _event(line: str, sender: str | None, owner: str | None, stamp: datetime) -> Turn | None:
+    """A membership or group-name line as its actor's statement; None for other notices."""
+    event = group_event(line, sender, owner, name=_speaker)
+    return Turn(speaker=event[0], text=event[1], timestamp=stamp) if event else None
 
 
 def _owner(msgs: list[_Msg]) -> str | None:

@@ -61,7 +61,7 @@ def test_every_container_imports_with_exact_counts(home: Path, runner: CliRunner
     found = {(s["name"].replace(str(tmp_path), ""), s["format"], s["sessions"], s["turns"]) for s in sources(runner)}
     assert found == {
         ("/c/chatgpt-export.zip:conversations.json", "chatgpt", 2, 4),
-        ("/w/WhatsApp Chat - Lakeside Book Club.zip:_chat.txt", "whatsapp", 3, 4),
+        ("/w/WhatsApp Chat - Lakeside Book Club.zip:_chat.txt", "whatsapp", 3, 5),  # the group created is a turn
         ("/d/Export-Journal.zip:Journal.json", "dayone", 2, 4),
         ("/Telegram.zip:ChatExport_2024-05-20/messages.html", "telegram-html", 2, 4),
         ("/Telegram.zip:ChatExport_2024-05-20/messages2.html", "telegram-html", 1, 2),

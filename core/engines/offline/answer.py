@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import events, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import events, group_records, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
@@ -94,6 +94,8 @@ def reply_offline(request: AnswerRequest) -> Reply:
 
 def explain(request: AnswerRequest) -> Explanation:
     """The answer, the chain walked to reach it and the sentence it came from."""
+    if recorded := group_records.answer(request.question, request.evidence):  # "what was the group called before?"
+        return Explanation(recorded[0], (), recorded[1])
     sentences = gather(request)
     names = [s.name for s in request.slices]
     question = parse(request.question, names)

@@ -96,3 +96,39 @@ def test_forwarded_messages_are_credited_to_their_author_and_polls_are_kept() ->
         ("Wren Hollis", "Museum it is (edited)"),
     ]
     assert {s.title for s in parsed.sessions} == {"Hiking"}
+
+
+def test_group_service_entries_are_the_actors_statements() -> None:
+    def service(mid: int, day: str, actor: str, action: str, **extra: object) -> dict[str, object]:
+        return {"id": mid, "type": "service", "date": f"2024-06-{day}T10:00:00", "actor": actor,
+                "actor_id": "user1", "action": action, "text": "", **extra}
+
+    chat = {
+        "name": "Night Owls",
+        "type": "private_group",
+        "id": 9,
+        "messages": [
+            service(1, "01", "Ilse Varn", "create_group", title="Dawn Patrol", members=["Ilse Varn", "Joost Hale"]),
+            service(2, "02", "Ilse Varn", "invite_members", members=["Rune Okoro", "Mai Thet"]),
+            service(3, "03", "Rune Okoro", "pin_message", message_id=1),
+            service(4, "03", "Ilse Varn", "edit_group_photo", photo="(File not included.)"),
+            service(5, "04", "Ilse Varn", "edit_group_title", title="Night Owls"),
+            service(6, "05", "Mai Thet", "remove_members", members=["Mai Thet"]),
+            service(7, "06", "Ilse Varn", "remove_members", members=["Rune Okoro"]),
+            service(8, "07", "Wendel Ash", "join_group_by_link", inviter="Ilse Varn"),
+            service(9, "08", "Ilse Varn", "phone_call", discard_reason="missed"),
+            service(10, "09", "Ilse Varn", "invite_members", members=["Ilse Varn"]),
+        ],
+    }
+    parsed = parse_source(json.dumps(chat).encode(), "result.json")
+    turns = [t for s in parsed.sessions for t in s.turns]
+    assert [(t.external_id, t.speaker, t.text) for t in turns] == [
+        ("1", "Ilse Varn", 'Ilse Varn created group "Dawn Patrol"'),
+        ("2", "Ilse Varn", "Ilse Varn added Rune Okoro and Mai Thet"),
+        ("5", "Ilse Varn", 'Ilse Varn changed the group name from "Dawn Patrol" to "Night Owls"'),
+        ("6", "Mai Thet", "Mai Thet left"),
+        ("7", "Ilse Varn", "Ilse Varn removed Rune Okoro"),
+        ("8", "Wendel Ash", "Wendel Ash joined using this group's invite link"),
+        ("10", "Ilse Varn", "Ilse Varn joined the group"),
+    ]
+    assert turns[3].timestamp == datetime(2024, 6, 5, 10, 0)

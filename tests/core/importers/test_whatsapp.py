@@ -59,6 +59,7 @@ def test_ios_layout_with_seconds_bom_and_marks() -> None:
         ("Alice", "hi! did you know our messages are end-to-end encrypted? I read about it"),
         ("Bob", "[attached: 00000012-PHOTO-2023-05-08-13-58-10.jpg]"),
         ("Bob", "[image omitted]"),
+        ("Alice", "Alice added Carol"),  # a group event: the actor's statement
     ]
     assert turns[0].timestamp == datetime(2023, 5, 8, 13, 56, 10)
     assert parsed.owner is None
@@ -74,6 +75,7 @@ def test_android_12h_with_narrow_nbsp_and_system_lines() -> None:
     parsed = _parse(text, day_first=None)  # 15 in the second field: month-first for the whole file
     turns = [t for s in parsed.sessions for t in s.turns]
     assert [(t.speaker, t.text, t.timestamp) for t in turns] == [
+        ("Alice", 'Alice created group "Trip: Paris"', datetime(2024, 1, 15, 21, 5)),
         ("Alice", "who's packing the adapters", datetime(2024, 1, 15, 21, 6)),
         ("Bob", "me", datetime(2024, 1, 16, 0, 10)),
     ]
