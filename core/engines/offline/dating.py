@@ -4,17 +4,19 @@ from a sentence (spans), so the two never disagree.
 
 The clause that holds the date decides, read from its parse:
 - a past verb ("was on 3 May", "has been there since") puts it before the turn; a future
-  one ("will run on 3 May"), or a plan word in its clause ("next", "going to"), after;
+  one ("will run on 3 May"), a plan word in its clause ("next", "going to") or waiting
+  for it ("can't wait for the fair on 3 May"), after;
 - under a present verb, "since" and a "from" that dates a thing ("the photos from 3 May",
   "the photos are from our hike on 3 May") look back; a verb that gives its subject's
   time ("the wedding is on 3 May", "we fly on 3 May", "it is booked for 3 May") looks
-  ahead, unless "be" shows a thing ("this is Wren at the lake on 3 May", a caption);
+  ahead, unless "be" shows a thing ("this is Corentin at the lake on 3 May", a caption);
 - otherwise the grammar does not tell ("I still think about the trip on 3 May"): the date
   is the coming one only within the coming six weeks, else the one gone by.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date
 from typing import TYPE_CHECKING
@@ -33,7 +35,9 @@ _SCHEDULED = tense.TIMED | frozenset(
     """fly leave go travel arrive depart return move come land sail head drive book schedule plan set fix
     arrange hold host due""".split()
 )
-_SHOWN = frozenset({"this", "these", "that", "those", "here"})  # "this is Wren at the lake": a caption
+# Waiting for a thing looks ahead to its date: "can't wait for the fair on 3 May", "looking forward to".
+_AWAITED = re.compile(r"\b(?:look(?:s|ing)? forward|ca(?:n['’]?t|n ?not) wait|counting down)\b", re.I)
+_SHOWN = frozenset({"this", "these", "that", "those", "here"})  # "this is Corentin at the lake": a caption
 _NOUN_TAGS = ("NN", "PRP", "CD")
 
 
@@ -100,7 +104,8 @@ def _side(words: list[Token], lead: int, start: int, end: int, unknown: str | No
     said = tense.of_verb(verb) or unknown
     if said == tense.PAST:
         return BEHIND
-    if said == tense.FUTURE_TENSE or FUTURE.search(_clause(verb)):
+    clause = _clause(verb)
+    if said == tense.FUTURE_TENSE or FUTURE.search(clause) or _AWAITED.search(clause):
         return AHEAD
     return _present(path, verb, inside)
 
@@ -125,7 +130,7 @@ def _present(path: list[Token], verb: Token, inside: list[Token]) -> str | None:
 
 
 def _shows(be: Token) -> bool:
-    """"This is Wren at the lake", "The photos are from the hike": "be" saying what a thing
+    """"This is Corentin at the lake", "The photos are from the hike": "be" saying what a thing
     is or where it comes from, not when something happens."""
     for child in be.children:
         if child.dep_ in ("attr", "acomp") or (child.dep_ == "prep" and child.lower_ in ("from", "since")):
@@ -140,4 +145,4 @@ def _shows(be: Token) -> bool:
 def _clause(verb: Token) -> str:
     """The words of the verb's own clause, without a clause joined to it by "and"."""
     joined = {t.i for c in verb.children if c.dep_ == "conj" for t in c.subtree}
-    return " ".join(t.text for t in verb.subtree if t.i not in joined)
+    return "".join(t.text_with_ws for t in verb.subtree if t.i not in joined)

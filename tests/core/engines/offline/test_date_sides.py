@@ -58,6 +58,10 @@ Gareth will run the marathon on 26 April.
 # 2025-12-10
 
 The allotment supper is on 19 December, Gareth is bringing cider.
+
+# 2025-12-11
+
+I can't wait for the harvest fair on 14 March, Gareth is judging the marrows.
 """
 
 
@@ -86,6 +90,7 @@ def test_a_present_tense_about_a_date_gone_by_stores_the_one_gone_by(
     ("When is the recital?", "11 April 2026"),  # booked for
     ("When is the marathon?", "26 April 2026"),  # will run
     ("When is the allotment supper?", "19 December 2025"),  # nine days on
+    ("When is the harvest fair?", "14 March 2026"),  # waited for
 ])
 def test_a_clause_that_points_forward_stores_the_coming_date(
     diary: Memory, home: Path, question: str, expected: str
