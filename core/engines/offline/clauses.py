@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import tense
+from memhop.core.engines.offline import dating, tense
 from memhop.core.engines.offline.model import FIRST, GROUP, SECOND, THIRD, Mention, Sentence
-from memhop.core.language.dates import DateMention, find_dates
+from memhop.core.language.dates import DateMention
 from memhop.core.language.sentences import is_question
 
 if TYPE_CHECKING:
@@ -82,22 +82,5 @@ def _event(span: Span, first_person: bool) -> str | None:
 
 
 def resolve_dates(s: Sentence, span: Span, lead: int) -> list[DateMention]:
-    """Dates resolved by the tense of the verb that governs each one ("was on the 14th")."""
-    present = {d.start: d for d in find_dates(s.text, s.day, False)}
-    if not present:
-        return []  # most sentences: no date, and no need to read the text again as past tense
-    by_tense = {False: present, True: {d.start: d for d in find_dates(s.text, s.day, True)}}
-    out = []
-    for start, mention in present.items():
-        token = next((t for t in span if t.idx - lead >= start), None)
-        past = s.past
-        for _ in range(6):
-            if token is None:
-                break
-            if tense.finite(token) or (token.tag_.startswith("VB") and token.head is token):
-                past = tense.past_form(token)
-                break  # "got to sit in ... on Friday": the tense is the finite verb's
-            token = None if token.head is token else token.head
-        out.append(by_tense[past].get(start, mention))
-    return out
-
+    """Dates resolved on the side of the turn the clause holding each points to (dating.resolve)."""
+    return dating.resolve(s.text, s.day, span, lead, tense.PAST if s.past else None)

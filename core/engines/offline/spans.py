@@ -8,14 +8,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import counts, doers, grammar, tense
+from memhop.core.engines.offline import counts, dating, doers, grammar, tense
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, FESTIVALS, WEEKDAYS, DateMention, find_dates, format_day
+from memhop.core.language.dates import COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
-
-_SCHEDULE_DAYS = 42  # "is on the 28th": the coming six weeks; a date further ahead is more likely one gone by
 
 _NUMBER = re.compile(
     r"\b(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
@@ -265,31 +263,11 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
     return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
 
 
-def _dates_by_tense(text: str, ref: date, asked: str | None = None) -> list[DateMention]:
-    """"It is on 28 September", said on 21 September, is this year's: a present-tense
-    sentence puts a date without a year (or a bare weekday) in the coming weeks when it
-    falls there (a schedule: "the match is on Saturday"), otherwise before the turn, as a
-    past-tense sentence does ("I still think about the trip on 3 May", said in December, is
-    May gone, not May to come); a future one puts it after the turn. A sentence without a
-    verb ("the 28th", a reply) is read in the tense the question asks in (`asked`), and
-    as past when that is unknown too."""
-    said = tense.of_text(text) or asked  # "the 28th", a reply with no verb: the tense the question asks in
-    if said != tense.PRESENT:
-        return find_dates(text, ref, past=said != tense.FUTURE_TENSE)
-    ahead = {d.start: d for d in find_dates(text, ref, past=False)}
-    return [_coming(ahead.get(d.start), ref) or d for d in find_dates(text, ref, past=True)]
-
-
-def _coming(mention: DateMention | None, ref: date) -> DateMention | None:
-    """The mention read ahead, if its day is within the coming weeks a present tense speaks of."""
-    if mention is None or mention.day is None:
-        return None
-    return mention if 0 <= (mention.day - ref).days <= _SCHEDULE_DAYS else None
-
-
 def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    mentions = _dates_by_tense(sentence.text, ref or date(2000, 1, 1), asked)
+    # a sentence without a verb ("the 28th", a reply) is read in the tense the question asks in, else as past
+    unknown = asked or tense.PAST
+    mentions = dating.resolve(sentence.text, ref or date(2000, 1, 1), grammar.parsed(sentence.text), 0, unknown)
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
