@@ -204,6 +204,12 @@ def _stems(verb: Token) -> set[str]:
     return {lexical.stem(t.lower_) for t in verb.subtree}
 
 
+def _starts_sentence(token: Token) -> bool:
+    """Nothing but punctuation before the word in its sentence, or it starts what a label
+    says ("Maud: Plumber fixed it")."""
+    return all(t.is_punct for t in token.doc[token.sent.start : token.i]) or (token.i > 0 and token.nbor(-1).text == ":")
+
+
 def _person(sentence: Sentence, token: Token) -> str | None:
     low = token.lower_
     if low in ("i", "me"):
@@ -221,7 +227,9 @@ def _person(sentence: Sentence, token: Token) -> str | None:
 
 def _name(sentence: Sentence, token: Token) -> str | None:
     """The known entity a word stands for, else a proper noun's words ("Piet", "Anna
-    Ruiz"); None for a common word. The tagger often takes a name for a common noun.
+    Ruiz"); None for a common word. The tagger often takes a name for a common noun, and a
+    common noun starting a sentence for a name ("Plumber fixed it"): a lone capitalised
+    English word there is a name only when it is a known entity.
     """
     if token.lower_ in _QUANTIFIERS:
         return None  # "Everyone brought wine": no one in particular
@@ -232,4 +240,6 @@ def _name(sentence: Sentence, token: Token) -> str | None:
         return None  # a name the tagger took for a common noun at the start of a sentence is still a name
     words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
                    key=lambda t: t.i)
+    if len(words) == 1 and _starts_sentence(token) and is_english_word(token.lower_):
+        return None  # "Plumber fixed the sink": a common noun, capital only for starting the sentence
     return sentence.text[words[0].idx : words[-1].idx + len(words[-1].text)]
