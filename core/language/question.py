@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from memhop.core.language import lexical
+from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.numbers import UNIT_WORDS
 from memhop.core.language.relations import RELATION_WORDS, base_word
@@ -163,14 +164,16 @@ def _uncontracted(token: str) -> list[str]:
 
 
 def _is_name(token: str, names: list[str]) -> bool:
-    """A known name, its first name, or a nickname either way ("Bartholomew" for Bart); case
-    and accents aside ("Rene" for René Calvet: which one it means is the answerer's to say)."""
+    """A known name, its first name, its surname, or a nickname either way ("Bartholomew" for
+    Bart); case and accents aside ("Rene" for René Calvet, "Quarrie" for Lindel Quarrie or
+    another Quarrie: which one it means is the answerer's to say)."""
     word = bare(token)
     if not word[:1].isupper():
         return False
     key = name_key(word)
     firsts = [name_key(n.split()[0]) for n in names if n.split()]
-    return any(key == name_key(n) for n in names) or any(key == f or nickname_either(key, f) for f in firsts)
+    return (any(key == name_key(n) or is_surname(key, name_key(n).split()) for n in names)
+            or any(key == f or nickname_either(key, f) for f in firsts))
 
 
 def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | None, list[str], set[int]]:
