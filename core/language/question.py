@@ -152,15 +152,22 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
     return wh, target
 
 
-_RUN_ON = re.compile(r"(what|where|who|when)['’]s")
+_RUN_ON = re.compile(r"(what|where|who|when|how)['’]s", re.I)
+
+
+def run_on(token: str) -> str | None:
+    """The question word a token runs "'s" onto ("When's" -> "when"), None for any other token."""
+    found = _RUN_ON.fullmatch(token)
+    return found[1].lower() if found else None
 
 
 def _uncontracted(token: str) -> list[str]:
     """"When's the recital?" asks what "When is the recital?" does, "what's", "where's",
-    "who's" likewise: the "'s" ("is", or "has" in "who's been ...") is run on. Either is an
-    auxiliary, so the question word is read as it is uncontracted."""
-    found = _RUN_ON.fullmatch(token)
-    return [found[1], "is"] if found else [token]
+    "who's", "how's" likewise: the "'s" ("is", or "has" in "who's been ...", "how's she
+    been?") is run on. Either is an auxiliary, so the question word is read as it is
+    uncontracted."""
+    word = run_on(token)
+    return [word, "is"] if word else [token]
 
 
 def _is_name(token: str, names: list[str]) -> bool:
