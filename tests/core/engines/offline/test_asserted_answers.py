@@ -125,6 +125,10 @@ The plumber fixed the sink this morning.
 
 Plumber fixed the boiler on Monday. Electrician rewired the porch light.
 
+# 2024-07-04
+
+The window cleaner came early. Later the Plumber bled the radiators.
+
 # 2024-07-03
 
 Had tea with Honor Quayle at the allotment. Honor mended the rain barrel afterwards.
@@ -141,6 +145,7 @@ def trades(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     "Who fixed the sink?",  # "the plumber": no one the diary names
     "Who fixed the boiler?",  # "Plumber" is capitalised only for starting the sentence
     "Who rewired the porch light?",
+    "Who bled the radiators?",  # "the Plumber": an article makes it a common noun, capital or not
 ])
 def test_a_common_noun_starting_the_sentence_is_no_name(trades: Memory, home: Path, question: str) -> None:
     assert is_idk(trades.ask(question).text)
