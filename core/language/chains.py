@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
+from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
 from memhop.core.language.relations import ANIMALS, SYMMETRIC
@@ -48,10 +49,11 @@ def _spelt(name: str) -> str:
 def named_by(written: str, names: Sequence[str]) -> list[str]:
     """The known names a name as written stands for, at the most exact level that has any:
     the whole name as spelt (case aside), the whole name folded (no accents either), a first
-    name as spelt, a first name folded. "Rene" is Rene Ostrowski when René Calvet is known
-    too; "Zenobe" is Zénobe when no Zenobe is. Two names at that level: the name is
-    ambiguous. The same "most exact level wins" idea as `memhop show`'s name_lookup, whose
-    levels differ (it has no "as spelt" level: "Rene" there fits both people above)."""
+    name as spelt, a first name folded, a surname alone. "Rene" is Rene Ostrowski when René
+    Calvet is known too; "Zenobe" is Zénobe when no Zenobe is; "Quarrie" is Lindel Quarrie
+    while no other known name ends in it. Two names at that level: the name is ambiguous.
+    The same "most exact level wins" idea as `memhop show`'s name_lookup, whose levels
+    differ (it has no "as spelt" level: "Rene" there fits both people above)."""
     if not written.split():
         return []
     spelt, key = _spelt(written), name_key(written)
@@ -60,6 +62,7 @@ def named_by(written: str, names: Sequence[str]) -> list[str]:
         lambda n: name_key(n) == key,
         lambda n: _same_parts(_spelt(n), spelt),
         lambda n: _same_parts(name_key(n), key),
+        lambda n: is_surname(key, name_key(n).split()),
     )
     for fits in levels:
         found = list(dict.fromkeys(n for n in names if n.split() and fits(n)))

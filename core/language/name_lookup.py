@@ -35,9 +35,14 @@ def _parts_fit(words: list[str], form: str, surnames: bool) -> bool:
         return False
     if len(words) > 1 or len(other) < 2:
         return same_person_parts(words, other)
-    last = other[-1]
-    surname = surnames and last not in _CONNECTORS and len(last) > 1 and last.isalpha()
-    return same_person_parts(words, other) or (surname and words[0] == last)
+    return same_person_parts(words, other) or (surnames and is_surname(words[0], other))
+
+
+def is_surname(word: str, name: list[str]) -> bool:
+    """`word` is the last word of a name of two words or more, and that word can be a surname
+    (not "co" of "Smith & Co", nor an initial); both already `name_key`ed."""
+    last = name[-1] if len(name) > 1 else ""
+    return word == last and last not in _CONNECTORS and len(last) > 1 and last.isalpha()
 
 
 def lookup(name: str, known: Sequence[tuple[str, Sequence[str]]], people: Collection[str] | None = None) -> Lookup:

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from memhop.core.language import lexical
+from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key, nickname_either
 from memhop.core.language.numbers import UNIT_WORDS
 from memhop.core.language.relations import RELATION_WORDS, base_word
@@ -151,26 +152,35 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
     return wh, target
 
 
-_RUN_ON = re.compile(r"(what|where|who|when)['’]s")
+_RUN_ON = re.compile(r"(what|where|who|when|how)['’]s", re.I)
+
+
+def run_on(token: str) -> str | None:
+    """The question word a token runs "'s" onto ("When's" -> "when"), None for any other token."""
+    found = _RUN_ON.fullmatch(token)
+    return found[1].lower() if found else None
 
 
 def _uncontracted(token: str) -> list[str]:
     """"When's the recital?" asks what "When is the recital?" does, "what's", "where's",
-    "who's" likewise: the "'s" ("is", or "has" in "who's been ...") is run on. Either is an
-    auxiliary, so the question word is read as it is uncontracted."""
-    found = _RUN_ON.fullmatch(token)
-    return [found[1], "is"] if found else [token]
+    "who's", "how's" likewise: the "'s" ("is", or "has" in "who's been ...", "how's she
+    been?") is run on. Either is an auxiliary, so the question word is read as it is
+    uncontracted."""
+    word = run_on(token)
+    return [word, "is"] if word else [token]
 
 
 def _is_name(token: str, names: list[str]) -> bool:
-    """A known name, its first name, or a nickname either way ("Bartholomew" for Bart); case
-    and accents aside ("Rene" for René Calvet: which one it means is the answerer's to say)."""
+    """A known name, its first name, its surname, or a nickname either way ("Bartholomew" for
+    Bart); case and accents aside ("Rene" for René Calvet, "Quarrie" for Lindel Quarrie or
+    another Quarrie: which one it means is the answerer's to say)."""
     word = bare(token)
     if not word[:1].isupper():
         return False
     key = name_key(word)
     firsts = [name_key(n.split()[0]) for n in names if n.split()]
-    return any(key == name_key(n) for n in names) or any(key == f or nickname_either(key, f) for f in firsts)
+    return (any(key == name_key(n) or is_surname(key, name_key(n).split()) for n in names)
+            or any(key == f or nickname_either(key, f) for f in firsts))
 
 
 def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | None, list[str], set[int]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from memhop.core.engines.offline import grammar, tense
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.language import lexical
+from memhop.core.language.names import name_key
 from memhop.core.language.sentences import SPEAKER_WORDS, Sentence, name_at, resolve_pronoun
 
 if TYPE_CHECKING:
@@ -204,6 +205,12 @@ def _stems(verb: Token) -> set[str]:
     return {lexical.stem(t.lower_) for t in verb.subtree}
 
 
+def _starts_sentence(token: Token) -> bool:
+    """Nothing but punctuation before the word in its sentence, or it starts what a label
+    says ("Maud: Plumber fixed it")."""
+    return all(t.is_punct for t in token.doc[token.sent.start : token.i]) or (token.i > 0 and token.nbor(-1).text == ":")
+
+
 def _person(sentence: Sentence, token: Token) -> str | None:
     low = token.lower_
     if low in ("i", "me"):
@@ -221,15 +228,23 @@ def _person(sentence: Sentence, token: Token) -> str | None:
 
 def _name(sentence: Sentence, token: Token) -> str | None:
     """The known entity a word stands for, else a proper noun's words ("Piet", "Anna
-    Ruiz"); None for a common word. The tagger often takes a name for a common noun.
+    Ruiz"); None for a common word. The tagger often takes a name for a common noun, and a
+    common noun starting a sentence for a name ("Plumber fixed it"): a lone English word
+    there, or one with an article or owner ("the Plumber"), is no name, even when the store
+    made an entity of that word alone; a known person it is the first name of still is
+    ("Honor" of Honor Quayle).
     """
     if token.lower_ in _QUANTIFIERS:
         return None  # "Everyone brought wine": no one in particular
+    words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
+                   key=lambda t: t.i)
     named = name_at(sentence, token.idx, token.idx + len(token.text))
+    common = len(words) == 1 and is_english_word(token.lower_) and (
+        _starts_sentence(token) or any(c.dep_ in ("det", "poss") for c in token.children))
+    if common and (named is None or name_key(named.entity) == token.lower_):
+        return None  # "Plumber fixed the sink", "the Plumber fixed it": a common noun
     if named is not None:
         return named.entity
     if not (token.tag_.startswith("NNP") or (token.text[:1].isupper() and not is_english_word(token.text))):
         return None  # a name the tagger took for a common noun at the start of a sentence is still a name
-    words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
-                   key=lambda t: t.i)
     return sentence.text[words[0].idx : words[-1].idx + len(words[-1].text)]

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from memhop.core.engines.offline import grammar, tense
 from memhop.core.engines.offline.spans import TIME_NOUNS
 from memhop.core.language import lexical
-from memhop.core.language.question import GROUPS, Question, is_relation, target_noun
+from memhop.core.language.question import GROUPS, Question, is_relation, run_on, target_noun
 from memhop.core.language.sentences import Sentence, split_sentences
 from memhop.core.language.turns import asks, replies
 from memhop.core.model import TurnView
@@ -113,7 +113,7 @@ def _contracted(word: str) -> bool:
     """"time's", "date's", "When's": the type noun or "when" with "is" run on (the word
     tokeniser keeps the "'s" on the word, so it is no auxiliary of its own)."""
     found = re.fullmatch(r"(\w+)['’]s", word.lower())
-    return found is not None and (found[1] in TIME_NOUNS or found[1] == "when")
+    return found is not None and (found[1] in TIME_NOUNS or run_on(word) == "when")
 
 
 def speaks_of(noun: str, sentence: Sentence, said: dict[int, list[Sentence]],

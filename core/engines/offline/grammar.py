@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from memhop.core.language import lexical
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from spacy.tokens import Doc, Token
 
 # Complements of a verb, best first: "named it Juno" (oprd), "gave him a print" (dobj),
@@ -166,15 +168,16 @@ def verbless(text: str) -> bool:
     return not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in parsed(text))
 
 
-def complements(text: str, verb: str, skip: frozenset[str]) -> list[Piece]:
+def complements(text: str, verb: str, skip: frozenset[str], said: Callable[[Token], bool] | None = None) -> list[Piece]:
     """What the sentence's `verb` takes as its object or complement, best first; a pronoun
-    or a slot the question already fills (`skip`, lower-case words) is not an answer."""
+    or a slot the question already fills (`skip`, lower-case words) is not an answer, nor is
+    anything of a use of the verb that `said` (when given) rejects ("never plays the oboe")."""
     if not _may_hold_verb(text, verb):
         return []  # no word of the sentence is a form of the verb: nothing to parse for
     doc = parsed(text)
     found: list[tuple[int, Piece]] = []
     for token in doc:
-        if not token.tag_.startswith("VB") or verb_base(token.text) != verb:
+        if not token.tag_.startswith("VB") or verb_base(token.text) != verb or (said is not None and not said(token)):
             continue
         for child in token.children:
             if child.dep_ not in _COMPLEMENTS or child.tag_ in ("PRP", "WP", "WDT", "EX"):

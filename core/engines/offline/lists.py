@@ -58,10 +58,21 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
         return []
     skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
     found: list[str] = []
-    for piece in grammar.complements(text, verb, skip):
+    for piece in grammar.complements(text, verb, skip, _done):
         if piece.kind == "thing":
-            found += _split(piece.text, kind)
+            found += _split(_with_lead(text, piece), kind)
     return found
+
+
+def _with_lead(text: str, piece: grammar.Piece) -> str:
+    """The phrase with the article or owner the parse left off it ("a" of "plays a loud
+    bass"), so `_one_thing` knows it names one thing."""
+    before = text[: piece.start].rsplit(None, 1)[-1:]
+    if not before:
+        return piece.text
+    joined = f"{before[0]} {piece.text}"
+    lead = _LEAD.match(joined)
+    return joined if lead is not None and lead.end() > len(before[0]) else piece.text
 
 
 # The only words a kind's name has before its head: "double bass", "bass guitar"; an article,
@@ -87,6 +98,9 @@ _TAKE_UP_PREPOSITIONS = frozenset({"on", "to", "with"})
 _OBJECTS = frozenset({"dobj", "attr", "oprd"})
 _NOT_SAID = frozenset({"if", "unless", "whether", "before"})  # "if she took up double bass" says she has not
 _ABLE = frozenset({"can", "could"})
+# Verbs saying the person likes doing the thing, so does it: "loves playing the cello" lists the
+# cello (a kind needs more: it is taken up, `_takes_up`)
+_FOND = frozenset({"love", "like", "enjoy", "adore"})
 
 
 def kinds(question: Question, found: Sequence[str], sentence: Sentence, entity: str | None) -> list[str]:
@@ -159,6 +173,24 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
     return distance == 1 and who == entity
 
 
+def _done(verb: Token) -> bool:
+    """Whether a use of the question's verb says its subject does it, by the rules a kind is
+    read by: not negated, hedged or put as a condition, nor given up in the same breath; and
+    when it hangs from another verb, that verb is a take-up or a fondness, itself said
+    ("started playing", "loves playing"), unlike "hates playing", "wants to play" or
+    "stopped playing"."""
+    head = verb
+    while not (_hedged(head) or _undone(head)):
+        if head.dep_ != "xcomp":
+            return True
+        above = head.head
+        lemma = grammar.verb_base(above.lower_)
+        if not (lemma in _FOND or _is_take_up(above, lemma)):
+            return False
+        head = above
+    return False
+
+
 def _is_take_up(verb: Token, lemma: str) -> bool:
     if lemma not in _TAKE_UP:
         return False
@@ -185,9 +217,9 @@ def _undone(verb: Token) -> bool:
 
 def _hedged(verb: Token) -> bool:
     """Negated ("never started on"), a modal other than ability ("might take up") or a condition."""
+    if grammar.negated(verb):  # "doesn't play", "never started on", "no longer plays"
+        return True
     for child in verb.children:
-        if child.dep_ == "neg":
-            return True
         if child.tag_ == "MD" and child.lower_ not in _ABLE:
             return True
         if child.dep_ == "mark" and child.lower_ in _NOT_SAID:
@@ -197,12 +229,24 @@ def _hedged(verb: Token) -> bool:
 
 def _split(text: str, kind: str | None = None) -> list[str]:
     """The items of a listing; the type noun itself ("book" for "what books") is none."""
-    parts = (_LEAD.sub("", p.strip(" .,'\"")) for p in _SPLIT.split(text))
+    parts = (_one_thing(p.strip(" .,'\"")) for p in _SPLIT.split(text))
     generic = {kind, kind + "s"} if kind else set()
     return [
         p for p in parts
         if p and len(p.split()) <= 5 and p.lower().rstrip("s") not in generic and p.split()[0].lower() not in _WH
     ]
+
+
+def _one_thing(item: str) -> str:
+    """An item without its article or owner; after one, a quality says how that one thing is,
+    never which thing: "a loud bass" and "her old cello" are a bass and a cello."""
+    lead = _LEAD.match(item)
+    if lead is None:
+        return item
+    words = item[lead.end():].split(" ")
+    while len(words) > 1 and words[0] in _QUALITIES:
+        words = words[1:]
+    return " ".join(words)
 
 
 def with_kinds(found: Sequence[str], narrower: Sequence[str]) -> list[str]:

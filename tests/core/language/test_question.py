@@ -88,3 +88,13 @@ def test_only_a_role_noun_after_an_article_is_a_member_hop_before_in() -> None:
 ])
 def test_a_question_opening_with_an_auxiliary_asks_yes_or_no(text: str, wh: str) -> None:
     assert parse(text, ["Pia", "Odran"]).wh == wh
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("How's Pia's new job going?", "Pia"),  # "how's" is "how is", as "when's" is "when is"
+    ("How’s Odran been since the move?", "Odran"),  # "how has", with a curly apostrophe
+    ("How is Pia's new job going?", "Pia"),
+])
+def test_a_contracted_how_is_read_as_how(text: str, owner: str) -> None:
+    question = parse(text, ["Pia", "Odran"])
+    assert (question.wh, question.owner) == ("how", owner)

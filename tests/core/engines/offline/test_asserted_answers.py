@@ -113,3 +113,43 @@ def test_a_place_named_with_a_feast_word_is_a_place_and_the_feast_alone_a_time(d
     assert diary.ask("Where did Ottilie go on holiday?").text == "Easter Island"
     assert diary.ask("Where does Bertrand live?").text == "Christmas Island"
     assert diary.ask("Where did Ottilie spend Christmas?").text == "Lyon"
+
+
+TRADES = """# Wren's diary
+
+# 2024-07-01
+
+The plumber fixed the sink this morning.
+
+# 2024-07-02
+
+Plumber fixed the boiler on Monday. Electrician rewired the porch light.
+
+# 2024-07-04
+
+The window cleaner came early. Later the Plumber bled the radiators.
+
+# 2024-07-03
+
+Had tea with Honor Quayle at the allotment. Honor mended the rain barrel afterwards.
+"""
+
+
+@pytest.fixture(scope="module")
+def trades(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "wren-trades.md", TRADES, "Wren Ashby") as memory:
+        yield memory
+
+
+@pytest.mark.parametrize("question", [
+    "Who fixed the sink?",  # "the plumber": no one the diary names
+    "Who fixed the boiler?",  # "Plumber" is capitalised only for starting the sentence
+    "Who rewired the porch light?",
+    "Who bled the radiators?",  # "the Plumber": an article makes it a common noun, capital or not
+])
+def test_a_common_noun_starting_the_sentence_is_no_name(trades: Memory, home: Path, question: str) -> None:
+    assert is_idk(trades.ask(question).text)
+
+
+def test_a_known_person_whose_name_is_a_word_still_answers(trades: Memory, home: Path) -> None:
+    assert trades.ask("Who mended the rain barrel?").text == "Honor Quayle"  # "honor" is a word, Honor a known person

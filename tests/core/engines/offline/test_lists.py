@@ -111,3 +111,39 @@ def test_a_kind_never_pushes_an_item_found_off_the_list() -> None:
     found = ["bass", "accordion", "tin whistle", "banjo", "harp", "oboe"]
     assert lists.with_kinds(found, ["double bass"]) == found  # six items already: no room for a kind
     assert lists.with_kinds(["bass", "accordion"], ["double bass"]) == ["bass", "double bass", "accordion"]
+
+
+# (what is said before, the sentence naming the thing, the question, the answer): the question's own
+# verb said negated, hedged, hating, wanting or stopping, or a quality of one thing, names no item
+NOT_DONE = [
+    ("Odile plays bass in a covers band.", "Odile hates playing double bass.", "Which instruments does Odile play?",
+     "bass"),
+    ("Odile plays bass in a covers band.", "Odile doesn't play the accordion anymore.",
+     "Which instruments does Odile play?", "bass"),
+    ("Odile plays bass in a covers band.", "Odile never plays the banjo at home.",
+     "Which instruments does Odile play?", "bass"),
+    ("Odile plays bass in a covers band.", "Odile no longer plays the cello.", "Which instruments does Odile play?",
+     "bass"),
+    ("Odile plays bass in a covers band.", "Odile wants to play the harp.", "Which instruments does Odile play?",
+     "bass"),
+    ("Odile plays bass in a covers band.", "Odile stopped playing the oboe.", "Which instruments does Odile play?",
+     "bass"),
+    ("Odile plays bass in a covers band.", "Odile plays a loud bass at the pub.",
+     "Which instruments does Odile play?", "bass"),
+]
+
+
+@pytest.mark.parametrize(("before", "said", "question", "answer"), NOT_DONE)
+def test_a_thing_the_verb_denies_or_qualifies_is_no_item(tmp_path_factory: pytest.TempPathFactory, home: Path,
+                                                         before: str, said: str, question: str, answer: str) -> None:
+    diary = _diary(f"# 2024-03-10\n\n{before}", f"# 2024-04-14\n\n{said}")
+    with written_memory(tmp_path_factory, "perpetua-denied.md", diary, "Perpetua Lisle") as memory:
+        assert memory.ask(question).text == answer
+
+
+def test_a_verb_said_with_fondness_or_taken_up_still_lists(tmp_path_factory: pytest.TempPathFactory,
+                                                           home: Path) -> None:
+    diary = _diary("# 2024-03-10\n\nOdile plays bass in a covers band.",
+                   "# 2024-04-14\n\nOdile loves playing the ukulele. Odile started playing the mandolin in May.")
+    with written_memory(tmp_path_factory, "perpetua-fond.md", diary, "Perpetua Lisle") as memory:
+        assert memory.ask("Which instruments does Odile play?").text == "bass, ukulele and mandolin"
