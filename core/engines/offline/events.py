@@ -169,7 +169,7 @@ def _answering(text: str) -> bool:
     Forum"; not "Working until 6pm"), or a subject standing for it ("It's at 6pm").
     "My shift starts at 6pm", in a reply to "what time's the quiz?", is about the shift."""
     doc = grammar.parsed(text)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = grammar.root(doc)
     if root is None:
         return False
     subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from memhop.core.language import lexical
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from spacy.tokens import Doc, Token
 
@@ -146,17 +146,22 @@ def question_verb(question: str) -> str | None:
     return ruled.verb if ruled is not None else frame(question).verb
 
 
+def root(doc: Iterable[Token]) -> Token | None:
+    """The parse's main word (its first, for a text of several sentences)."""
+    return next((t for t in doc if t.dep_ == "ROOT"), None)
+
+
 def frame(question: str) -> Frame:
     doc = parsed(question)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None:
+    head = root(doc)
+    if head is None:
         return Frame(None, None, frozenset())
     # "does ... play?" is a verb even when the tagger, unused to questions, calls it a noun
-    verbal = root.tag_.startswith("VB") or any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in root.children)
-    verb = root if verbal and root.lower_ not in ("is", "was", "are", "were", "be") else None
-    subject = next((c.text for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    verbal = head.tag_.startswith("VB") or any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in head.children)
+    verb = head if verbal and head.lower_ not in ("is", "was", "are", "were", "be") else None
+    subject = next((c.text for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     filled = frozenset(
-        t.lower_ for c in root.children if c.dep_ in ("dobj", "dative", "nsubj", "attr") and c.tag_ not in ("WP", "WDT")
+        t.lower_ for c in head.children if c.dep_ in ("dobj", "dative", "nsubj", "attr") and c.tag_ not in ("WP", "WDT")
         for t in c.subtree
     )
     return Frame(verb_base(verb.text) if verb is not None else None, subject, filled)

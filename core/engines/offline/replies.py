@@ -77,7 +77,7 @@ def _answers(text: str, needed: set[str], question: Question) -> bool:
     doc = grammar.parsed(rest)
     if _declines(doc):
         return False
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = grammar.root(doc)
     if root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children):
         return False
     fragment = not any(t.tag_ in tense.FINITE for t in doc)
@@ -107,7 +107,7 @@ def _said_of_it(doc: Doc, question: Question) -> bool:
     already") and an it-clause naming another thing ("it's my shift till 9pm", "it's my
     mum's birthday on the 14th") say nothing of it, nor does its end time of a question
     about its start ("It finishes at 11pm" for "what time does it start?"), or the reverse."""
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = grammar.root(doc)
     if root is None or tense.verb_base(root.lower_) not in (_ENDS if _end_asked(question) else _STARTS):
         return False
     children = list(root.children)

@@ -66,7 +66,7 @@ def of_text(text: str) -> str | None:
     if FUTURE.search(text):  # "the recital is next Friday (21 June)" looks ahead
         return FUTURE_TENSE
     doc = grammar.parsed(text)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = grammar.root(doc)
     if root is None:
         return None
     if not root.tag_.startswith(("VB", "MD")) and any(

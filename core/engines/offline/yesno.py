@@ -91,7 +91,7 @@ def read(question: str) -> Asked | None:
     if any(w in CURRENT for w in lexical.words(question)):
         return None
     doc = grammar.parsed(question)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = grammar.root(doc)
     if root is None:
         return None
     subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
