@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import events, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
@@ -165,10 +165,10 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             if short:
                 return Explanation(short, tuple(chain), reply.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
-        counted = lists.occasions([ranking.date_of(s.sentence) for s in happened])
+        happened = [(s.sentence, s.hit) for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
+        counted = counts.occasions(question.text, happened, scope)  # in the period asked about
         if counted:
-            return Explanation(counted, tuple(chain), happened[0].sentence.text)
+            return Explanation(counted[0], tuple(chain), counted[1].text)
         return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
@@ -280,7 +280,10 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: S
 
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
     """The question names someone nothing in memory mentions ("what does Ezra play?" after
-    Ezra was forgotten): whatever the sentences say is about someone else."""
+    Ezra was forgotten): whatever the sentences say is about someone else. The months of
+    the period it names ("between September and December 2024") name no one."""
+    scope, _ = ranking.scope_of(text)
+    text = text.replace(scope.words, " ") if scope else text
     words = [fold(w) for w in re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)]  # "Zenobe" typed is "Zénobe" said
     said = {w for s in sentences for w in re.findall(r"[\w'’-]+", fold(s.text))}
     return any(bare(w) not in said and w not in said for w in words)

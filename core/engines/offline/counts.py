@@ -5,19 +5,29 @@ counts occasions. A number answers it only when the sentence says the number of 
 ("forty lengths", "went there twice"); a clock time ("we leave at 8"), a part of a date, an
 age ("she's 6"), a price ("£8"), a house number ("12 Elm Row"), a year or a percentage
 never counts events, whatever the question counts. When no sentence states the count of
-occasions, the answerer counts the days the supporting sentences put the event on
-(lists.occasions) instead.
+occasions, the answerer counts the distinct dated events the supporting sentences assert
+(`occasions`) instead.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import grammar
 from memhop.core.language import lexical
-from memhop.core.language.dates import find_dates
+from memhop.core.language.dates import DateMention, find_dates
+from memhop.core.language.dates import period as period_of
 from memhop.core.language.numbers import CURRENCY_CODES, CURRENCY_UNITS, MONEY_SUFFIXES, WORD_NUMBER, as_digits
+from memhop.core.language.periods import Period, unpinned
+from memhop.core.language.sentences import Sentence
 
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_NO_DAY = date(2000, 1, 1)  # a reference for reading dates written in full, which need none
 # Nouns a "how many times" question counts with: occasions, however they are said.
 OCCASIONS = frozenset({"time", "times", "occasion", "occasions"})
 _REPEATS = {"once": "1", "twice": "2", "thrice": "3"}
@@ -108,7 +118,7 @@ def stated(text: str, noun: str | None, hit: int) -> str | None:
     """The count of `noun` the text states nearest the matched word at `hit`, as digits
     ("forty lengths" -> "40 lengths"); occasions only within the clause of the match
     ("walked there twice", not "...; she lay down twice"). None when the text states none."""
-    dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    dates = [(d.start, d.end) for d in find_dates(text, _NO_DAY)]
     found: list[tuple[int, str]] = []
     low, high = clause_at(text, hit)
     money = is_currency(noun)
@@ -152,3 +162,99 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
     low = max((e for s, e in marks if e <= hit), default=0)
     high = min((s for s, e in marks if s >= hit), default=len(text))
     return low, high
+
+
+# Words that say an event did not quite happen: "we nearly won", "almost missed it".
+_SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually"})
+# Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
+_WISHES = frozenset({"hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine"})
+
+
+def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Period | None) -> tuple[str, Sentence] | None:
+    """How many distinct dated events of the question's verb the sentences assert (with the
+    first sentence counted), inside the question's period when it names one; none when it
+    names a time it does not pin ("in June", "last week": not a count over all time).
+
+    Each (sentence, offset of the matched word) counts only where the sentence asserts the
+    verb: not denied, hedged ("nearly won"), under a modal or a condition, wished or asked. An
+    event is dated by the date its clause gives ("we won on Saturday", said on Sunday, is
+    Saturday's) else by when it was said, so two messages about one race count once. A count
+    is refused (None) when an asserted event cannot be dated to a day: it cannot be told apart
+    from the others, and a wrong count is worse than none. A fact with no date at all says
+    what someone does, not an occasion, and is no event to count."""
+    if unpinned(question, date.today()):
+        return None
+    verb = grammar.question_verb(question)
+    days: dict[date, Sentence] = {}
+    for sentence, hit in said:
+        where = asserted(sentence.text, verb, hit)
+        if where is None or (sentence.when is None and not _written_days(sentence.text)):
+            continue
+        day = event_day(sentence, where)
+        if day is None:
+            return None
+        if period is None or period.covers(day):
+            days.setdefault(day, sentence)
+    if not days:
+        return None
+    return str(len(days)), days[min(days)]
+
+
+def asserted(text: str, verb: str | None, hit: int) -> int | None:
+    """Where in `text` the question's verb is asserted as having happened (the offset of the
+    word), None where it is not; with no verb to look for, the matched word's offset."""
+    if text.rstrip().endswith("?"):
+        return None
+    if verb is None:
+        return hit
+    for token in grammar.parsed(text):
+        if token.tag_.startswith("VB") and grammar.verb_base(token.lower_) == verb and _happened(token):
+            return token.idx
+    return None
+
+
+def _happened(verb: Token) -> bool:
+    """Stated as done: not denied, not short of it, no modal, not under a condition or a wish."""
+    if grammar.negated(verb) or verb.dep_ == "xcomp":
+        return False
+    if any(c.tag_ == "MD" or (c.dep_ == "advmod" and c.lower_ in _SHORT_OF) for c in verb.children):
+        return False
+    head = verb.head if verb.dep_ in ("ccomp", "advcl", "conj") else None
+    if head is not None and head.i != verb.i and (grammar.conditional(head) or grammar.verb_base(head.lower_) in _WISHES):
+        return False
+    return not grammar.conditional(verb)
+
+
+def event_day(sentence: Sentence, at: int) -> date | None:
+    """The day the event at offset `at` happened: a day its clause names, resolved against
+    when it was said ("yesterday", "on Saturday"), else the day it was said; None when the
+    clause names a vaguer time the day said does not fall in ("a few weeks ago", "in May").
+    A fact has no day it was said: only the dates it writes out (the write path's "(on 14
+    September 2024)", "(before ...)": told that day) date it."""
+    if sentence.when is not None:
+        said: date | None = sentence.when.date()
+        found = find_dates(sentence.text, said, past=True)
+    else:
+        found = [m for m in find_dates(sentence.text, _NO_DAY, past=True) if m.explicit]
+        said = max(_written_days(sentence.text), default=None)
+    low, high = clause_at(sentence.text, at)
+    near = [m for m in found if low <= m.start < high]
+    if not near:
+        return said
+    mention = min(near, key=lambda m: abs(m.start - at))
+    covered = period_of(mention)
+    if covered is None:
+        return None
+    if covered[0] == covered[1]:
+        return covered[0]
+    return said if said is not None and covered[0] <= said <= covered[1] else None
+
+
+def _written_days(text: str) -> list[date]:
+    """The single days a text writes out in full ("on 14 September 2024")."""
+    return [d for m in find_dates(text, _NO_DAY) if m.explicit and (d := _one_day(m)) is not None]
+
+
+def _one_day(mention: DateMention) -> date | None:
+    covered = period_of(mention)
+    return covered[0] if covered and covered[0] == covered[1] else None
