@@ -172,7 +172,7 @@ _WISHES = frozenset({"hope", "wish", "pray", "want", "doubt", "wonder", "bet", "
 
 def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Period | None) -> tuple[str, Sentence] | None:
     """How many distinct dated events of the question's verb the sentences assert (with the
-    first sentence counted), inside the question's period when it names one; none when it
+    best supporting sentence counted), inside the question's period when it names one; none when it
     names a time it does not pin ("in June", "last week": not a count over all time).
 
     Each (sentence, offset of the matched word) counts only where the sentence asserts the
@@ -197,7 +197,7 @@ def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Perio
             days.setdefault(day, sentence)
     if not days:
         return None
-    return str(len(days)), days[min(days)]
+    return str(len(days)), next(iter(days.values()))
 
 
 def asserted(text: str, verb: str | None, hit: int) -> int | None:
