@@ -167,6 +167,7 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
 # Words that say an event did not quite happen: "we nearly won", "almost missed it".
 _SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually"})
 # Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
+_CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
 _WISHES = frozenset({"hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine"})
 
 
@@ -201,28 +202,34 @@ def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Perio
 
 
 def asserted(text: str, verb: str | None, hit: int) -> int | None:
-    """Where in `text` the question's verb is asserted as having happened (the offset of the
-    word), None where it is not; with no verb to look for, the matched word's offset."""
+    """Where in `text` the event is asserted as having happened (the offset of its word),
+    None where it is not: the question's verb where the sentence says it, else the matched
+    word ("Swimming again with Brann" for "go swimming"), each in the stance it is said in."""
     if text.rstrip().endswith("?"):
         return None
-    if verb is None:
-        return hit
-    for token in grammar.parsed(text):
-        if token.tag_.startswith("VB") and grammar.verb_base(token.lower_) == verb and _happened(token):
-            return token.idx
-    return None
+    doc = grammar.parsed(text)
+    said = [t for t in doc if verb is not None and grammar.verb_base(t.lower_) == verb]
+    if not said:
+        said = [t for t in doc if t.idx <= hit < t.idx + len(t.text)][:1]
+    return next((t.idx for t in said if _happened(t)), None)
 
 
-def _happened(verb: Token) -> bool:
-    """Stated as done: not denied, not short of it, no modal, not under a condition or a wish."""
-    if grammar.negated(verb) or verb.dep_ == "xcomp":
+def _happened(word: Token) -> bool:
+    """Stated as done: not denied or short of it ("didn't win", "no swim", "nearly won"), no
+    modal, not under a condition or a wish ("if we win", "I hope we won", "wanted to win"),
+    nor said under a verb that is ("didn't go swimming")."""
+    if grammar.negated(word) or grammar.conditional(word) or any(
+        c.tag_ == "MD" or (c.dep_ == "advmod" and c.lower_ in _SHORT_OF) or (c.dep_ in ("det", "neg") and c.lower_ == "no")
+        for c in word.children
+    ):
         return False
-    if any(c.tag_ == "MD" or (c.dep_ == "advmod" and c.lower_ in _SHORT_OF) for c in verb.children):
-        return False
-    head = verb.head if verb.dep_ in ("ccomp", "advcl", "conj") else None
-    if head is not None and head.i != verb.i and (grammar.conditional(head) or grammar.verb_base(head.lower_) in _WISHES):
-        return False
-    return not grammar.conditional(verb)
+    head = word.head
+    if head.i == word.i:
+        return True
+    if word.dep_ in _CLAUSES:  # a clause of its own: only a condition or a wish above it takes it back
+        return not grammar.conditional(head) and grammar.verb_base(head.lower_) not in _WISHES
+    # "went swimming", "wanted to win", "didn't go swimming": the word it hangs on says whether
+    return grammar.verb_base(head.lower_) not in _WISHES and _happened(head)
 
 
 def event_day(sentence: Sentence, at: int) -> date | None:

@@ -14,6 +14,7 @@ from support.written_memory import written_memory
 
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
+from memhop.core.engines.offline import counts
 from memhop.core.engines.offline.answer import DONT_KNOW, answer_offline
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 
@@ -124,3 +125,24 @@ def test_the_trace_shows_the_period_read(diary: Memory, home: Path) -> None:
     trace = diary.ask("How many times did we win between September and December 2024?").context.trace
     assert trace.period == "1 September 2024 – 31 December 2024 (between September and December 2024)"
     assert diary.ask("How many times did we win?").context.trace.period == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "verb", "happened"),
+    [
+        ("We won the Frostbite relay.", "win", True),
+        ("Ran the relay today and we won it.", "win", True),
+        ("Still buzzing that we won the relay yesterday.", "win", True),
+        ("Went swimming with Pell at the lido.", "swim", True),
+        ("We nearly won, second by a few seconds.", "win", False),
+        ("We didn't win, fourth place.", "win", False),
+        ("I hope we win.", "win", False),
+        ("We wanted to win the relay.", "win", False),
+        ("If we won, we'd celebrate.", "win", False),
+        ("Nobody knows whether we won.", "win", False),
+        ("I didn't go swimming.", "swim", False),
+        ("Did we win?", "win", False),
+    ],
+)
+def test_only_an_asserted_event_counts(text: str, verb: str, happened: bool) -> None:
+    assert (counts.asserted(text, verb, 0) is not None) is happened
