@@ -10,8 +10,10 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from support.written_memory import written_memory
+from support.written_memory import written_memory, written_store
+from typer.testing import CliRunner
 
+from memhop.cli.app import app
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
 from memhop.core.engines.offline import counts
@@ -125,6 +127,14 @@ def test_the_trace_shows_the_period_read(diary: Memory, home: Path) -> None:
     trace = diary.ask("How many times did we win between September and December 2024?").context.trace
     assert trace.period == "1 September 2024 – 31 December 2024 (between September and December 2024)"
     assert diary.ask("How many times did we win?").context.trace.period == ""
+
+
+def test_ask_trace_draws_the_period_read(tmp_path: Path, home: Path, runner: CliRunner) -> None:
+    db = written_store(tmp_path, DIARY, "races", "Sorcha Penhale")
+    result = runner.invoke(app, ["ask", "How many times did we win from May to September 2024?", "--trace", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "2"
+    assert "Period asked about: 1 May 2024 – 30 September 2024" in result.stdout
 
 
 @pytest.mark.parametrize(
