@@ -166,15 +166,16 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
 
 # Words that say an event did not quite happen: "we nearly won", "almost missed it".
 _SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually"})
-# Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
+# Clauses that say their own event, under whatever verb they hang on.
 _CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
+# Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
 _WISHES = frozenset({"hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine"})
 
 
 def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Period | None) -> tuple[str, Sentence] | None:
-    """How many distinct dated events of the question's verb the sentences assert (with the
-    best supporting sentence counted), inside the question's period when it names one; none when it
-    names a time it does not pin ("in June", "last week": not a count over all time).
+    """How many distinct dated events of the question's verb the sentences assert (and the
+    best supporting sentence counted), inside the question's period when it names one; none
+    when it names a time it does not pin ("in June", "last week": not a count over all time).
 
     Each (sentence, offset of the matched word) counts only where the sentence asserts the
     verb: not denied, hedged ("nearly won"), under a modal or a condition, wished or asked. An
