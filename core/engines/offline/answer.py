@@ -151,15 +151,18 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
     about = _of_event(question, sentences, request)
+    count_asked = question.wh == "how many"
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
         if not about(scored.sentence):
             continue  # "It begins at 11am", of the parade, is no time of the recital
+        if count_asked and not counts.stated_within(scored.sentence, scored.hit, scope):
+            continue  # "won 3 races in 2024" counts none of March 2025's
         short = _typed_cut(question, scored.sentence, scored.hit, end, chain)
         if short:
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
         for reply in replies.replies_to(question, asking, request.evidence, sentences):
-            if not about(reply):
+            if not about(reply) or (count_asked and not counts.stated_within(reply, 0, scope)):
                 continue
             short = _typed_cut(question, reply, 0, end, chain)
             if short:

@@ -166,6 +166,8 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
 
 # Words that say an event did not quite happen: "we nearly won", "almost missed it".
 _SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually"})
+# the write path's note of when a fact was told, not when it happened: "(before 30 December 2024)"
+_TOLD_BY = re.compile(r"\((?:shortly\s+)?(?:before|after|as of|since|until|around)\s+$")
 # Clauses that say their own event, under whatever verb they hang on.
 _CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
 # Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
@@ -266,3 +268,22 @@ def _written_days(text: str) -> list[date]:
 def _one_day(mention: DateMention) -> date | None:
     covered = period_of(mention)
     return covered[0] if covered and covered[0] == covered[1] else None
+
+
+def stated_within(sentence: Sentence, hit: int, period: Period | None) -> bool:
+    """A count a sentence states answers for the question's period only when its clause names
+    a time inside it ("won 3 races in 2024" for 2024; not for March 2024, and "won 3 races"
+    for no period: a total said with no time may span any years). A fact's own dating note
+    ("(before 30 December 2024)": when it was told) is no time of the count."""
+    if period is None:
+        return True
+    ref = sentence.when.date() if sentence.when else _NO_DAY
+    low, high = clause_at(sentence.text, hit)
+    for mention in find_dates(sentence.text, ref, past=True):
+        if not low <= mention.start < high or not (mention.explicit or sentence.when):
+            continue
+        covered = period_of(mention)
+        if covered and not _TOLD_BY.search(sentence.text, 0, mention.start) and period.covers(covered[0]) \
+                and period.covers(covered[1]):
+            return True
+    return False

@@ -106,6 +106,29 @@ def test_a_chat_counts_each_race_once_and_no_hope_or_question(chat: Memory, home
     assert chat.ask(question).text == count
 
 
+TOTALS = """# Sorcha's diary
+
+# 2024-12-30
+
+What a season: the Harriers won 3 races in 2024.
+
+# 2025-03-08
+
+We won the Frostbite relay this morning.
+"""
+
+
+@pytest.fixture(scope="module")
+def totals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "sorcha-totals.md", TOTALS, "Sorcha Penhale") as memory:
+        yield memory
+
+
+def test_a_stated_count_answers_only_for_the_period_it_names(totals: Memory, home: Path) -> None:
+    assert is_idk(totals.ask("How many races did the Harriers win in 2025?").text)  # 2024's total is not 2025's
+    assert totals.ask("How many races did the Harriers win in 2024?").text == "3 races"
+
+
 def test_a_month_without_a_year_is_refused_not_counted_over_all_time(diary: Memory, home: Path) -> None:
     assert is_idk(diary.ask("How many times did we win in September?").text)
 
