@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import grammar
 from memhop.core.language import lexical
-from memhop.core.language.dates import DateMention, find_dates
+from memhop.core.language.dates import find_dates
 from memhop.core.language.dates import period as period_of
 from memhop.core.language.numbers import CURRENCY_CODES, CURRENCY_UNITS, MONEY_SUFFIXES, WORD_NUMBER, as_digits
 from memhop.core.language.periods import Period, unpinned
@@ -184,17 +184,19 @@ def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Perio
     event is dated by the date its clause gives ("we won on Saturday", said on Sunday, is
     Saturday's) else by when it was said, so two messages about one race count once. A count
     is refused (None) when an asserted event cannot be dated to a day: it cannot be told apart
-    from the others, and a wrong count is worse than none. A fact with no date at all says
-    what someone does, not an occasion, and is no event to count."""
+    from the others, and a wrong count is worse than none. A fact no date places is left to
+    the turn it was written from."""
     if unpinned(question, date.today()):
         return None
     verb = grammar.question_verb(question)
     days: dict[date, Sentence] = {}
     for sentence, hit in said:
         where = asserted(sentence.text, verb, hit)
-        if where is None or (sentence.when is None and not _written_days(sentence.text)):
+        if where is None:
             continue
         day = event_day(sentence, where)
+        if day is None and sentence.when is None:
+            continue  # a fact no date places: its turn, dated, is what counts
         if day is None:
             return None
         if period is None or period.covers(day):
@@ -239,14 +241,16 @@ def event_day(sentence: Sentence, at: int) -> date | None:
     """The day the event at offset `at` happened: a day its clause names, resolved against
     when it was said ("yesterday", "on Saturday"), else the day it was said; None when the
     clause names a vaguer time the day said does not fall in ("a few weeks ago", "in May").
-    A fact has no day it was said: only the dates it writes out (the write path's "(on 14
-    September 2024)", "(before ...)": told that day) date it."""
+    A fact has no day it was said but the write path's note of when it was told ("(before
+    17 August 2024)"), and only the dates it writes out in full name its event's day."""
     if sentence.when is not None:
         said: date | None = sentence.when.date()
         found = find_dates(sentence.text, said, past=True)
     else:
-        found = [m for m in find_dates(sentence.text, _NO_DAY, past=True) if m.explicit]
-        said = max(_written_days(sentence.text), default=None)
+        written = [m for m in find_dates(sentence.text, _NO_DAY, past=True) if m.explicit]
+        told = [m for m in written if _TOLD_BY.search(sentence.text, 0, m.start)]
+        said = next((covered[0] for covered in map(period_of, told) if covered), None)
+        found = [m for m in written if m not in told]
     low, high = clause_at(sentence.text, at)
     near = [m for m in found if low <= m.start < high]
     if not near:
@@ -258,16 +262,6 @@ def event_day(sentence: Sentence, at: int) -> date | None:
     if covered[0] == covered[1]:
         return covered[0]
     return said if said is not None and covered[0] <= said <= covered[1] else None
-
-
-def _written_days(text: str) -> list[date]:
-    """The single days a text writes out in full ("on 14 September 2024")."""
-    return [d for m in find_dates(text, _NO_DAY) if m.explicit and (d := _one_day(m)) is not None]
-
-
-def _one_day(mention: DateMention) -> date | None:
-    covered = period_of(mention)
-    return covered[0] if covered and covered[0] == covered[1] else None
 
 
 def stated_within(sentence: Sentence, hit: int, period: Period | None) -> bool:
