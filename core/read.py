@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,8 +23,8 @@ from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
 from memhop.core.evidence import Evidence, FactSource, Listener, evidence_of, people_rows
 from memhop.core.expansion import expand, walk_chain
-from memhop.core.language.dates import stated_period
 from memhop.core.language.names import NameMatch, find_names
+from memhop.core.language.periods import stated_period
 from memhop.core.language.question import parse as parse_question
 from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
@@ -222,7 +223,8 @@ def _prepare(
     timings["stage3"] = _ms(clock)
 
     clock = time.perf_counter()
-    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, _in_period(question, snap),
+    in_period = _in_period(question, snap, trace)
+    query = Query(question, stripped, query_text, snap, people, focus, tuple(sources), allowed, in_period,
                   store.con, each, listeners, None if category is None else _unit(category.result()[0]))
     timings["evidence"] = round(_ms(clock) + alone, 2)  # the people's rows were found before the embedding
     return query, chosen, trace
@@ -240,13 +242,14 @@ def _in_background(embedder: Embedder, texts: list[str]) -> Future[np.ndarray]:
     return _EMBEDDING[1].submit(embedder.embed, texts)
 
 
-def _in_period(question: str, snap: Snapshot) -> np.ndarray | None:
-    """The turns said in the period the question names outright ("in May 2024"), if any."""
-    stated = stated_period(question)
+def _in_period(question: str, snap: Snapshot, trace: Trace) -> np.ndarray | None:
+    """The turns said in the period the question names outright ("in May 2024", "between
+    March and May 2023", "since April 2024" up to today), if any; the trace shows the period."""
+    stated = stated_period(question, date.today())
     if stated is None:
         return None
-    (first, last), _ = stated
-    return Window(first, last).mask(snap.turns.timestamps)
+    trace.period = f"{stated.label} ({stated.words})"
+    return Window(stated.first, stated.last).mask(snap.turns.timestamps)
 
 
 def _ms(since: float) -> float:

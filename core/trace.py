@@ -110,6 +110,7 @@ class Trace:
     stopped: str = ""  # why expansion stopped
     facts: list[EntityFacts] = field(default_factory=list)
     route: Route | None = None  # the question's kind and why (core/route.py)
+    period: str = ""  # the period the question names, as read ("1 March 2023 – 31 May 2023 (from March to May 2023)")
     retriever: str = ""  # which retriever ranked the evidence (core/retrievers)
     retrieval: list[str] = field(default_factory=list)  # what each of its stages contributed
     evidence: list[EvidencePick] = field(default_factory=list)

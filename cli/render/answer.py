@@ -62,6 +62,8 @@ def render_trace(result: Answer, console: Console = out) -> None:
     tree = Tree(_text(("Trace: ", STAGE_STYLE), trace.question))
     if trace.route is not None:
         tree.add(_text(("Question type: ", "dim"), trace.route.kind, (f" ({trace.route.why})", "dim")))
+    if trace.period:
+        tree.add(_text(("Period asked about: ", "dim"), trace.period))
     if trace.query != trace.question:
         tree.add(_text(("Facts and turns ranked by: ", "dim"), trace.query))
     _stage1(tree, trace)

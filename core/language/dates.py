@@ -265,16 +265,6 @@ def period(mention: DateMention) -> tuple[date, date] | None:
     return mention.day, mention.day
 
 
-def stated_period(text: str) -> tuple[tuple[date, date], str] | None:
-    """The period a question names outright ("in May 2024", "in 2023", "on 5 March 2024")
-    and the words that name it; relative ones ("last week") are left to the reader."""
-    for mention in find_dates(text, date(2000, 1, 1)):
-        days = period(mention) if mention.explicit else None
-        if days:
-            return days, mention.text
-    return None
-
-
 def parse_loose(text: str, ref: date) -> date | None:
     """dateparser for the rare month-name date the rules above do not know."""
     from datetime import datetime

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import events, group_records, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, group_records, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
@@ -153,24 +153,27 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             return Explanation(gathered[0], tuple(chain), gathered[1])
     turns = {turn.id: turn for turn in request.evidence}  # the evidence by id: for the event and the replies alike
     about = _of_event(question, sentences, turns)
+    count_asked = question.wh == "how many"
     for scored in ranked[:SPAN_REACH]:  # a typed span from any well-supported sentence first
         if not about(scored.sentence):
             continue  # "It begins at 11am", of the parade, is no time of the recital
+        if count_asked and not counts.stated_within(scored.sentence, scored.hit, scope):
+            continue  # "won 3 races in 2024" counts none of March 2025's
         short = _typed_cut(question, scored.sentence, scored.hit, end, chain)
         if short:
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
         for reply in replies.replies_to(question, asking, turns, sentences):
-            if not about(reply):
+            if not about(reply) or (count_asked and not counts.stated_within(reply, 0, scope)):
                 continue
             short = _typed_cut(question, reply, 0, end, chain)
             if short:
                 return Explanation(short, tuple(chain), reply.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        happened = [s for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
-        counted = lists.occasions([ranking.date_of(s.sentence) for s in happened])
+        happened = [(s.sentence, s.hit) for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
+        counted = counts.occasions(question.text, happened, scope)  # in the period asked about
         if counted:
-            return Explanation(counted, tuple(chain), happened[0].sentence.text)
+            return Explanation(counted[0], tuple(chain), counted[1].text)
         return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
@@ -283,7 +286,10 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: S
 
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
     """The question names someone nothing in memory mentions ("what does Ezra play?" after
-    Ezra was forgotten): whatever the sentences say is about someone else."""
+    Ezra was forgotten): whatever the sentences say is about someone else. The months of
+    the period it names ("between September and December 2024") name no one."""
+    scope, _ = ranking.scope_of(text)
+    text = text.replace(scope.words, " ") if scope else text
     words = [fold(w) for w in re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)]  # "Zenobe" typed is "Zénobe" said
     said = {w for s in sentences for w in re.findall(r"[\w'’-]+", fold(s.text))}
     return any(bare(w) not in said and w not in said for w in words)

@@ -5,19 +5,29 @@ counts occasions. A number answers it only when the sentence says the number of 
 ("forty lengths", "went there twice"); a clock time ("we leave at 8"), a part of a date, an
 age ("she's 6"), a price ("£8"), a house number ("12 Elm Row"), a year or a percentage
 never counts events, whatever the question counts. When no sentence states the count of
-occasions, the answerer counts the days the supporting sentences put the event on
-(lists.occasions) instead.
+occasions, the answerer counts the distinct dated events the supporting sentences assert
+(`occasions`) instead.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import grammar
 from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates
+from memhop.core.language.dates import period as period_of
 from memhop.core.language.numbers import CURRENCY_CODES, CURRENCY_UNITS, MONEY_SUFFIXES, WORD_NUMBER, as_digits
+from memhop.core.language.periods import Period, unpinned
+from memhop.core.language.sentences import Sentence
 
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+_NO_DAY = date(2000, 1, 1)  # a reference for reading dates written in full, which need none
 # Nouns a "how many times" question counts with: occasions, however they are said.
 OCCASIONS = frozenset({"time", "times", "occasion", "occasions"})
 _REPEATS = {"once": "1", "twice": "2", "thrice": "3"}
@@ -108,7 +118,7 @@ def stated(text: str, noun: str | None, hit: int) -> str | None:
     """The count of `noun` the text states nearest the matched word at `hit`, as digits
     ("forty lengths" -> "40 lengths"); occasions only within the clause of the match
     ("walked there twice", not "...; she lay down twice"). None when the text states none."""
-    dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
+    dates = [(d.start, d.end) for d in find_dates(text, _NO_DAY)]
     found: list[tuple[int, str]] = []
     low, high = clause_at(text, hit)
     money = is_currency(noun)
@@ -152,3 +162,122 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
     low = max((e for s, e in marks if e <= hit), default=0)
     high = min((s for s, e in marks if s >= hit), default=len(text))
     return low, high
+
+
+# Words that say an event did not quite happen: "we nearly won", "almost missed it".
+_SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually"})
+# the write path's note of when a fact was told, not when it happened: "(before 30 December 2024)"
+_TOLD_BY = re.compile(r"\((?:shortly\s+)?(?:before|after|as of|since|until|around)\s+$")
+# Clauses that say their own event, under whatever verb they hang on.
+_CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
+# Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
+_WISHES = frozenset({"hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine"})
+
+
+def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Period | None) -> tuple[str, Sentence] | None:
+    """How many distinct dated events of the question's verb the sentences assert (and the
+    best supporting sentence counted), inside the question's period when it names one; none
+    when it names a time it does not pin ("in June", "last week": not a count over all time).
+
+    Each (sentence, offset of the matched word) counts only where the sentence asserts the
+    verb: not denied, hedged ("nearly won"), under a modal or a condition, wished or asked. An
+    event is dated by the date its clause gives ("we won on Saturday", said on Sunday, is
+    Saturday's) else by when it was said, so two messages about one race count once. A count
+    is refused (None) when an asserted event cannot be dated to a day: it cannot be told apart
+    from the others, and a wrong count is worse than none. A fact no date places is left to
+    the turn it was written from."""
+    if unpinned(question, date.today()):
+        return None
+    verb = grammar.question_verb(question)
+    days: dict[date, Sentence] = {}
+    for sentence, hit in said:
+        where = asserted(sentence.text, verb, hit)
+        if where is None:
+            continue
+        day = event_day(sentence, where)
+        if day is None and sentence.when is None:
+            continue  # a fact no date places: its turn, dated, is what counts
+        if day is None:
+            return None
+        if period is None or period.covers(day):
+            days.setdefault(day, sentence)
+    if not days:
+        return None
+    return str(len(days)), next(iter(days.values()))
+
+
+def asserted(text: str, verb: str | None, hit: int) -> int | None:
+    """Where in `text` the event is asserted as having happened (the offset of its word),
+    None where it is not: the question's verb where the sentence says it, else the matched
+    word ("Swimming again with Brann" for "go swimming"), each in the stance it is said in."""
+    if text.rstrip().endswith("?"):
+        return None
+    doc = grammar.parsed(text)
+    said = [t for t in doc if verb is not None and grammar.verb_base(t.lower_) == verb]
+    if not said:
+        said = [t for t in doc if t.idx <= hit < t.idx + len(t.text)][:1]
+    return next((t.idx for t in said if _happened(t)), None)
+
+
+def _happened(word: Token) -> bool:
+    """Stated as done: not denied or short of it ("didn't win", "no swim", "nearly won"), no
+    modal, not under a condition or a wish ("if we win", "I hope we won", "wanted to win"),
+    nor said under a verb that is ("didn't go swimming")."""
+    if grammar.negated(word) or grammar.conditional(word) or any(
+        c.tag_ == "MD" or (c.dep_ == "advmod" and c.lower_ in _SHORT_OF) or (c.dep_ in ("det", "neg") and c.lower_ == "no")
+        for c in word.children
+    ):
+        return False
+    head = word.head
+    if head.i == word.i:
+        return True
+    if word.dep_ in _CLAUSES:  # a clause of its own: only a condition or a wish above it takes it back
+        return not grammar.conditional(head) and grammar.verb_base(head.lower_) not in _WISHES
+    # "went swimming", "wanted to win", "didn't go swimming": the word it hangs on says whether
+    return grammar.verb_base(head.lower_) not in _WISHES and _happened(head)
+
+
+def event_day(sentence: Sentence, at: int) -> date | None:
+    """The day the event at offset `at` happened: a day its clause names, resolved against
+    when it was said ("yesterday", "on Saturday"), else the day it was said; None when the
+    clause names a vaguer time the day said does not fall in ("a few weeks ago", "in May").
+    A fact has no day it was said but the write path's note of when it was told ("(before
+    17 August 2024)"), and only the dates it writes out in full name its event's day."""
+    if sentence.when is not None:
+        said: date | None = sentence.when.date()
+        found = find_dates(sentence.text, said, past=True)
+    else:
+        written = [m for m in find_dates(sentence.text, _NO_DAY, past=True) if m.explicit]
+        told = [m for m in written if _TOLD_BY.search(sentence.text, 0, m.start)]
+        said = next((covered[0] for covered in map(period_of, told) if covered), None)
+        found = [m for m in written if m not in told]
+    low, high = clause_at(sentence.text, at)
+    near = [m for m in found if low <= m.start < high]
+    if not near:
+        return said
+    mention = min(near, key=lambda m: abs(m.start - at))
+    covered = period_of(mention)
+    if covered is None:
+        return None
+    if covered[0] == covered[1]:
+        return covered[0]
+    return said if said is not None and covered[0] <= said <= covered[1] else None
+
+
+def stated_within(sentence: Sentence, hit: int, period: Period | None) -> bool:
+    """A count a sentence states answers for the question's period only when its clause names
+    a time inside it ("won 3 races in 2024" for 2024; not for March 2024, and "won 3 races"
+    for no period: a total said with no time may span any years). A fact's own dating note
+    ("(before 30 December 2024)": when it was told) is no time of the count."""
+    if period is None:
+        return True
+    ref = sentence.when.date() if sentence.when else _NO_DAY
+    low, high = clause_at(sentence.text, hit)
+    for mention in find_dates(sentence.text, ref, past=True):
+        if not low <= mention.start < high or not (mention.explicit or sentence.when):
+            continue
+        covered = period_of(mention)
+        if covered and not _TOLD_BY.search(sentence.text, 0, mention.start) and period.covers(covered[0]) \
+                and period.covers(covered[1]):
+            return True
+    return False

@@ -4,7 +4,7 @@
 The items are gathered across every supporting sentence (one session may name the cello,
 another the piano), each read by the grammar: the complements of the question's verb ("plays
 guitar and drums"), or a list after a colon ("Top three: A, B, C"). A count is the number of
-distinct days the supporting sentences put the event on.
+distinct dated events the supporting sentences assert (counts.occasions).
 
 An item found so narrows what else counts: a bare noun phrase with the same head and a
 modifier ("started on double bass" beside "plays bass") names another kind of the same
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import counts, grammar
@@ -301,9 +300,3 @@ def tells_occasion(sentence: Sentence, entity: str | None, hit: int | None = Non
 
 
 _PROPER = re.compile(r"\b[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*")
-
-
-def occasions(days: Sequence[date | None]) -> str | None:
-    """How many distinct days the supporting sentences date the event to."""
-    distinct = {d for d in days if d is not None}
-    return str(len(distinct)) if distinct else None

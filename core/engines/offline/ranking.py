@@ -18,7 +18,8 @@ from memhop.core.engines.offline import grammar, lists
 from memhop.core.engines.offline.spans import asks_class, identity_question, role, set_off, span
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
-from memhop.core.language.dates import find_dates, stated_period
+from memhop.core.language.dates import find_dates
+from memhop.core.language.periods import Period, stated_period
 from memhop.core.language.question import CURRENT, Question, asks_for_several
 from memhop.core.language.sentences import Sentence, actor, mentions
 
@@ -79,7 +80,7 @@ def ranked(
     entity: str | None,
     sentences: Sequence[Sentence],
     doer: str | None = None,
-    scope: tuple[date, date] | None = None,
+    scope: Period | None = None,
 ) -> list[Scored]:
     """The sentences that support an answer, best first (empty: nothing clears the bar).
 
@@ -269,16 +270,16 @@ def _equated(text: str, position: int, entity: str) -> bool:
     return bool(subject or complement)
 
 
-def scope_of(text: str) -> tuple[tuple[date, date] | None, frozenset[str]]:
-    """The period a question is limited to ("in May 2024") and the words that say it."""
-    stated = stated_period(text)
+def scope_of(text: str) -> tuple[Period | None, frozenset[str]]:
+    """The period a question is limited to ("in May 2024", "between March and May 2023",
+    "since April 2024" up to today) and the words that say it."""
+    stated = stated_period(text, date.today())
     if stated is None:
         return None, frozenset()
-    days, words = stated
-    return days, frozenset(lexical.terms(words)) | frozenset(lexical.words(words))
+    return stated, frozenset(lexical.terms(stated.words)) | frozenset(lexical.words(stated.words))
 
 
-def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
+def _in_scope(sentence: Sentence, scope: Period | None) -> float:
     """A sentence dated inside the question's period counts more, one dated outside less."""
     if scope is None:
         return 1.0
@@ -287,7 +288,7 @@ def _in_scope(sentence: Sentence, scope: tuple[date, date] | None) -> float:
         days.append(sentence.when.date())
     if not days:
         return 1.0
-    return SCOPE_IN if any(scope[0] <= d <= scope[1] for d in days) else SCOPE_OUT
+    return SCOPE_IN if any(scope.covers(d) for d in days) else SCOPE_OUT
 
 
 def date_of(sentence: Sentence) -> date | None:
