@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import dating, grammar, tense
 from memhop.core.engines.offline.refusals import STORE_DATE_NOTE
@@ -29,6 +30,9 @@ from memhop.core.language.question import GROUPS, Question, is_relation, run_on,
 from memhop.core.language.sentences import Sentence, split_sentences
 from memhop.core.language.turns import asks, replies
 from memhop.core.model import TurnView
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 _AUXILIARIES = frozenset({"do", "does", "did", "is", "was", "are", "were", "will", "'s", "’s"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our",
@@ -113,12 +117,16 @@ def dates_doing(asked: tuple[str, str], text: str) -> bool:
     doc = grammar.parsed(text)
     noted = [(m.start(), m.end()) for m in STORE_DATE_NOTE.finditer(text)]
     for mention in mentions:
+        path: list[Token] = []
         if any(a <= mention.start < b for a, b in noted):
             governor = grammar.root(doc)
         else:
             inside = [t for t in doc if mention.start <= t.idx < mention.end]
-            governor = dating.governor(inside)[0] if inside else None
-        if governor is None or tense.verb_base(governor.lower_) == verb:
+            governor, path = dating.governor(inside) if inside else (None, [])
+        if governor is None:
+            return True
+        # "finishing the steps to perform at the fair next month": the verb on the way up counts too
+        if any(t.tag_.startswith("VB") and tense.verb_base(t.lower_) == verb for t in (*path, governor)):
             return True
         if any(c.dep_ in _SUBJECTS and lexical.stem(c.lower_) == lexical.stem(noun) for c in governor.children):
             return True

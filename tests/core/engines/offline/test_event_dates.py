@@ -21,6 +21,7 @@ CHAT = """13/05/2024, 18:00 - Ottoline Brisco: Hi all, welcome to the orchard gr
 16/05/2024, 08:30 - Ottoline Brisco: The recital was last night, Leopold played beautifully.
 17/05/2024, 19:00 - Corvin Drummond: I finally joined the poetry circle, first meeting went well.
 18/05/2024, 10:00 - Isaura Quint: We founded the seed library on 2 March 2024, after months of planning.
+19/05/2024, 11:00 - Leopold Hatherley: My troupe is finishing up the steps to perform at the harvest fair next month.
 """
 
 
@@ -51,6 +52,7 @@ def test_an_undated_past_event_is_answered_as_a_bound(chat: Memory, home: Path, 
     ("When was the seed library founded?", "2 March 2024"),  # the asked verb governs the date
     ("When is the cider pressing?", "25 May 2024"),  # the event is the subject of its date's clause
     ("When was the recital?", "15 May 2024"),  # "last night", said on the 16th
+    ("When is Leopold's troupe performing at the harvest fair?", "June 2024"),  # the asked verb, on the way up
 ])
 def test_a_date_said_of_the_event_itself_is_still_read(chat: Memory, home: Path, question: str, expected: str) -> None:
     assert chat.ask(question).text == expected
