@@ -194,10 +194,11 @@ def _of_event(question: Question, sentences: Sequence[Sentence],
     sentence is when the question names none."""
     if events.unnamed(question):
         return lambda sentence: False  # "When's it?": the time of nothing the question names
-    noun, doing, said = events.event(question), events.doing(question), events.by_turn(sentences)
-    # "when was the club founded?": not the date someone joined it
-    return lambda sentence: ((doing is None or events.dates_doing(doing, sentence.text))
-                             and (noun is None or events.speaks_of(noun, sentence, said, turns)))
+    noun = events.event(question)
+    if noun is None:
+        return lambda sentence: True
+    said = events.by_turn(sentences)
+    return lambda sentence: events.speaks_of(noun, sentence, said, turns)
 
 
 def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str]) -> str | None:

@@ -90,7 +90,15 @@ def _side(words: list[Token], lead: int, start: int, end: int, unknown: str | No
     inside = [t for t in words if start <= t.idx - lead < end]
     if not inside:
         return unknown if unknown != tense.PRESENT else None
-    verb, path = governor(inside)
+    token = next((t for t in inside if t.head == t or t.head not in inside), inside[0])
+    path: list[Token] = []  # the words from the date up to the verb that governs it
+    verb = None
+    while token.head != token and len(path) < 8:
+        token = token.head
+        if tense.finite(token) or (token.tag_.startswith("VB") and token.head == token):
+            verb = token
+            break
+        path.append(token)
     if verb is None:
         return unknown if unknown != tense.PRESENT else None
     said = tense.of_verb(verb) or unknown
@@ -100,19 +108,6 @@ def _side(words: list[Token], lead: int, start: int, end: int, unknown: str | No
     if said == tense.FUTURE_TENSE or FUTURE.search(clause) or _AWAITED.search(clause):
         return AHEAD
     return _present(path, verb, inside)
-
-
-def governor(inside: list[Token]) -> tuple[Token | None, list[Token]]:
-    """The verb that governs a date (its tokens `inside`), and the words on the way up to it
-    ("the party on 12 June": "party"); no verb within eight steps, None."""
-    token = next((t for t in inside if t.head == t or t.head not in inside), inside[0])
-    path: list[Token] = []
-    while token.head != token and len(path) < 8:
-        token = token.head
-        if tense.finite(token) or (token.tag_.startswith("VB") and token.head == token):
-            return token, path
-        path.append(token)
-    return None, path
 
 
 def _present(path: list[Token], verb: Token, inside: list[Token]) -> str | None:

@@ -18,21 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
-from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import dating, grammar, tense
-from memhop.core.engines.offline.refusals import STORE_DATE_NOTE
+from memhop.core.engines.offline import grammar, tense
 from memhop.core.engines.offline.spans import TIME_NOUNS
 from memhop.core.language import lexical
-from memhop.core.language.dates import find_dates
 from memhop.core.language.question import GROUPS, Question, is_relation, run_on, target_noun
 from memhop.core.language.sentences import Sentence, split_sentences
 from memhop.core.language.turns import asks, replies
 from memhop.core.model import TurnView
-
-if TYPE_CHECKING:
-    from spacy.tokens import Token
 
 _AUXILIARIES = frozenset({"do", "does", "did", "is", "was", "are", "were", "will", "'s", "’s"})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our",
@@ -84,53 +77,6 @@ def event(question: Question) -> str | None:
     if not phrase or phrase[-1] in TIME_NOUNS or phrase[-1] in lexical.STOPWORDS:
         return None
     return lexical.stem(phrase[-1])
-
-
-def doing(question: Question) -> tuple[str, str] | None:
-    """The verb and subject noun of a "when" question asking when a thing was done or did
-    something ("When was the club founded?" -> ("found", "club")): its date is only one said
-    of that doing, not one of another thing done to the noun ("Ines joined the club",
-    dated, does not date the club's founding). None when the question's verb is "be" or
-    none, or its subject is a person or a pronoun (read as `event` and `speaks_of` do)."""
-    if _time_asked(question) is None:
-        return None
-    verb = grammar.question_verb(question.text)
-    subject = grammar.frame(question.text).subject
-    if verb is None or verb in _AUXILIARIES or verb in ("be", "happen", "have") or subject is None:
-        return None
-    low = subject.lower()
-    if not subject.islower() or low in _PERSONAL or low in REFERRING or is_relation(low) or low in TIME_NOUNS:
-        return None
-    return verb, low
-
-
-def dates_doing(asked: tuple[str, str], text: str) -> bool:
-    """Whether a date in `text` may be said of the asked doing: the verb governing it is the
-    asked verb, or its subject is the asked noun ("the club opened in May"), or no verb
-    governs it (a reply, "Saturday at noon": who it answers decides). A dating note the
-    write path added ("(before 3 May 2024)") dates the sentence's main verb. A sentence
-    with no date (a clock time) is not judged here."""
-    verb, noun = asked
-    mentions = find_dates(text, date(2000, 1, 1))
-    if not mentions:
-        return True
-    doc = grammar.parsed(text)
-    noted = [(m.start(), m.end()) for m in STORE_DATE_NOTE.finditer(text)]
-    for mention in mentions:
-        path: list[Token] = []
-        if any(a <= mention.start < b for a, b in noted):
-            governor = grammar.root(doc)
-        else:
-            inside = [t for t in doc if mention.start <= t.idx < mention.end]
-            governor, path = dating.governor(inside) if inside else (None, [])
-        if governor is None:
-            return True
-        # "finishing the steps to perform at the fair next month": the verb on the way up counts too
-        if any(t.tag_.startswith("VB") and tense.verb_base(t.lower_) == verb for t in (*path, governor)):
-            return True
-        if any(c.dep_ in _SUBJECTS and lexical.stem(c.lower_) == lexical.stem(noun) for c in governor.children):
-            return True
-    return False
 
 
 def unnamed(question: Question) -> bool:

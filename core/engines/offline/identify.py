@@ -50,8 +50,6 @@ _OTHERS_POSSESSIVES = frozenset({"his", "her", "their", "your", "its"})
 # Kin words people call their family by ("Dad rang"); "Mother" and "Father" name days,
 # saints and titles more often than a diarist's parents.
 _KIN_NAMES = relations.KIN_ALIASES - {"mother", "father", "grandmother", "grandfather"}
-# Words before a common noun, never before a person's name: "the Plumber", "our Vet".
-_DETERMINERS = frozenset({"the", "this", "that", "our", "my", "your", "his", "her", "their"})
 
 
 @dataclass
@@ -64,7 +62,6 @@ class _Candidate:
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
-    determined: int = 0  # mentions with a determiner before them ("the Plumber")
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
@@ -107,7 +104,6 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
                 continue
             cand = add(name)
             cand.mentions += 1
-            cand.determined += first.i > 0 and doc[first.i - 1].lower_ in _DETERMINERS
             if label is not None:
                 cand.labels[label] += 1
             cand.mid_sentence |= first.idx not in starts
@@ -151,7 +147,6 @@ def _fold_possessives(found: dict[str, _Candidate]) -> None:
         owned, cand = found.pop(name), found[name[:-2]]
         cand.labels.update(owned.labels)
         cand.mentions += owned.mentions
-        cand.determined += owned.determined
         cand.mid_sentence |= owned.mid_sentence
         cand.vocative_only &= owned.vocative_only
 
@@ -217,7 +212,6 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
                     votes[canonical(word, "person")]["person"] += kinds_of.CUED
 
     candidates = _collect(session, docs)
-    titles = {c.surface for c in candidates.values() if _title(c)}
     # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
     kinded = [(c, c.cued_kind or _vote(c.labels) or "person") for c in candidates.values()]
     # People first (so "Alice's" is known to be Alice's place), longer names first (so
@@ -261,8 +255,6 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             kind = decide_kind(add_votes(stored.kind_votes or ((stored.kind, 1.0),), evidence), stored.kind)
         else:
             kind = decide_kind(evidence or ((kinds.get(name, "person"), 1.0),))
-            if kind in ("person", "org") and name in titles:
-                continue  # "we called the Plumber", "the Vet said": a trade, not a person's name
         if name in renamed:
             name, seen = renamed[name], sorted({*seen, name} - {renamed[name]})
         out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids)), evidence))
@@ -314,15 +306,6 @@ def _keep(cand: _Candidate, kind: str) -> bool:
     if kind == "org":
         return False
     return cand.mid_sentence
-
-
-def _title(cand: _Candidate) -> bool:
-    """A dictionary word capitalised only as a title of someone ("we called the Plumber",
-    "the Vet said"): every mention has a determiner before it, which a person's name
-    never takes ("Rose", "Will" and "Grace Park" are said bare)."""
-    words = cand.surface.split()
-    return (cand.cued_kind is None and len(words) == 1 and is_english_word(words[0])
-            and cand.mentions > 0 and cand.determined == cand.mentions)
 
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:

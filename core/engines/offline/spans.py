@@ -98,7 +98,6 @@ _FREQUENCY = re.compile(
     re.I,
 )
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
-_BOUND = re.compile(r"\b(before|after)\s+$", re.I)  # "(before 3 May 2024)": a bound on the day, not the day
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 _COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
@@ -272,19 +271,11 @@ def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
     mentions = [d for d in mentions if ref is not None or d.explicit]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
-    usable = [(d.start, _bound(sentence.text, d.start)
-               + (format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label)))
+    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label))
               for d in calendar_dates or mentions]
     # A sentence without a time expression dates nothing: "not in tune since the recital",
     # written in May, does not put the recital in May.
     return _nearest(usable, hit) if usable else None
-
-
-def _bound(text: str, start: int) -> str:
-    """"before " for a date said as a bound, not the day itself: "(before 3 May 2024)", the
-    note the write path gives an undated past event, is any day up to 3 May."""
-    said = _BOUND.search(text[:start])
-    return f"{said.group(1).lower()} " if said else ""
 
 
 def _asks_workplace(question: Question) -> bool:
