@@ -192,14 +192,14 @@ _GROUP_WORD = re.compile(r"\b(?:group|chat)\b", re.I)  # "when did Lasse leave t
 
 
 def _group_record(sentence: Sentence) -> bool:
-    """A chat's record of a group event ("Lasse left"), supporting a "when" question. Its day
-    is the turn's time, which is read as no date of what it says, and which group it is of
-    (two may have a Lasse leave) is not known here. So a question asked of a group or chat
-    is refused when the evidence holds such records; a sentence supported less well than the record, with a date, is about
-    something else ("we renamed it last week", "first swim is Saturday"), and one saying
-    "Lasse left the group lol" is a member's joke, not the record."""
-    said = refusals.STORE_DATE_NOTE.sub("", sentence.text)  # the dating note a written fact carries
-    return any(group_events.is_record(said, who) for who in {sentence.speaker, sentence.owner})
+    """A chat's record of a group event ("Lasse left"): the turn itself, spoken by the actor
+    (a fact written from it, or "Lasse joined the group" in a diary, is none). Its day is the
+    turn's time, which is read as no date of what it says, and which group it is of (two may
+    have a Lasse leave) is not known here. So a "when" question asked of a group or chat is
+    refused while such records are at hand; any other answers only from a sentence better
+    supported than the record (a date in "we renamed it last week" or "first swim is
+    Saturday" is of something else)."""
+    return sentence.origin == "evidence" and group_events.is_record(sentence.text, sentence.speaker)
 
 
 def _of_event(question: Question, sentences: Sequence[Sentence],
