@@ -139,38 +139,3 @@ def forwarded(text: str, by: str) -> str:
     """A forwarded message's text, marked with who forwarded it: the turn itself is credited
     to the original author, since the words are theirs."""
     return f"[forwarded by {by}]\n{text}"
-
-
-# A chat app's own record of a group's life, as its members would say it. WhatsApp writes
-# these lines itself (kept in its words); formats that only name the action (Telegram's
-# "invite_members") are given the same English wording, the one language/group_events reads.
-def group_created(actor: str, title: str | None) -> str:
-    return f'{actor} created group "{title}"' if title else f"{actor} created the group"
-
-
-def group_renamed(actor: str, title: str, before: str | None) -> str:
-    """ "Oona changed the group name from "A" to "B"": the old name only when known."""
-    old = f'from "{before}" ' if before and before != title else ""
-    return f'{actor} changed the group name {old}to "{title}"'
-
-
-def members_added(actor: str, members: list[str]) -> str:
-    """Someone adding only themselves joined: "Lasse joined the group", not "Lasse added Lasse"."""
-    if not members or members == [actor]:
-        return f"{actor} joined the group"
-    return f"{actor} added {_listed(members)}"
-
-
-def members_removed(actor: str, members: list[str]) -> str:
-    """Someone removing only themselves left: "Lasse left"."""
-    if not members or members == [actor]:
-        return f"{actor} left"
-    return f"{actor} removed {_listed(members)}"
-
-
-def joined_by_link(actor: str) -> str:
-    return f"{actor} joined using this group's invite link"
-
-
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -1,7 +1,7 @@
 """Telegram Desktop's JSON export (`result.json`): one chat, or the whole account.
 
 Service entries about the group itself are kept as a statement of the member who acted,
-worded as WhatsApp words them (_util): the group created or renamed (with its old name when
+worded as WhatsApp words them (language/group_events): the group created or renamed (with its old name when
 an earlier entry gave it), members added, removed, left, joined by link; who was in the
 group, since when, and what it was called are facts of the user's life. The other service
 entries (calls, pins, photo changes, migrations, screenshots, timers) are the app's
@@ -23,18 +23,20 @@ from memhop.core.importers._util import (
     epoch_to_local,
     finish,
     forwarded,
-    group_created,
-    group_renamed,
     head_text,
-    joined_by_link,
     load_json,
     make_session,
-    members_added,
-    members_removed,
     parse_iso,
     poll_text,
 )
 from memhop.core.importers.base import ParsedSource, ParseOptions, Session, Turn
+from memhop.core.language.group_events import (
+    group_created,
+    group_renamed,
+    joined_by_link,
+    members_added,
+    members_removed,
+)
 from memhop.core.language.placeholders import KINDS, placeholder
 
 _SNIFF_TYPE = re.compile(r'"type"\s*:\s*"(?:message|service|personal_chat|private_group|saved_messages)"')

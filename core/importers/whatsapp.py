@@ -35,6 +35,7 @@ from memhop.core.errors import ImportFormatError
 from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session, poll_text
 from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
 from memhop.core.importers.whatsapp_events import group_event
+from memhop.core.language.group_events import names
 from memhop.core.language.placeholders import is_phone_number, placeholder, unsaved_contact
 
 _DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
@@ -42,10 +43,9 @@ _TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)(?:[\s\u202f\u00a0]*(?P<ampm>[
 # iOS: "[08/05/2023, 13:56:02] Name: text"; Android: "08/05/2023, 13:56 - Name: text".
 LINE = re.compile(rf"^(?P<ios>\[)?{_DATE},?\s+{_TIME}(?(ios)\]\s*|\s+[-\u2013]\s+)(?P<rest>.*)$")
 _SENDER = re.compile(r"^(?P<name>[^:\n]{1,80}?):\s(?P<text>.*)$", re.S)
-_SYSTEM_NAME = re.compile(
-    r"[\"\u201c\u201d]|\b(?:created|added|removed|left|joined|changed|deleted|pinned|turned|blocked|unblocked)\b",
-    re.I,
-)
+# The quote marks of a group name: a "sender" holding an odd number of them is a system
+# line whose colon stands inside a quoted name ('Ana changed the subject to "Re: B"').
+_QUOTES = re.compile(r"[\"\u201c\u201d\u201e\u00ab\u00bb]")
 _E2E = re.compile(r"^messages (?:and calls are end-to-end encrypted|to this (?:chat|group) are now secured)", re.I)
 # The app's own notices, in the languages of most exports (its wording, not the user's).
 _DELETED = re.compile(
@@ -117,19 +117,22 @@ class WhatsAppImporter:
         if not msgs:
             raise ImportFormatError(filename, "not a WhatsApp export: no dated message lines")
         order = _date_order(msgs, (options or ParseOptions()).day_first, filename)
-        title = _chat_name(msgs, filename)
+        chat = _chat_name(msgs, filename)
         owner = self_name or _owner(msgs)
         days: dict[str, list[Turn]] = {}
+        named: list[str] = []  # the group's names, as its kept events set them
         for msg in msgs:
             stamp = _timestamp(msg, order)
             if stamp is None:
                 raise ImportFormatError(filename, f"line {msg.line}: unreadable date or time")
-            turn = _turn(msg, stamp, owner)
+            turn, event = _turn(msg, stamp, owner, chat)
             if turn is None:
                 continue
+            named.extend(new for _, new in names(turn.text)) if event else None
             day = stamp.date().isoformat()
             bucket = days.setdefault(day, [])
             bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
+        title = named[-1] if named else chat
         sessions = [make_session(day, turns, title=title) for day, turns in days.items()]
         return finish(self.name, sessions, filename, owner=owner)
 
@@ -206,20 +209,12 @@ def _runs_forward(dates: list[tuple[int, int, int]], order: str) -> bool:
     return all(x <= y for x, y in zip(keys, keys[1:]))
 
 
-_SUBJECT = re.compile(r"(?:created group|changed the subject (?:from .+? )?to|changed the group name (?:from .+? )?to)"
-                      r"\s+[\"\u201c](?P<name>[^\"\u201d]+)[\"\u201d]", re.I)
 _FILE_TITLE = re.compile(r"^WhatsApp Chat (?:with|-|mit|avec|con|com|met)\s+(?P<name>.+?)(?:\.zip|\.txt)?$", re.I)
 
 
 def _chat_name(msgs: list[_Msg], filename: str) -> str | None:
-    """The group's subject as last set in the file; else iOS's chat-name line (its first
-    line puts the encryption notice under the chat's name); else the export's file name."""
-    subject = None
-    for msg in msgs:
-        if match := _SUBJECT.search(msg.rest):
-            subject = match["name"].strip()
-    if subject:
-        return subject
+    """The chat's name before any kept event sets it: iOS's chat-name line (its first line
+    puts the encryption notice under the chat's name), else the export's file name."""
     first = _SENDER.match(msgs[0].rest)
     if first and _E2E.match(first["text"].strip(INVISIBLE + " ")):
         return _speaker(first["name"])
@@ -247,30 +242,36 @@ def _timestamp(msg: _Msg, order: str) -> datetime | None:
         return None
 
 
-def _turn(msg: _Msg, stamp: datetime, owner: str | None) -> Turn | None:
-    """The message as a turn (a group event as its actor's statement), or None for the app's
-    other notices, calls, deleted and empty messages."""
+def _turn(msg: _Msg, stamp: datetime, owner: str | None, chat: str | None) -> tuple[Turn | None, bool]:
+    """The message as a turn, and whether it is a group event (kept as its actor's
+    statement); None for the app's other notices, calls, deleted and empty messages. A line
+    is the app's by its whole shape, never because a sender's name holds a word like "left"."""
+    if event := _event(msg.rest.strip(INVISIBLE + " "), None, owner, stamp, chat):  # Android: no sender
+        return event, True
     sender = _SENDER.match(msg.rest)
-    if sender is None or _SYSTEM_NAME.search(sender["name"]):
-        return _event(msg.rest.strip(INVISIBLE + " "), None, owner, stamp)  # Android: no sender
+    if sender is None or len(_QUOTES.findall(sender["name"])) % 2:
+        return None, False
     raw = sender["text"]
     text = _EDITED.sub("", raw.strip(INVISIBLE + " \t")).strip()
     if _E2E.match(text):
-        return None  # iOS puts the encryption notice under the chat's name
+        return None, False  # iOS puts the encryption notice under the chat's name
     if not text or _DELETED.match(text) or _CALL.match(text):
-        return None
+        return None, False
     if media := _media_marker(text, ios_notice=raw.startswith("\u200e")):
         text = media
     elif poll := _poll(text):
         text = poll
     elif raw.startswith("\u200e"):  # iOS marks its system notices with a leading LRM
-        return _event(text, _speaker(sender["name"]), owner, stamp)
-    return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp)
+        if event := _event(text, _speaker(sender["name"]), owner, stamp, chat):
+            return event, True
+        if sender["name"].strip(INVISIBLE + " ") == chat:
+            return None, False  # the app's other notices, filed under the chat's name
+    return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp), False
 
 
-def _event(line: str, sender: str | None, owner: str | None, stamp: datetime) -> Turn | None:
+def _event(line: str, sender: str | None, owner: str | None, stamp: datetime, chat: str | None) -> Turn | None:
     """A membership or group-name line as its actor's statement; None for other notices."""
-    event = group_event(line, sender, owner, name=_speaker)
+    event = group_event(line, sender, owner, name=_speaker, chat=chat)
     return Turn(speaker=event[0], text=event[1], timestamp=stamp) if event else None
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import counts, events, group_records, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
@@ -30,7 +30,7 @@ from memhop.core.engines.offline.spans import (
     identity_question,
     span,
 )
-from memhop.core.language import lexical
+from memhop.core.language import group_events, lexical
 from memhop.core.language.chains import follow, named_by, same_entity
 from memhop.core.language.names import fold
 from memhop.core.language.question import (
@@ -94,8 +94,6 @@ def reply_offline(request: AnswerRequest) -> Reply:
 
 def explain(request: AnswerRequest) -> Explanation:
     """The answer, the chain walked to reach it and the sentence it came from."""
-    if recorded := group_records.answer(request.question, request.evidence):  # "what was the group called before?"
-        return Explanation(recorded[0], (), recorded[1])
     sentences = gather(request)
     names = [s.name for s in request.slices]
     question = parse(request.question, names)
@@ -151,6 +149,11 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         gathered = _gathered(question, ranked, sentences, end)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
+    records = [r.score for r in ranked if question.wh == "when" and _group_record(r.sentence)]
+    if question.wh == "when" and _GROUP_WORD.search(question.text) and any(map(_group_record, sentences)):
+        return Explanation(DONT_KNOW, tuple(chain), None)  # "when did Lasse join the group?", a chat's records at hand
+    if records:  # "when did Lasse leave?": only what is supported as well as the record may answer
+        ranked = [r for r in ranked if r.score > max(records) and not _group_record(r.sentence)]
     turns = {turn.id: turn for turn in request.evidence}  # the evidence by id: for the event and the replies alike
     about = _of_event(question, sentences, turns)
     count_asked = question.wh == "how many"
@@ -186,6 +189,20 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if refusals.well_formed(short, question) and not refusals.repeats(short, question):
             return Explanation(short, tuple(chain), top.sentence.text)
     return Explanation(DONT_KNOW, tuple(chain), None)
+
+
+_GROUP_WORD = re.compile(r"\b(?:group|chat)\b", re.I)  # "when did Lasse leave the group?"
+
+
+def _group_record(sentence: Sentence) -> bool:
+    """A chat's record of a group event ("Lasse left"): the turn itself, spoken by the actor
+    (a fact written from it, or "Lasse joined the group" in a diary, is none). Its day is the
+    turn's time, which is read as no date of what it says, and which group it is of (two may
+    have a Lasse leave) is not known here. So a "when" question asked of a group or chat is
+    refused while such records are at hand; any other answers only from a sentence better
+    supported than the record (a date in "we renamed it last week" or "first swim is
+    Saturday" is of something else)."""
+    return sentence.origin == "evidence" and group_events.is_record(sentence.text, sentence.speaker)
 
 
 def _of_event(question: Question, sentences: Sequence[Sentence],

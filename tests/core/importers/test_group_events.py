@@ -114,12 +114,68 @@ def runners(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 @pytest.mark.parametrize(("question", "expected", "said"), [
     ("Who created the group?", "Pia Lund", "created group"),
     ("Who added Tomas Brek?", "Pia Lund", "added Tomas Brek"),
-    ("What was the group called before?", "Harbour Swimmers", "changed the subject"),
-    ("What is the group called now?", "Cold Water Club", "changed the subject"),
-    ("When was the group created?", "1 March 2024", "created group"),  # not the day someone joined it
-    ("When did Tomas leave the group?", "20 March 2024", "Tomas Brek left"),
 ])
-def test_the_store_answers_from_the_groups_records(runners: Memory, question: str, expected: str, said: str) -> None:
+def test_the_store_reads_who_acted_from_the_groups_records(runners: Memory, question: str, expected: str,
+                                                           said: str) -> None:
     answer = runners.ask(question)
     assert answer.text == expected
     assert said in answer.support.items[0].cited.text
+
+
+@pytest.mark.parametrize("question", [
+    "When was the group created?",  # the record's time is no date its words give
+    "When did Tomas leave the group?",
+])
+def test_a_records_date_is_not_read_so_the_question_is_refused(runners: Memory, question: str) -> None:
+    assert runners.ask(question).text == "I don't know"
+
+
+def _said(text: str, self_name: str | None = None) -> list[tuple[str, str]]:
+    return [(t.speaker, t.text) for s in _parse(text, self_name, day_first=False).sessions for t in s.turns]
+
+
+@pytest.mark.parametrize("sender", ["Mia (added at gym)", "Mia Left", 'Robert "Bob" Smith', "Robert “Bob” Smith"])
+def test_a_contact_saved_with_an_event_word_or_quotes_is_a_sender_never_an_event(sender: str) -> None:
+    """A line is the app's by its whole shape: an actor never holds the sender's colon, and a
+    name's words ("added", "Left") or balanced quotes make no system line of a message."""
+    text = f"3/1/24, 9:03 AM - {sender}: Tomas left\n3/1/24, 9:04 AM - {sender}: hi all\n"
+    assert _said(text) == [(sender, "Tomas left"), (sender, "hi all")]
+
+
+def test_a_colon_inside_a_quoted_group_name_keeps_the_rename_an_event() -> None:
+    text = ('3/1/24, 9:00 AM - Pia Lund created group "Re: Swims 🏊"\n'
+            '3/2/24, 9:00 AM - Pia Lund changed the subject from "Re: Swims 🏊" to "Trip “2024”"\n'
+            "3/2/24, 9:01 AM - Tomas Brek: ok\n")
+    parsed = _parse(text, day_first=False)
+    assert [t.text for s in parsed.sessions for t in s.turns] == [
+        'Pia Lund created group "Re: Swims 🏊"',
+        'Pia Lund changed the subject from "Re: Swims 🏊" to "Trip “2024”"',  # quotes inside the name: kept
+        "ok",
+    ]
+    assert {s.title for s in parsed.sessions} == {"Trip “2024”"}
+
+
+def test_a_member_typing_a_rename_sets_no_title() -> None:
+    text = ('3/1/24, 9:00 AM - Pia Lund created group "Harbour Swimmers"\n'
+            '3/1/24, 9:01 AM - Tomas Brek: I changed the subject to "Tomas Fan Club"\n')
+    assert {s.title for s in _parse(text, day_first=False).sessions} == {"Harbour Swimmers"}
+
+
+def test_ios_a_members_message_after_a_mark_is_theirs_and_the_chat_is_no_person() -> None:
+    """RTL keyboards put an LRM before a member's words; iOS files notices under the chat's name."""
+    text = (
+        f"[01/03/2024, 09:00:00] Cold Water Club: {LRM}Messages and calls are end-to-end encrypted.\n"
+        f"[01/03/2024, 09:00:01] Cold Water Club: {LRM}created group “Cold Water Club”\n"
+        f"[01/03/2024, 09:00:02] Pia Lund: {LRM}left\n"
+        f"[01/03/2024, 09:00:03] Pia Lund: {LRM}created group “Harbour Swimmers”\n"
+    )
+    assert [(t.speaker, t.text) for s in _parse(text, day_first=True).sessions for t in s.turns] == [
+        ("Pia Lund", "left"),  # her message, not "Pia Lund left"
+        ("Pia Lund", "Pia Lund created group “Harbour Swimmers”"),  # the creator named as sender
+    ]
+
+
+def test_each_unsaved_number_in_an_added_list_reads_as_its_label() -> None:
+    text = "3/1/24, 9:00 AM - Pia Lund added +44 7700 900456, you and +44 7700 900457\n3/1/24, 9:01 AM - Pia Lund: hi\n"
+    assert _said(text, "Noor Amsel")[0] == (
+        "Pia Lund", "Pia Lund added unsaved contact …0456, Noor Amsel and unsaved contact …0457")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from memhop.core.errors import ImportFormatError
 from memhop.core.importers import detect, parse_source
+from memhop.core.language.group_events import names
 
 SINGLE_CHAT = {
     "name": "Bob",
@@ -132,3 +133,22 @@ def test_group_service_entries_are_the_actors_statements() -> None:
         ("10", "Ilse Varn", "Ilse Varn joined the group"),
     ]
     assert turns[3].timestamp == datetime(2024, 6, 5, 10, 0)
+
+
+def test_a_group_name_holding_quotes_reads_back_whole_from_its_rename() -> None:
+    """The importer quotes a name in marks it does not hold, so the one wording both sides
+    use (language/group_events) reads each rename's old and new name back."""
+    def renamed(mid: int, title: str) -> dict[str, object]:
+        return {"id": mid, "type": "service", "date": f"2024-06-0{mid}T10:00:00", "actor": "Ilse Varn",
+                "actor_id": "user1", "action": "edit_group_title", "title": title, "text": ""}
+
+    chat = {"name": "Owls", "type": "private_group", "id": 9, "messages": [
+        {"id": 1, "type": "service", "date": "2024-06-01T10:00:00", "actor": "Ilse Varn", "actor_id": "user1",
+         "action": "create_group", "title": "Dawn Patrol", "text": ""},
+        renamed(2, 'Night "Owls" 🦉'), renamed(3, "Owls"), renamed(4, "«Lark» “Club”"),
+    ]}
+    turns = [t for s in parse_source(json.dumps(chat).encode(), "result.json").sessions for t in s.turns]
+    assert [names(t.text) for t in turns] == [
+        [(None, "Dawn Patrol")], [("Dawn Patrol", 'Night "Owls" 🦉')], [('Night "Owls" 🦉', "Owls")],
+        [("Owls", "«Lark» “Club”")],
+    ]
