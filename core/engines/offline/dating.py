@@ -139,8 +139,8 @@ def _side(words: list[Token], lead: int, start: int, end: int, unknown: Side | N
     if verb is None:
         return unknown
     said = tense.of_verb(verb)
-    if said == tense.PAST:
-        return BEHIND
+    if said == tense.PAST or (said is None and unknown == BEHIND):
+        return BEHIND  # an untensed verb ("heading home after the gig on 3 May, I saw ...") reads as the line
     if _looks_back(path, inside):
         return BEHIND
     own = [t for t in path if t.tag_.startswith("VB")] + [verb]
