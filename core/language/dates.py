@@ -39,6 +39,12 @@ COUNT_WORDS = (
 _UNIT = r"(day|week|weekend|month|year)s?"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
 
+# A clock time, what "what time ...?" asks for: "7pm", "6.30", "19:45", "8 o'clock", "noon".
+CLOCK_TIME = re.compile(
+    r"\b(?:\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\d{1,2}[:.][0-5]\d\b|\d{1,2}\s*o['’]clock\b"
+    r"|half (?:past )?\d{1,2}\b|(?:quarter )?(?:past|to) \d{1,2}\b|noon\b|midday\b|midnight\b)",
+    re.I,
+)
 # Words that look ahead: "we'll go again next week", "planning to", "the upcoming recital" —
 # a plan, not something that happened (one list for counting occasions and reading dates).
 FUTURE = re.compile(

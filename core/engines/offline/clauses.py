@@ -83,4 +83,4 @@ def _event(span: Span, first_person: bool) -> str | None:
 
 def resolve_dates(s: Sentence, span: Span, lead: int) -> list[DateMention]:
     """Dates resolved on the side of the turn the clause holding each points to (dating.resolve)."""
-    return dating.resolve(s.text, s.day, span, lead, tense.PAST if s.past else None)
+    return dating.resolve(s.text, s.day, span, lead)

@@ -10,7 +10,7 @@ from datetime import date
 
 from memhop.core.engines.offline import counts, dating, doers, grammar, tense
 from memhop.core.language import lexical
-from memhop.core.language.dates import COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
+from memhop.core.language.dates import CLOCK_TIME, COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
@@ -117,12 +117,6 @@ PLACE_NOUNS = frozenset(
     "island continent".split()
 )
 TIME_NOUNS = frozenset({"year", "date", "day", "month", "time"})  # "in what year ...", "at what time ..."
-# "7pm", "6.30", "19:45", "8 o'clock", "noon": what "what time ...?" asks for
-_CLOCK_TIME = re.compile(
-    r"\b(?:\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\d{1,2}[:.][0-5]\d\b|\d{1,2}\s*o['’]clock\b"
-    r"|half (?:past )?\d{1,2}\b|(?:quarter )?(?:past|to) \d{1,2}\b|noon\b|midday\b|midnight\b)",
-    re.I,
-)
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
 _WORK_STEMS = _JOB_STEMS - {lexical.stem("living")}  # "for a living" is work, "live" (the same stem) is not
@@ -134,7 +128,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     the grammar types (no "whatever words follow the match")."""
     wh = question.wh
     if wh in ("what", "which") and question.target == "time":  # a clock time, nothing else
-        return _nearest([(m.start(), m.group(0)) for m in _CLOCK_TIME.finditer(sentence.text)], hit) or None
+        return _nearest([(m.start(), m.group(0)) for m in CLOCK_TIME.finditer(sentence.text)], hit) or None
     if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
         found = _date(sentence, hit, tense.of_text(question.text))
         if question.target == "year" and found:  # "in what year ...": the year alone
@@ -265,10 +259,11 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
 
 def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
     ref = sentence.when.date() if sentence.when else None
-    # a sentence without a verb ("the 28th", a reply) is read in the tense the question asks in, else as past
-    unknown = asked or tense.PAST
-    mentions = dating.resolve(sentence.text, ref or date(2000, 1, 1), grammar.parsed(sentence.text), 0, unknown)
-    mentions = [d for d in mentions if ref is not None or d.explicit]
+    # read as ingest stores it (dating.resolve); only between two near readings ("the 28th" as a
+    # reply) does the question's tense choose. A date left open has no label: no answer.
+    side = {tense.PAST: dating.BEHIND, None: None}.get(asked, dating.AHEAD)
+    mentions = dating.resolve(sentence.text, ref or date(2000, 1, 1), grammar.parsed(sentence.text), 0, side)
+    mentions = [d for d in mentions if (ref is not None or d.explicit) and d.label]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
     usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label))

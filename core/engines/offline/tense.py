@@ -27,6 +27,7 @@ _PRESENT_AUX = frozenset({"is", "are", "am", "'s", "'re", "'m", "’s", "’re",
 FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 # Verbs an event is said to do at its time ("it is on Friday", "it starts at 6pm").
 TIMED = frozenset({"be", "start", "begin", "open", "finish", "end", "close"})
+_HAVE_NOW = frozenset({"have", "has", "'ve", "’ve"})
 
 
 def _auxiliaries(verb: Token) -> set[str]:
@@ -34,8 +35,14 @@ def _auxiliaries(verb: Token) -> set[str]:
 
 
 def perfect(verb: Token) -> bool:
-    """A participle with "have" as its auxiliary: "has gone", "had gone", "I'd gone"."""
-    return verb.tag_ == "VBN" and bool(_auxiliaries(verb) & PERFECT)
+    """A participle with "have" as its auxiliary: "has gone", "had gone", "I'd gone"; not
+    "I've got an exam", which has one now."""
+    return verb.tag_ == "VBN" and bool(_auxiliaries(verb) & PERFECT) and not _have_got(verb)
+
+
+def _have_got(verb: Token) -> bool:
+    """"I've got a hearing on 3 May": present possession, not the perfect of "get"."""
+    return verb.lower_ == "got" and bool(_auxiliaries(verb) & _HAVE_NOW) and any(c.dep_ == "dobj" for c in verb.children)
 
 
 def past_form(verb: Token) -> bool:
@@ -45,7 +52,7 @@ def past_form(verb: Token) -> bool:
 
 def finite(verb: Token) -> bool:
     """A verb that carries a tense: a finite form, or a perfect participle."""
-    return verb.tag_ in FINITE or perfect(verb)
+    return verb.tag_ in FINITE or perfect(verb) or _have_got(verb)
 
 
 def of_verb(verb: Token) -> str | None:
@@ -55,7 +62,7 @@ def of_verb(verb: Token) -> str | None:
         return PAST
     if verb.tag_ == "MD" or aux & _FUTURE_AUX:
         return FUTURE_TENSE
-    if verb.tag_ in ("VBZ", "VBP") or aux & _PRESENT_AUX:
+    if verb.tag_ in ("VBZ", "VBP") or aux & _PRESENT_AUX or _have_got(verb):
         return PRESENT
     return None
 

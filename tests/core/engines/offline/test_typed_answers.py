@@ -46,9 +46,9 @@ def test_a_date_without_a_year_is_read_on_the_side_the_verb_points_to() -> None:
     assert ask("When is Tomas's recital?", evidence=(just_now,)) == "18 September 2024"  # three days ago
     saturday = turn(1, "Tomas's match is on Saturday.", "2024-06-11")  # a Tuesday: the coming one
     assert ask("When is Tomas's match?", evidence=(saturday,)) == "15 June 2024"
-    # a present tense about a date long gone, or half a year ahead, is not a schedule
+    # a present tense that only remembers a date months from either reading: no year is guessed
     remembered = turn(1, "I still think about Tomas's trip to Porto on 3 May.", "2024-12-01")
-    assert ask("When was Tomas's trip to Porto?", evidence=(remembered,)) == "3 May 2024"
+    assert ask("When was Tomas's trip to Porto?", evidence=(remembered,)) == DONT_KNOW
     run_on = turn(1, "Tomas's bake sale's on 5 October.", "2024-09-21")  # the tagger's possessive "'s": "is"
     assert ask("When is Tomas's bake sale?", evidence=(run_on,)) == "5 October 2024"
     photos = turn(1, "Tomas's wedding photos from 14 April are finally here.", "2024-11-20")
