@@ -30,16 +30,18 @@ _END = (
 _FIRST_END = rf"(?:{_END}|{_ORD}(?!\w))"
 _TO = r"(?:\s+(?:to|until|till|til|through|thru)\s+|\s*[-–—]\s*)"
 _THE = r"(?:the\s+)?"
+# ... but "the" before a bare year makes it a noun's modifier: "before the 2024 Olympics" is no period
+_THE_NOT_YEAR = rf"(?:the\s+(?!{_YEAR}(?!\w)))?"
 _RANGES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
         ("both", rf"\bbetween\s+{_THE}(?P<a>{_FIRST_END})\s+and\s+{_THE}(?P<b>{_END})"),
         ("both", rf"\bfrom\s+{_THE}(?P<a>{_FIRST_END}){_TO}{_THE}(?P<b>{_END})"),
         ("both", rf"(?<!\w)(?P<a>{_FIRST_END})\s*[-–—]\s*(?P<b>{_END})"),
-        ("since", rf"\bsince\s+{_THE}(?P<a>{_END})"),
-        ("after", rf"\bafter\s+{_THE}(?P<a>{_END})"),
-        ("until", rf"\b(?:until|till|til|up\s+(?:un)?till?|up\s+to|through)\s+{_THE}(?P<a>{_END})"),
-        ("before", rf"\bbefore\s+{_THE}(?P<a>{_END})"),
+        ("since", rf"\bsince\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
+        ("after", rf"\bafter\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
+        ("until", rf"\b(?:until|till|til|up\s+(?:un)?till?|up\s+to|through)\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
+        ("before", rf"\bbefore\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
         # a year alone only after "in", "of"...: "the 2024 race" names a race, not a period
         ("one", rf"(?<!\w)(?!{_YEAR}(?![\w-]))(?P<a>{_END})"),
         ("one", rf"\b(?:in|of|during|by|back\s+in|throughout)\s+(?P<a>{_YEAR})(?!\w)(?!\s*[-–—]\s*{_END})"),
@@ -57,6 +59,11 @@ class Period:
 
     def covers(self, day: date) -> bool:
         return (self.first is None or self.first <= day) and day <= self.last
+
+    def spans(self, days: tuple[date, date]) -> bool:
+        """`days` are exactly this period: a count over them is a count over it, while a count
+        over a part of it (or over more) is not."""
+        return days == (self.first, self.last)
 
     @property
     def label(self) -> str:
@@ -174,7 +181,8 @@ def unpinned(text: str, now: date | None = None) -> bool:
     question."""
     pinned = stated_period(text, now)
     start = text.find(pinned.words) if pinned else -1
-    inside = range(start, start + len(pinned.words) + 1) if pinned else range(0)
+    stop = start + len(pinned.words) if pinned else -1
     spans = [(m.start(), m.end()) for kind, pattern in _RANGES if kind != "one" for m in pattern.finditer(text)]
     spans += [(m.start, m.end) for m in find_dates(text, now or date.today(), past=True)]
-    return any(begin not in inside or end not in inside for begin, end in spans)
+    # a mention overlapping the period's words is the period ("in July 2024" holds "July 2024")
+    return any(end <= start or begin >= stop for begin, end in spans)
