@@ -11,12 +11,11 @@ never half of one. Relative periods ("last year") are left to the reader of the 
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from memhop.core.language.dates import _MON, _month_index, find_dates, format_day
+from memhop.core.language.dates import MONTH_WORD, find_dates, format_day, month_days, month_index
 
 # Meteorological seasons (northern hemisphere); winter straddles two years and is left unread.
 _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11)}
@@ -24,8 +23,8 @@ _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"
 # One end, longest form first; a bare day ("3") only begins a range whose other end names the month.
 _END = (
-    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_ORD}\s+(?:of\s+)?{_MON}\.?(?:,?\s+{_YEAR})?|{_MON}\.?\s+{_ORD}(?:,?\s+{_YEAR})?"
-    rf"|(?:{'|'.join(_SEASONS)})(?:\s+(?:of\s+)?{_YEAR})?|{_MON}(?:\s+(?:of\s+)?{_YEAR})?|{_YEAR})(?!\w)"
+    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_ORD}\s+(?:of\s+)?{MONTH_WORD}\.?(?:,?\s+{_YEAR})?|{MONTH_WORD}\.?\s+{_ORD}(?:,?\s+{_YEAR})?"
+    rf"|(?:{'|'.join(_SEASONS)})(?:\s+(?:of\s+)?{_YEAR})?|{MONTH_WORD}(?:\s+(?:of\s+)?{_YEAR})?|{_YEAR})(?!\w)"
 )
 _FIRST_END = rf"(?:{_END}|{_ORD}(?!\w))"
 _TO = r"(?:\s+(?:to|until|till|til|through|thru)\s+|\s*[-–—]\s*)"
@@ -89,14 +88,13 @@ class _End:
         if self.year is None:
             return None
         if self.months is not None:
-            first, last = self.months
-            return date(self.year, first, 1), date(self.year, last, calendar.monthrange(self.year, last)[1])
+            return month_days(self.year, *self.months)
         if self.month is None:
             return (date(self.year, 1, 1), date(self.year, 12, 31)) if self.day is None else None
         if self.day is not None:
             day = date(self.year, self.month, self.day)
             return day, day
-        return date(self.year, self.month, 1), date(self.year, self.month, calendar.monthrange(self.year, self.month)[1])
+        return month_days(self.year, self.month)
 
 
 def _read_end(text: str) -> _End:
@@ -109,8 +107,8 @@ def _read_end(text: str) -> _End:
     season = said.split()[0].lower()
     if season in _SEASONS:
         return _End(year, None, None, _SEASONS[season])
-    month = re.search(_MON, said, re.I)
-    return _End(year, _month_index(month.group(0)) if month else None, day)
+    month = re.search(MONTH_WORD, said, re.I)
+    return _End(year, month_index(month.group(0)) if month else None, day)
 
 
 def _joined(first: _End, last: _End) -> tuple[date, date] | None:
