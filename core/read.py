@@ -71,6 +71,7 @@ class Context:
                 for e in self.evidence
             ),
             chain=self.chain,
+            budget=self.trace.settings.get("evidence"),
         )
 
 

@@ -27,7 +27,8 @@ FESTIVALS = (
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-_MON = (
+# a month's name or its short form, one group: shared with the question's period reader
+MONTH_WORD = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
@@ -56,8 +57,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
         ("iso", r"\b(\d{4})-(\d{2})-(\d{2})\b"),
-        ("day_month", rf"\b(?:on )?(?:the )?{_ORD} (?:of )?{_MON}\.?(?:,? (\d{{4}}))?\b"),
-        ("month_day", rf"\b(?:on )?{_MON}\.? {_ORD}(?!\d|:)(?:,? (\d{{4}}))?\b"),
+        ("day_month", rf"\b(?:on )?(?:the )?{_ORD} (?:of )?{MONTH_WORD}\.?(?:,? (\d{{4}}))?\b"),
+        ("month_day", rf"\b(?:on )?{MONTH_WORD}\.? {_ORD}(?!\d|:)(?:,? (\d{{4}}))?\b"),
         ("day_before", r"\bthe day before yesterday\b"),
         ("day_after", r"\bthe day after tomorrow\b"),
         ("yesterday", r"\b(?:yesterday|last night)\b"),
@@ -68,7 +69,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("in_n", rf"\bin {COUNT_WORDS} {_UNIT}\b"),
         ("rel_unit", r"\b(last|next|this past|this coming|this) (week|weekend|month|year)\b"),
         ("weekday", rf"\b(?:(last|next|this past|this coming|this|on) )?{_DOW}\b"),
-        ("month", rf"\b(?:(last|next|this|in|since|early|late|mid|of|by) )?{_MON}(?: (\d{{4}}))?\b"),
+        ("month", rf"\b(?:(last|next|this|in|since|early|late|mid|of|by) )?{MONTH_WORD}(?: (\d{{4}}))?\b"),
         ("ordinal", r"\b(?:on )?the (\d{1,2})(?:st|nd|rd|th)\b"),
         ("year", r"\b(?:in|since|of|during|back in|by) ((?:19|20)\d\d)\b"),
     )
@@ -89,7 +90,8 @@ def format_day(day: date) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-def _month_index(word: str) -> int:
+def month_index(word: str) -> int:
+    """1 for "Jan" or "January"."""
     return next(i + 1 for i, m in enumerate(MONTHS) if m.startswith(word.lower()[:3]))
 
 
@@ -143,8 +145,8 @@ def _resolve(kind: str, m: re.Match[str], ref: date, past: bool) -> tuple[date |
         day_n, mon = (g[0], g[1]) if kind == "day_month" else (g[1], g[0])
         if kind == "month_day" and mon.lower() == "may" and not m.group(0)[0].isupper():
             return None
-        year = int(g[2]) if g[2] else _closest_year(ref, _month_index(mon), int(day_n), past)
-        day = date(year, _month_index(mon), int(day_n))
+        year = int(g[2]) if g[2] else _closest_year(ref, month_index(mon), int(day_n), past)
+        day = date(year, month_index(mon), int(day_n))
         return day, f"on {format_day(day)}", bool(g[2])
     if kind in ("yesterday", "today", "tomorrow", "day_before", "day_after"):
         shift = {"yesterday": -1, "today": 0, "tomorrow": 1, "day_before": -2, "day_after": 2}[kind]
@@ -185,7 +187,7 @@ def _resolve(kind: str, m: re.Match[str], ref: date, past: bool) -> tuple[date |
         mode, mon, year_text = (g[0] or "").lower(), g[1], g[2]
         if not mon[0].isupper() or (not mode and not year_text):
             return None  # "may", "march on": a month needs "in", "last", "since"... or a year
-        month = _month_index(mon)
+        month = month_index(mon)
         if year_text:
             day = date(int(year_text), month, 1)
             return day, f"in {calendar.month_name[month]} {year_text}", True
@@ -256,6 +258,12 @@ def find_dates(text: str, ref: date | None, past: bool = False) -> list[DateMent
     return sorted(found, key=lambda d: d.start)
 
 
+def month_days(year: int, first: int, last: int | None = None) -> tuple[date, date]:
+    """The first and last day of a month (or of the months `first` to `last`)."""
+    last = first if last is None else last
+    return date(year, first, 1), date(year, last, calendar.monthrange(year, last)[1])
+
+
 def period(mention: DateMention) -> tuple[date, date] | None:
     """The days a resolved mention covers: one day, a month ("in May 2024"), a year."""
     if mention.day is None:
@@ -264,8 +272,7 @@ def period(mention: DateMention) -> tuple[date, date] | None:
     if re.fullmatch(r"in \d{4}", label):
         return date(mention.day.year, 1, 1), date(mention.day.year, 12, 31)
     if label.startswith("in "):
-        last = calendar.monthrange(mention.day.year, mention.day.month)[1]
-        return mention.day.replace(day=1), mention.day.replace(day=last)
+        return month_days(mention.day.year, mention.day.month)
     if label.startswith(("around ", "in the week of ", "on the weekend of ")):
         return mention.day - timedelta(days=3), mention.day + timedelta(days=3)
     return mention.day, mention.day

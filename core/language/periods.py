@@ -11,12 +11,11 @@ never half of one. Relative periods ("last year") are left to the reader of the 
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from memhop.core.language.dates import _MON, _month_index, find_dates, format_day
+from memhop.core.language.dates import MONTH_WORD, find_dates, format_day, month_days, month_index
 
 # Meteorological seasons (northern hemisphere); winter straddles two years and is left unread.
 _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11)}
@@ -24,22 +23,24 @@ _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"
 # One end, longest form first; a bare day ("3") only begins a range whose other end names the month.
 _END = (
-    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_ORD}\s+(?:of\s+)?{_MON}\.?(?:,?\s+{_YEAR})?|{_MON}\.?\s+{_ORD}(?:,?\s+{_YEAR})?"
-    rf"|(?:{'|'.join(_SEASONS)})(?:\s+(?:of\s+)?{_YEAR})?|{_MON}(?:\s+(?:of\s+)?{_YEAR})?|{_YEAR})(?!\w)"
+    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_ORD}\s+(?:of\s+)?{MONTH_WORD}\.?(?:,?\s+{_YEAR})?|{MONTH_WORD}\.?\s+{_ORD}(?:,?\s+{_YEAR})?"
+    rf"|(?:{'|'.join(_SEASONS)})(?:\s+(?:of\s+)?{_YEAR})?|{MONTH_WORD}(?:\s+(?:of\s+)?{_YEAR})?|{_YEAR})(?!\w)"
 )
 _FIRST_END = rf"(?:{_END}|{_ORD}(?!\w))"
 _TO = r"(?:\s+(?:to|until|till|til|through|thru)\s+|\s*[-–—]\s*)"
 _THE = r"(?:the\s+)?"
+# ... but "the" before a bare year makes it a noun's modifier: "before the 2024 Olympics" is no period
+_THE_NOT_YEAR = rf"(?:the\s+(?!{_YEAR}(?!\w)))?"
 _RANGES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
         ("both", rf"\bbetween\s+{_THE}(?P<a>{_FIRST_END})\s+and\s+{_THE}(?P<b>{_END})"),
         ("both", rf"\bfrom\s+{_THE}(?P<a>{_FIRST_END}){_TO}{_THE}(?P<b>{_END})"),
         ("both", rf"(?<!\w)(?P<a>{_FIRST_END})\s*[-–—]\s*(?P<b>{_END})"),
-        ("since", rf"\bsince\s+{_THE}(?P<a>{_END})"),
-        ("after", rf"\bafter\s+{_THE}(?P<a>{_END})"),
-        ("until", rf"\b(?:until|till|til|up\s+(?:un)?till?|up\s+to|through)\s+{_THE}(?P<a>{_END})"),
-        ("before", rf"\bbefore\s+{_THE}(?P<a>{_END})"),
+        ("since", rf"\bsince\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
+        ("after", rf"\bafter\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
+        ("until", rf"\b(?:until|till|til|up\s+(?:un)?till?|up\s+to|through)\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
+        ("before", rf"\bbefore\s+{_THE_NOT_YEAR}(?P<a>{_END})"),
         # a year alone only after "in", "of"...: "the 2024 race" names a race, not a period
         ("one", rf"(?<!\w)(?!{_YEAR}(?![\w-]))(?P<a>{_END})"),
         ("one", rf"\b(?:in|of|during|by|back\s+in|throughout)\s+(?P<a>{_YEAR})(?!\w)(?!\s*[-–—]\s*{_END})"),
@@ -57,6 +58,11 @@ class Period:
 
     def covers(self, day: date) -> bool:
         return (self.first is None or self.first <= day) and day <= self.last
+
+    def spans(self, days: tuple[date, date]) -> bool:
+        """`days` are exactly this period: a count over them is a count over it, while a count
+        over a part of it (or over more) is not."""
+        return days == (self.first, self.last)
 
     @property
     def label(self) -> str:
@@ -82,14 +88,13 @@ class _End:
         if self.year is None:
             return None
         if self.months is not None:
-            first, last = self.months
-            return date(self.year, first, 1), date(self.year, last, calendar.monthrange(self.year, last)[1])
+            return month_days(self.year, *self.months)
         if self.month is None:
             return (date(self.year, 1, 1), date(self.year, 12, 31)) if self.day is None else None
         if self.day is not None:
             day = date(self.year, self.month, self.day)
             return day, day
-        return date(self.year, self.month, 1), date(self.year, self.month, calendar.monthrange(self.year, self.month)[1])
+        return month_days(self.year, self.month)
 
 
 def _read_end(text: str) -> _End:
@@ -102,8 +107,8 @@ def _read_end(text: str) -> _End:
     season = said.split()[0].lower()
     if season in _SEASONS:
         return _End(year, None, None, _SEASONS[season])
-    month = re.search(_MON, said, re.I)
-    return _End(year, _month_index(month.group(0)) if month else None, day)
+    month = re.search(MONTH_WORD, said, re.I)
+    return _End(year, month_index(month.group(0)) if month else None, day)
 
 
 def _joined(first: _End, last: _End) -> tuple[date, date] | None:
@@ -174,7 +179,8 @@ def unpinned(text: str, now: date | None = None) -> bool:
     question."""
     pinned = stated_period(text, now)
     start = text.find(pinned.words) if pinned else -1
-    inside = range(start, start + len(pinned.words) + 1) if pinned else range(0)
+    stop = start + len(pinned.words) if pinned else -1
     spans = [(m.start(), m.end()) for kind, pattern in _RANGES if kind != "one" for m in pattern.finditer(text)]
     spans += [(m.start, m.end) for m in find_dates(text, now or date.today(), past=True)]
-    return any(begin not in inside or end not in inside for begin, end in spans)
+    # a mention overlapping the period's words is the period ("in July 2024" holds "July 2024")
+    return any(end <= start or begin >= stop for begin, end in spans)

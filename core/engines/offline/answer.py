@@ -173,8 +173,13 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             if short:
                 return Explanation(short, tuple(chain), reply.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
-        happened = [(s.sentence, s.hit) for s in _strong(ranked) if lists.tells_occasion(s.sentence, end, s.hit)]
-        counted = counts.occasions(question.text, happened, scope)  # in the period asked about
+        strong = _strong(ranked)
+        happened = [(s.sentence, s.hit) for s in strong if lists.tells_occasion(s.sentence, end, s.hit)]
+        weaker = [(s.sentence, s.hit) for s in ranked if s not in strong and lists.tells_occasion(s.sentence, end, s.hit)]
+        user = request.chain[0] if request.chain else None  # the read path's first anchor: who "I" is
+        full = request.budget is not None and len(request.evidence) >= request.budget  # more may match unseen
+        room = request.budget if full else None
+        counted = counts.occasions(question.text, happened, scope, user, room, weaker)  # in the period asked about
         if counted:
             return Explanation(counted[0], tuple(chain), counted[1].text)
         return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it

@@ -171,10 +171,27 @@ _TOLD_BY = re.compile(r"\((?:shortly\s+)?(?:before|after|as of|since|until|aroun
 # Clauses that say their own event, under whatever verb they hang on.
 _CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
 # Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
-_WISHES = frozenset({"hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine"})
+# ... and verbs that say it did not happen, or not as one occasion: "forgot to go swimming",
+# "skipped swimming", "was going to go" (a plan), "used to swim" (a habit).
+_WISHES = frozenset({
+    "hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine",
+    "forget", "fail", "skip", "miss", "mean", "intend", "use", "avoid", "refuse", "try",
+})
+# Words that make a time a habit, not an occasion: "every week", "each Sunday".
+_EVERY = frozenset({"every", "each"})
+# Who "I" and "we" are in the question: the user, so only the user's own occasions count.
+_ASKED_OF_ME = re.compile(r"\b(?:do|did|have|had|was|were|am)\s+(?:i|we)\b", re.I)
+_ME = frozenset({"i", "we"})
 
 
-def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Period | None) -> tuple[str, Sentence] | None:
+class _Refused(Exception):
+    """An occasion that makes the whole count unknown."""
+
+
+def occasions(
+    question: str, said: Sequence[tuple[Sentence, int]], period: Period | None, user: str | None = None,
+    room: int | None = None, weaker: Sequence[tuple[Sentence, int]] = (),
+) -> tuple[str, Sentence] | None:
     """How many distinct dated events of the question's verb the sentences assert (and the
     best supporting sentence counted), inside the question's period when it names one; none
     when it names a time it does not pin ("in June", "last week": not a count over all time).
@@ -184,47 +201,92 @@ def occasions(question: str, said: Sequence[tuple[Sentence, int]], period: Perio
     event is dated by the date its clause gives ("we won on Saturday", said on Sunday, is
     Saturday's) else by when it was said, so two messages about one race count once. A count
     is refused (None) when an asserted event cannot be dated to a day: it cannot be told apart
-    from the others, and a wrong count is worse than none. A fact no date places is left to
-    the turn it was written from."""
+    from the others, and a wrong count is worse than none; so is one whose sentence states a
+    number of times. A fact no date places is left to the turn it was written from. An event
+    dated after the day it was told is a plan. Asked of "I" or "we", only the `user`'s own
+    messages, and in them only what they or "we" did ("my sister went swimming" is hers), count.
+
+    A count must not be a lower bound: it is refused when a `weaker` sentence (one that
+    matched the question less well) asserts another occasion in the period, and when the
+    occasions crowd the evidence (told in over half of the `room` it had when full), so
+    more may lie beyond it."""
     if unpinned(question, date.today()):
         return None
     verb = grammar.question_verb(question)
+    mine = bool(_ASKED_OF_ME.search(question))
     days: dict[date, Sentence] = {}
-    for sentence, hit in said:
-        where = asserted(sentence.text, verb, hit)
-        if where is None:
-            continue
-        day = event_day(sentence, where)
-        if day is None and sentence.when is None:
-            continue  # a fact no date places: its turn, dated, is what counts
-        if day is None:
-            return None
-        if period is None or period.covers(day):
-            days.setdefault(day, sentence)
-    if not days:
+    told: set[int | None] = set()  # the turns asserting an occasion, in the period or not
+    try:
+        for sentence, hit in said:
+            day = _occasion(sentence, hit, verb, mine and user, told)
+            if day is not None and (period is None or period.covers(day)):
+                days.setdefault(day, sentence)
+        for sentence, hit in weaker:
+            day = _occasion(sentence, hit, verb, mine and user, told)
+            if day is not None and (period is None or period.covers(day)) and day not in days:
+                return None  # one more occasion, less sure: the count may be one short or not
+    except _Refused:
+        return None
+    if not days or (room is not None and 2 * len(told - {None}) > room):
         return None
     return str(len(days)), next(iter(days.values()))
 
 
-def asserted(text: str, verb: str | None, hit: int) -> int | None:
+def _occasion(sentence: Sentence, hit: int, verb: str | None, user: str | None | bool, told: set[int | None]) -> date | None:
+    """The day of the occasion the sentence asserts, None when it asserts none (noting its
+    turn in `told` when it asserts one); raises _Refused when it cannot be counted. `user`:
+    the user a first-person question asks of."""
+    if isinstance(user, str) and sentence.speaker not in (None, user):
+        return None  # "I went swimming" in someone else's message is not the user's swim
+    where = asserted(sentence.text, verb, hit, bool(user))
+    if where is None:
+        return None
+    told.add(sentence.turn)
+    day = event_day(sentence, where)
+    if day is None and sentence.when is None:
+        return None  # a fact no date places: its turn, dated, is what counts
+    if day is None:
+        raise _Refused
+    if sentence.when is not None and day > sentence.when.date():
+        return None  # "going swimming tomorrow": a plan when it was said, no occasion
+    if stated(sentence.text, "times", where) is not None:
+        raise _Refused  # "went swimming twice in July": not one occasion, and not told apart
+    return day
+
+
+def asserted(text: str, verb: str | None, hit: int, mine: bool = False) -> int | None:
     """Where in `text` the event is asserted as having happened (the offset of its word),
     None where it is not: the question's verb where the sentence says it, else the matched
-    word ("Swimming again with Brann" for "go swimming"), each in the stance it is said in."""
+    word ("Swimming again with Brann" for "go swimming"), each in the stance it is said in;
+    `mine`: only where its doer is "I", "we" or unsaid (a diary's "Went swimming")."""
     if text.rstrip().endswith("?"):
         return None
     doc = grammar.parsed(text)
     said = [t for t in doc if verb is not None and grammar.verb_base(t.lower_) == verb]
     if not said:
         said = [t for t in doc if t.idx <= hit < t.idx + len(t.text)][:1]
-    return next((t.idx for t in said if _happened(t)), None)
+    return next((t.idx for t in said if _happened(t) and (not mine or _done_by_me(t))), None)
+
+
+def _done_by_me(word: Token) -> bool:
+    """The nearest subject up the verbs `word` hangs on is "I" or "we" (alone or among
+    others: "Pell and I went"), or there is none."""
+    while True:
+        subjects = [c for c in word.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects:
+            return any(w.lower_ in _ME for s in subjects for w in (s, *s.conjuncts))
+        if word.head.i == word.i or word.dep_ in _CLAUSES - {"conj"}:
+            return True
+        word = word.head
 
 
 def _happened(word: Token) -> bool:
     """Stated as done: not denied or short of it ("didn't win", "no swim", "nearly won"), no
     modal, not under a condition or a wish ("if we win", "I hope we won", "wanted to win"),
     nor said under a verb that is ("didn't go swimming")."""
-    if grammar.negated(word) or grammar.conditional(word) or any(
+    if grammar.negated(word) or grammar.conditional(word) or _plan(word) or any(
         c.tag_ == "MD" or (c.dep_ == "advmod" and c.lower_ in _SHORT_OF) or (c.dep_ in ("det", "neg") and c.lower_ == "no")
+        or _habitual(c)
         for c in word.children
     ):
         return False
@@ -235,6 +297,22 @@ def _happened(word: Token) -> bool:
         return not grammar.conditional(head) and grammar.verb_base(head.lower_) not in _WISHES
     # "went swimming", "wanted to win", "didn't go swimming": the word it hangs on says whether
     return grammar.verb_base(head.lower_) not in _WISHES and _happened(head)
+
+
+def _plan(word: Token) -> bool:
+    """Said in the present, so a plan or a habit, not a past occasion: "going swimming
+    tonight", "I'm going swimming" ("I was going swimming when..." is past), "we go swimming
+    every Sunday", "I love swimming"."""
+    base = grammar.verb_base(word.lower_)
+    if word.tag_ in ("VBP", "VBZ") and word.lower_ in (base, f"{base}s", f"{base}es"):  # not a mistagged "swam"
+        return True
+    return word.lower_ == "going" and not any(c.dep_ == "aux" and c.tag_ == "VBD" for c in word.children)
+
+
+def _habitual(word: Token) -> bool:
+    """A time that recurs: "every week", "on each Sunday" (a habit, not an occasion)."""
+    times = [word] if word.dep_ == "npadvmod" else [c for c in word.children if c.dep_ == "pobj"] if word.dep_ == "prep" else []
+    return any(d.dep_ == "det" and d.lower_ in _EVERY for t in times for d in t.children)
 
 
 def event_day(sentence: Sentence, at: int) -> date | None:
@@ -266,8 +344,9 @@ def event_day(sentence: Sentence, at: int) -> date | None:
 
 def stated_within(sentence: Sentence, hit: int, period: Period | None) -> bool:
     """A count a sentence states answers for the question's period only when its clause names
-    a time inside it ("won 3 races in 2024" for 2024; not for March 2024, and "won 3 races"
-    for no period: a total said with no time may span any years). A fact's own dating note
+    that very time ("won 3 races in 2024" for 2024; not for March 2024, nor "won 3 races last
+    week" for 2024: a part of the period counts only part of it), and any count for no period
+    ("won 3 races": a total said with no time may span any years). A fact's own dating note
     ("(before 30 December 2024)": when it was told) is no time of the count."""
     if period is None:
         return True
@@ -277,7 +356,6 @@ def stated_within(sentence: Sentence, hit: int, period: Period | None) -> bool:
         if not low <= mention.start < high or not (mention.explicit or sentence.when):
             continue
         covered = period_of(mention)
-        if covered and not _TOLD_BY.search(sentence.text, 0, mention.start) and period.covers(covered[0]) \
-                and period.covers(covered[1]):
+        if covered and not _TOLD_BY.search(sentence.text, 0, mention.start) and period.spans(covered):
             return True
     return False

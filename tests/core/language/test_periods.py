@@ -104,3 +104,23 @@ def test_the_first_period_named_is_the_one_read() -> None:
 )
 def test_a_time_named_but_not_pinned(question: str, unpinned: bool) -> None:
     assert periods.unpinned(question, NOW) is unpinned
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many times did Mirela row before the 2024 regatta?",
+        "What did Mirela do after the 2023 regatta?",
+        "How often did Mirela row up to the 2025 trials?",
+        "What has Mirela done since the 2022 move?",
+    ],
+)
+def test_a_year_naming_an_event_is_no_period(question: str) -> None:
+    """"the 2024 regatta" is a regatta, not the year: before it is not before 2024."""
+    assert stated_period(question, date(2026, 1, 5)) is None
+
+
+def test_a_month_of_a_year_after_in_is_pinned() -> None:
+    assert not periods.unpinned("How many times did Mirela row in July 2024?")
+    assert not periods.unpinned("How many times did Mirela row in May of 2024?")
+    assert periods.unpinned("How many times did Mirela row in July 2024 and last week?")
