@@ -152,6 +152,7 @@ def test_a_common_noun_starting_the_sentence_is_no_name(trades: Memory, home: Pa
 
 
 def test_a_known_person_whose_name_is_a_word_still_answers(trades: Memory, home: Path) -> None:
+    # a guard for the common-noun rule, not a regression test: it passed before that rule too
     assert trades.ask("Who mended the rain barrel?").text == "Honor Quayle"  # "honor" is a word, Honor a known person
 
 

@@ -143,6 +143,7 @@ def test_a_thing_the_verb_denies_or_qualifies_is_no_item(tmp_path_factory: pytes
 
 def test_a_verb_said_with_fondness_or_taken_up_still_lists(tmp_path_factory: pytest.TempPathFactory,
                                                            home: Path) -> None:
+    # a guard for the stricter reading above, not a regression test: it passed before it too
     diary = _diary("# 2024-03-10\n\nOdile plays bass in a covers band.",
                    "# 2024-04-14\n\nOdile loves playing the ukulele. Odile started playing the mandolin in May.")
     with written_memory(tmp_path_factory, "perpetua-fond.md", diary, "Perpetua Lisle") as memory:
@@ -169,9 +170,9 @@ SAID_SO = [
     ("Verity plays viola in a folk band.", "Verity used to play the euphonium.",
      "Which instruments has Verity played?", "viola and euphonium"),
     ("Verity plays viola in a folk band.", "Verity used to play the euphonium.",
-     "Which instruments does Verity play?", "viola"),  # a past habit: not what she plays now
+     "Which instruments does Verity play?", "viola"),  # a past habit, not what she plays now (a guard: passed before)
     ("Verity plays viola in a folk band.", "Verity would love to play the harp.",
-     "Which instruments does Verity play?", "viola"),  # a wish
+     "Which instruments does Verity play?", "viola"),  # a wish (a guard: passed before)
 ]
 
 
