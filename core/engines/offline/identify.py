@@ -106,8 +106,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             cand.mentions += 1
             if label is not None:
                 cand.labels[label] += 1
-            # "the Plumber", "my Vet": a capital after an article or owner is a title's, no sign of a name
-            cand.mid_sentence |= first.idx not in starts and not (first.i > 0 and doc[first.i - 1].dep_ in ("det", "poss"))
+            cand.mid_sentence |= first.idx not in starts
             cand.cued_kind = cand.cued_kind or stated
             sent = span.sent
             cand.vocative_only &= is_vocative(
