@@ -125,6 +125,7 @@ class EntitySlice:
     name: str
     profile: str
     facts: tuple[str, ...]
+    kind: str = ""  # the store's kind for it ("person", "org", ...); "" when not known
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ class Context:
     def request(self) -> AnswerRequest:
         return AnswerRequest(
             question=self.question,
-            slices=tuple(EntitySlice(s.name, s.profile, s.facts) for s in self.selected),
+            slices=tuple(EntitySlice(s.name, s.profile, s.facts, s.kind) for s in self.selected),
             evidence=tuple(
                 TurnView(e.turn.id, e.turn.speaker, e.turn.text, e.turn.timestamp, e.turn.external_id, e.turn.session_id)
                 for e in self.evidence

@@ -33,6 +33,7 @@ SPEAKER_WORDS = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"}
 _FIRST_PERSON_HINT = re.compile(r"\b(?:[Ii]|[Mm][ey]|[Mm]ine|[Mm]yself|[Ww]e|[Uu]s|[Oo]ur)\b(?:['’]\w+)?")
 PLACE_PREPOSITIONS = frozenset({"at", "in", "from", "to", "near", "into", "on", "across", "outside", "around"})
 _SURFACE_NAME = re.compile(r"\s*(?:named |called |[,(:]\s*)?((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|de|van))*)")
+_PEOPLE = frozenset({"person", "self", "pet"})
 ORIGIN_WEIGHT = {"fact": 1.0, "evidence": 0.9, "profile": 0.8}
 
 
@@ -48,6 +49,7 @@ class Sentence:
     names: tuple[NameMatch, ...]  # entity mentions, in text order
     first_person: bool  # says "I", "my", "we"...
     turn: int | None = None  # the id of the evidence turn it was said in (None: a fact or profile)
+    people: frozenset[str] = frozenset()  # the names the store holds as people, and the turns' speakers
 
     @property
     def weight(self) -> float:
@@ -62,14 +64,16 @@ def split_sentences(text: str) -> list[str]:
 def gather(request: AnswerRequest) -> list[Sentence]:
     """Facts, then evidence, then profiles, each split into sentences with their mentions."""
     entries = NameIndex([(s.name, ()) for s in request.slices])
+    people = frozenset({s.name for s in request.slices if s.kind in _PEOPLE}
+                       | {t.speaker.strip() for t in request.evidence if t.speaker and t.speaker.strip()})
     out: list[Sentence] = []
     for piece in request.slices:
         for fact in piece.facts:
-            out.extend(_sentences(fact, "fact", piece.name, None, None, entries))
+            out.extend(_sentences(fact, "fact", piece.name, None, None, entries, people=people))
     for turn in request.evidence:
-        out.extend(_sentences(turn.text, "evidence", None, turn.speaker, turn.timestamp, entries, turn.id))
+        out.extend(_sentences(turn.text, "evidence", None, turn.speaker, turn.timestamp, entries, turn.id, people))
     for piece in request.slices:
-        out.extend(_sentences(piece.profile, "profile", piece.name, None, None, entries))
+        out.extend(_sentences(piece.profile, "profile", piece.name, None, None, entries, people=people))
     return out
 
 
@@ -81,6 +85,7 @@ def _sentences(
     when: datetime | None,
     entries: NameIndex,
     turn: int | None = None,
+    people: frozenset[str] = frozenset(),
 ) -> list[Sentence]:
     out = []
     carry, first_person = owner, True
@@ -94,7 +99,7 @@ def _sentences(
         )
         implicit = owner or (speaker if first_person or carry is None else carry)
         first_person = any(word_of(w) in SPEAKER_WORDS for w in _FIRST_PERSON_HINT.findall(part))
-        out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person, turn))
+        out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person, turn, people))
         subjects = [m.entity for m in names if _can_be_referred_to(part, m)]
         if subjects:
             carry = subjects[-1]

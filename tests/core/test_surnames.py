@@ -50,3 +50,19 @@ def test_a_surname_two_people_share_is_refused(two_store: Path, home: Path) -> N
     with memhop.open(two_store, engine="offline", read_only=True) as mem:
         assert is_idk(mem.ask("What did Tremblett bring?").text)  # Saoirse or Bruno: either may be meant
         assert mem.ask("What did Saoirse bring?").text == "lemon tart"
+
+
+LOST_FIRST_NAME = """# Wren's diary
+
+# 2024-03-11
+
+Sterling Pellow brought a jar of honey. Ismay Sterling brought a basket of plums.
+"""
+
+
+def test_a_surname_that_is_a_word_may_be_a_lost_first_name_so_is_refused(tmp_path: Path, home: Path) -> None:
+    # "Sterling" starting the sentence is cut from "Sterling Pellow" at ingest; that leaves Ismay
+    # Sterling the only known name ending in it, yet "Sterling" may be the honey's bringer
+    store = written_store(tmp_path, LOST_FIRST_NAME, "lost")
+    with memhop.open(store, engine="offline", read_only=True) as mem:
+        assert is_idk(mem.ask("What did Sterling bring?").text)

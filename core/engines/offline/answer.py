@@ -19,6 +19,7 @@ from datetime import date
 
 from memhop.core.engines.offline import counts, events, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
+from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
     JOB_WORDS,
@@ -32,7 +33,7 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import group_events, lexical
 from memhop.core.language.chains import follow, named_by, same_entity
-from memhop.core.language.names import fold
+from memhop.core.language.names import fold, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
     GROUPS,
@@ -340,6 +341,11 @@ def _fits(written: str, names: Sequence[str]) -> list[str]:
     is a nickname of ("Fran" for "Francesca Lima", or the other way), as the write path reads
     them; "Barton Road" is no one's name, and a lower-case word ("the dog") no nickname."""
     same = named_by(written, names)
+    key = name_key(written)
+    if same and is_english_word(key) and all(key not in name_key(n).split()[:1] for n in same):
+        # "Grant", "Park" fitting a surname only: as likely a first name the write path lost ("Grant
+        # Fisher" kept as "Fisher") or a place's last word, so another one may be meant
+        return [*same, written]
     if same or not written[:1].isupper():
         return same
     return next(([name] for name in names if may_name(name, written)), [])

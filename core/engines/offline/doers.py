@@ -32,14 +32,6 @@ _QUANTIFIERS = frozenset(
     """everyone everybody everything anyone anybody anything someone somebody something no-one noone nobody
     nothing one none all both each either neither""".split()
 )
-# Modals that only put a statement in the future ("Maud will bring it"); any other ("might",
-# "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
-_FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
-_MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
-# Verbs whose complement happened if they did ("managed to paint", "got Piet to paint",
-# "finished painting"): the only ones a complement's act is credited through. "wanted to",
-# "agreed to", "refused to", "was going to" say nothing of whether it was done.
-_IMPLICATIVE = frozenset({"manage", "get", "remember", "finish", "start", "begin", "keep"})
 _ECHO = frozenset({"do", "does", "did"})  # "Piet didn't bring it, Maud did"
 
 
@@ -48,7 +40,8 @@ class _Asked:
     """What every candidate sentence is weighed against, read from the question once."""
 
     verb: str | None  # the base of the verb "who" is the subject of ("bring", "be")
-    stance: tuple[bool, str | None]  # that verb's negation and modal (`_stance`)
+    stance: tuple[bool, str | None]  # that verb's negation and modal (`grammar.stance`)
+    past: bool  # asked in the past ("who played it?", "who has played it?"): "used to" answers
     nouns: frozenset[str]  # the question's common nouns
     objects: frozenset[str]  # its object's nouns, proper ones too (`_says_all`)
     passive: bool  # "who was invited?": the one the passive is done to is asked for
@@ -61,7 +54,8 @@ def _asked(question: str) -> _Asked:
     objects = [t for t in doc if t.dep_ == "dobj"]
     return _Asked(
         verb=tense.verb_base(who.head.text) if who is not None else None,
-        stance=_stance(who.head if who is not None else None),
+        stance=grammar.stance(who.head if who is not None else None),
+        past=who is not None and grammar.asked_in_past(who.head),
         nouns=frozenset(_nouns(doc)),
         objects=frozenset(set().union(*(_nouns(o.subtree, _NOUN_TAGS + _NAME_TAGS) for o in objects))),
         passive=any(t.lower_ == "who" and t.dep_ == "nsubjpass" for t in doc),
@@ -86,7 +80,7 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
     bring it"); the writer for a sentence with no subject at all ("Bringing the tent!"). The
     clause must say its act happened: not denied ("Maud never fixed it") unless the question
     is, not under a modal other than the future's ("might", "can't"), not a condition or a
-    question, and not only wanted or planned ("Maud was going to paint it"; see _IMPLICATIVE).
+    question, and not only wanted or planned ("Maud was going to paint it"; see grammar.carries).
     None when the clause does not say the question's object ("Yusra is bringing the stove"
     for "who is bringing the tent?"), or its subject is no one it can name: a question word
     ("asked who's bringing it"), a group ("we"), a common noun ("my sister")."""
@@ -107,9 +101,9 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
             if found is not None:
                 if found.dep_ == "nsubjpass" and not asked.passive:
                     found = _agent(verb)  # "Colm was visited by Maud", for "who visited Colm?": Maud
-                said = found is not None and _says_all(asked, verb) and _embedded_asserted(verb)
+                said = found is not None and _says_all(asked, verb) and _embedded_asserted(verb, asked.past)
                 return _person(sentence, found) if said and found is not None else None
-            if _complement(verb) and not _implicative(verb.head):
+            if _complement(verb) and not grammar.carries(verb.head, asked.past):
                 return None  # "Maud was going to paint the fence", "Maud refused to paint it"
         verb = None if verb.head.i == verb.i else verb.head  # spaCy makes a new Token each time: no "is"
     return sentence.implicit if at is not None and _says_all(asked, at.sent.root) else None
@@ -122,34 +116,21 @@ def _subject_of(verb: Token) -> Token | None:
                  and not any(p.text == ":" for p in c.children)), None)
 
 
-def _stance(verb: Token | None) -> tuple[bool, str | None]:
-    """Whether a verb is denied ("didn't", "never", "no longer") and the modal it is under,
-    a future one counting as none: a clause answers only in the question's stance ("who
-    hasn't paid?" is answered by "Piet hasn't paid")."""
-    if verb is None:
-        return False, None
-    modal = None
-    for child in verb.children:
-        if child.tag_ == "MD" and child.lower_ not in _FUTURE:
-            modal = _MODAL_BASE.get(child.lower_, child.lower_)
-    return grammar.negated(verb), modal
-
-
 def _asserted(verb: Token, stance: tuple[bool, str | None]) -> bool:
     """The clause says its act as the question asks it: in the question's stance, not put as
     a condition ("if Maud fixed it"), not itself a question ("did Maud fix it?")."""
-    return _stance(verb) == stance and not grammar.conditional(verb) and not verb.sent.text.rstrip().endswith("?")
+    return grammar.stance(verb) == stance and not grammar.conditional(verb) and not verb.sent.text.rstrip().endswith("?")
 
 
-def _embedded_asserted(verb: Token) -> bool:
+def _embedded_asserted(verb: Token, past: bool) -> bool:
     """Each clause the answering one is said under is asserted too: not "Maud didn't say
     Piet fixed it", "I can't believe Piet fixed it"; a joined clause ("Maud didn't come but
     Piet fixed it") or a clause telling when is asserted on its own."""
     while verb.dep_ in ("ccomp", "xcomp") and verb.head.i != verb.i:
-        if _complement(verb) and not _implicative(verb.head):
+        if _complement(verb) and not grammar.carries(verb.head, past):
             return False  # "Maud wanted Piet to paint the fence"
         verb = verb.head
-        if _stance(verb) != (False, None) or grammar.conditional(verb):
+        if grammar.stance(verb) != (False, None) or grammar.conditional(verb):
             return False
     return True
 
@@ -157,10 +138,6 @@ def _embedded_asserted(verb: Token) -> bool:
 def _complement(verb: Token) -> bool:
     """A "to" clause ("to paint the fence") or a verb's open complement ("avoided painting it")."""
     return verb.dep_ == "xcomp" or any(c.tag_ == "TO" and c.dep_ == "aux" for c in verb.children)
-
-
-def _implicative(verb: Token) -> bool:
-    return verb.tag_.startswith("VB") and tense.verb_base(verb.text) in _IMPLICATIVE
 
 
 def _echo(asked: _Asked, verb: Token) -> Token | None:
@@ -171,7 +148,7 @@ def _echo(asked: _Asked, verb: Token) -> Token | None:
     for other in (verb.head, *verb.children, *verb.conjuncts):
         if other.i <= verb.i or other.lower_ not in _ECHO or not _clause_verb(other):
             continue
-        if _stance(other) != asked.stance or any(c.dep_ == "dobj" for c in other.children):
+        if grammar.stance(other) != asked.stance or any(c.dep_ == "dobj" for c in other.children):
             continue
         found = _subject_of(other)
         if found is not None and found.dep_ == "nsubj":
@@ -230,17 +207,21 @@ def _name(sentence: Sentence, token: Token) -> str | None:
     """The known entity a word stands for, else a proper noun's words ("Piet", "Anna
     Ruiz"); None for a common word. The tagger often takes a name for a common noun, and a
     common noun starting a sentence for a name ("Plumber fixed it"): a lone English word
-    there, or one with an article or owner ("the Plumber"), is no name, even when the store
-    made an entity of that word alone; a known person it is the first name of still is
-    ("Honor" of Honor Quayle).
+    there, or one with an article or owner ("the Plumber"), is no name unless the store holds
+    it as a person (named mid-sentence, a chat's speaker: "Merit", "Merit Oxley"); an entity
+    of another kind made of that word alone is no name either.
     """
     if token.lower_ in _QUANTIFIERS:
         return None  # "Everyone brought wine": no one in particular
     words = sorted([token, *(c for c in token.children if c.dep_ in _NAME_PARTS and c.tag_.startswith("NNP"))],
                    key=lambda t: t.i)
     named = name_at(sentence, token.idx, token.idx + len(token.text))
+    if named is not None and named.entity in sentence.people:
+        return named.entity  # "Rose fixed it", Rose a person the store knows: a name, word or not
     common = len(words) == 1 and is_english_word(token.lower_) and (
         _starts_sentence(token) or any(c.dep_ in ("det", "poss") for c in token.children))
+    if common and token.text in sentence.people:
+        return token.text  # "Tom fixed it", said in a chat Tom speaks in
     if common and (named is None or name_key(named.entity) == token.lower_):
         return None  # "Plumber fixed the sink", "the Plumber fixed it": a common noun
     if named is not None:

@@ -82,6 +82,52 @@ def conditional(verb: Token) -> bool:
     return any(c.dep_ == "mark" and c.lower_ in CONDITIONS for c in verb.children)
 
 
+# Modals that only put a statement in the future ("Maud will bring it"); any other ("might",
+# "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
+_FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
+_MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
+_PRESENT_BE = frozenset({"is", "are", "am", "'s", "'re", "'m", "’s", "’re", "’m"})
+# Verbs whose complement happened if they did ("managed to paint", "remembered to buy", "keeps
+# playing", "finished painting"), or is done by liking it ("loves playing"). "wanted to",
+# "agreed to", "refused to", "was going to" say nothing of whether it was done.
+_CARRIED = frozenset({"manage", "get", "remember", "finish", "start", "begin", "keep", "love", "like", "enjoy", "adore"})
+
+
+def stance(verb: Token | None) -> tuple[bool, str | None]:
+    """Whether a verb is denied ("didn't", "never", "no longer") and the modal it is under,
+    a future one counting as none: a clause answers only in the question's stance ("who
+    hasn't paid?" is answered by "Piet hasn't paid")."""
+    if verb is None:
+        return False, None
+    modal = None
+    for child in verb.children:
+        if child.tag_ == "MD" and child.lower_ not in _FUTURE:
+            modal = _MODAL_BASE.get(child.lower_, child.lower_)
+    return negated(verb), modal
+
+
+def carries(head: Token, past: bool = False) -> bool:
+    """The verb a complement hangs from says the complement's act happens or happened:
+    "managed to", "kept", "remembered to", "loves"; "is going to" puts it in the future, as
+    "will" does; "used to" says it was a habit, so only for a question asked in the past
+    (`past`): "used to play the tuba" answers "what did she play?", not "what does she play?"."""
+    if not head.tag_.startswith("VB"):
+        return False
+    base = verb_base(head.text)
+    if base in _CARRIED:  # but "would love to play", "'d like to play": a wish
+        return not any(c.tag_ == "MD" and c.lower_ not in ("will", "wo", "'ll", "’ll") for c in head.children)
+    if base == "go" and head.tag_ == "VBG":  # "is going to bring", not "was going to bring"
+        return any(c.dep_ == "aux" and c.lower_ in _PRESENT_BE for c in head.children)
+    return past and head.lower_ == "used" and head.tag_ == "VBD"
+
+
+def asked_in_past(verb: Token) -> bool:
+    """A question's verb asks about the past: "who played it?", "what did she play?",
+    "what has she played?"."""
+    return verb.tag_ in ("VBD", "VBN") or any(
+        c.dep_ == "aux" and c.lower_ in ("did", "has", "have", "had") for c in verb.children)
+
+
 @lru_cache(maxsize=65536)
 def verb_base(word: str) -> str:
     """The bare verb: "gave" -> "give", "named" -> "name", "plays" -> "play". A third-person

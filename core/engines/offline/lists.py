@@ -56,22 +56,12 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     if verb is None:
         return []
     skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
+    asked = _asked(question.text, verb)
     found: list[str] = []
-    for piece in grammar.complements(text, verb, skip, _done):
+    for piece in grammar.complements(text, verb, skip, lambda use: _done(use, asked)):
         if piece.kind == "thing":
-            found += _split(_with_lead(text, piece), kind)
+            found += _split(piece.text, kind)
     return found
-
-
-def _with_lead(text: str, piece: grammar.Piece) -> str:
-    """The phrase with the article or owner the parse left off it ("a" of "plays a loud
-    bass"), so `_one_thing` knows it names one thing."""
-    before = text[: piece.start].rsplit(None, 1)[-1:]
-    if not before:
-        return piece.text
-    joined = f"{before[0]} {piece.text}"
-    lead = _LEAD.match(joined)
-    return joined if lead is not None and lead.end() > len(before[0]) else piece.text
 
 
 # The only words a kind's name has before its head: "double bass", "bass guitar"; an article,
@@ -95,11 +85,8 @@ _GIVE_UP = frozenset({"quit", "stop", "drop", "give", "abandon"})
 # Prepositions a take-up verb reaches its thing through ("switched from double bass" is the opposite)
 _TAKE_UP_PREPOSITIONS = frozenset({"on", "to", "with"})
 _OBJECTS = frozenset({"dobj", "attr", "oprd"})
-_NOT_SAID = frozenset({"if", "unless", "whether", "before"})  # "if she took up double bass" says she has not
 _ABLE = frozenset({"can", "could"})
-# Verbs saying the person likes doing the thing, so does it: "loves playing the cello" lists the
-# cello (a kind needs more: it is taken up, `_takes_up`)
-_FOND = frozenset({"love", "like", "enjoy", "adore"})
+_Asked = tuple[tuple[bool, str | None], bool]  # the question verb's stance, and whether it asks of the past
 
 
 def kinds(question: Question, found: Sequence[str], sentence: Sentence, entity: str | None) -> list[str]:
@@ -172,21 +159,31 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
     return distance == 1 and who == entity
 
 
-def _done(verb: Token) -> bool:
+def _asked(question: str, verb: str) -> _Asked:
+    """The stance of the question's own verb, and whether it asks about the past."""
+    use = next((t for t in grammar.parsed(question)
+                if t.tag_.startswith("VB") and t.dep_ not in ("aux", "auxpass") and grammar.verb_base(t.text) == verb),
+               None)
+    return grammar.stance(use), use is not None and grammar.asked_in_past(use)
+
+
+def _done(verb: Token, asked: _Asked) -> bool:
     """Whether a use of the question's verb says its subject does it, by the rules a kind is
-    read by: not negated, hedged or put as a condition, nor given up in the same breath; and
-    when it hangs from another verb, that verb is a take-up or a fondness, itself said
-    ("started playing", "loves playing"), unlike "hates playing", "wants to play" or
-    "stopped playing"."""
+    read by: in the question's own stance ("will bring" answers "what will she bring?",
+    "hasn't read" only "what hasn't she read?"), not hedged or put as a condition, nor given
+    up in the same breath; and when it hangs from another verb, that verb carries it out
+    (`grammar.carries`: "managed to play", "loves playing", "is going to bring") or takes it
+    up ("started playing"), unlike "hates playing", "wants to play" or "stopped playing"."""
+    stance, past = asked
     head = verb
-    while not (_hedged(head) or _undone(head)):
+    while not (_hedged(head, stance) or _undone(head)):
         if head.dep_ != "xcomp":
             return True
         above = head.head
-        lemma = grammar.verb_base(above.lower_)
-        if not (lemma in _FOND or _is_take_up(above, lemma)):
+        if not (grammar.carries(above, past) or _is_take_up(above, grammar.verb_base(above.lower_))):
             return False
         head = above
+        stance = (False, None)  # "is going to bring": the verb above says it plainly
     return False
 
 
@@ -214,16 +211,16 @@ def _undone(verb: Token) -> bool:
     )
 
 
-def _hedged(verb: Token) -> bool:
-    """Negated ("never started on"), a modal other than ability ("might take up") or a condition."""
-    if grammar.negated(verb):  # "doesn't play", "never started on", "no longer plays"
-        return True
-    for child in verb.children:
-        if child.tag_ == "MD" and child.lower_ not in _ABLE:
-            return True
-        if child.dep_ == "mark" and child.lower_ in _NOT_SAID:
-            return True
-    return False
+def _hedged(verb: Token, asked: tuple[bool, str | None] | None = None) -> bool:
+    """Negated ("never started on"), a modal other than ability ("might take up") or a
+    condition; against the question's stance (`asked`) when given, where a future modal is
+    none ("will bring") and a negation is asked for ("what hasn't she read?")."""
+    if grammar.conditional(verb) or any(c.dep_ == "mark" and c.lower_ == "before" for c in verb.children):
+        return True  # "if she took up double bass", "before she took up double bass": she has not
+    if asked is None:
+        return grammar.negated(verb) or any(c.tag_ == "MD" and c.lower_ not in _ABLE for c in verb.children)
+    denied, modal = grammar.stance(verb)
+    return denied != asked[0] or modal not in (None, asked[1], *_ABLE)
 
 
 def _split(text: str, kind: str | None = None) -> list[str]:
@@ -237,15 +234,23 @@ def _split(text: str, kind: str | None = None) -> list[str]:
 
 
 def _one_thing(item: str) -> str:
-    """An item without its article or owner; after one, a quality says how that one thing is,
-    never which thing: "a loud bass" and "her old cello" are a bass and a cello."""
+    """An item without its article or owner ("the hard drive" is a hard drive)."""
     lead = _LEAD.match(item)
-    if lead is None:
-        return item
-    words = item[lead.end():].split(" ")
-    while len(words) > 1 and words[0] in _QUALITIES:
+    return item if lead is None else item[lead.end():]
+
+
+def _plain(item: str, found: Sequence[str]) -> str:
+    """The item found elsewhere that this one is a quality of: "loud bass" beside "bass" is
+    the bass again, as "old cello" beside "cello"; with no such item the words stay, a quality
+    word often naming the thing itself ("hard drive", "slow cooker", "short story")."""
+    words = item.split(" ")
+    while len(words) > 1 and words[0].lower() in _QUALITIES:
         words = words[1:]
-    return " ".join(words)
+        bare = " ".join(words)
+        same = next((f for f in found if f.lower() == bare.lower()), None)
+        if same is not None:
+            return same
+    return item
 
 
 def with_kinds(found: Sequence[str], narrower: Sequence[str]) -> list[str]:
@@ -253,7 +258,7 @@ def with_kinds(found: Sequence[str], narrower: Sequence[str]) -> list[str]:
     right after the item each narrows while room is left: a kind never leads the list nor
     pushes an item found off it."""
     listed: list[str] = []
-    for item in found:
+    for item in (_plain(f, found) for f in found):
         if item.lower() not in {x.lower() for x in listed}:
             listed.append(item)
     listed = listed[:MAX_ITEMS]

@@ -152,4 +152,41 @@ def test_a_common_noun_starting_the_sentence_is_no_name(trades: Memory, home: Pa
 
 
 def test_a_known_person_whose_name_is_a_word_still_answers(trades: Memory, home: Path) -> None:
+    # a guard for the common-noun rule, not a regression test: it passed before that rule too
     assert trades.ask("Who mended the rain barrel?").text == "Honor Quayle"  # "honor" is a word, Honor a known person
+
+
+WORD_NAMES_CHAT = """14/05/2024, 08:02 - Hazel: Basil fixed the gate yesterday
+14/05/2024, 08:05 - Basil: Hazel brought a rhubarb crumble to the fete
+14/05/2024, 08:07 - Tansy Crake: Ivy painted the shed on Sunday
+14/05/2024, 08:09 - Ivy: Sorry, was out walking the dog
+"""
+
+WORD_NAMES_DIARY = """# Tansy's diary
+
+# 2024-05-14
+
+Had tea with Sorrel. Sorrel repaired the bird table afterwards.
+
+# 2024-05-15
+
+The Gardener pruned the pear tree. Later the Gardener cleared the pond.
+"""
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Who fixed the gate?", "Basil"),  # Basil speaks in the chat: a person, though "basil" is a word
+    ("Who brought a rhubarb crumble to the fete?", "Hazel"),
+    ("Who painted the shed?", "Ivy"),
+])
+def test_a_chat_speaker_whose_name_is_a_word_answers(tmp_path_factory: pytest.TempPathFactory, home: Path,
+                                                    question: str, answer: str) -> None:
+    with written_memory(tmp_path_factory, "WhatsApp Chat with Hazel.txt", WORD_NAMES_CHAT, "Tansy Crake") as memory:
+        assert memory.ask(question).text == answer
+
+
+def test_a_person_named_mid_sentence_answers_at_a_sentence_start(tmp_path_factory: pytest.TempPathFactory,
+                                                                 home: Path) -> None:
+    with written_memory(tmp_path_factory, "tansy-sorrel.md", WORD_NAMES_DIARY, "Tansy Crake") as memory:
+        assert memory.ask("Who repaired the bird table?").text == "Sorrel"  # "with Sorrel": a name, "sorrel" a word
+        assert is_idk(memory.ask("Who cleared the pond?").text)  # "the Gardener" only ever: a trade, no one's name
