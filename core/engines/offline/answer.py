@@ -150,11 +150,12 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         gathered = _gathered(question, ranked, sentences, end)
         if gathered:
             return Explanation(gathered[0], tuple(chain), gathered[1])
-    records = [r.score for r in ranked if question.wh == "when" and _group_record(r.sentence)]
-    if question.wh == "when" and _GROUP_WORD.search(question.text) and any(map(_group_record, sentences)):
-        return Explanation(DONT_KNOW, tuple(chain), None)  # "when did Lasse join the group?", a chat's records at hand
-    if records:  # "when did Lasse leave?": only what is supported as well as the record may answer
-        ranked = [r for r in ranked if r.score > max(records) and not _group_record(r.sentence)]
+    if question.wh == "when" and any(map(_group_record, sentences)):
+        if _GROUP_WORD.search(question.text):
+            return Explanation(DONT_KNOW, tuple(chain), None)  # "when did Lasse join the group?", a chat's records at hand
+        records = [r.score for r in ranked if _group_record(r.sentence)]
+        if records:  # "when did Lasse leave?": only what is supported as well as the record may answer
+            ranked = [r for r in ranked if r.score > max(records) and not _group_record(r.sentence)]
     turns = {turn.id: turn for turn in request.evidence}  # the evidence by id: for the event and the replies alike
     about = _of_event(question, sentences, turns)
     count_asked = question.wh == "how many"
@@ -197,7 +198,9 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     return Explanation(DONT_KNOW, tuple(chain), None)
 
 
-_GROUP_WORD = re.compile(r"\b(?:group|chat)\b", re.I)  # "when did Lasse leave the group?"
+# The group or chat as a noun ("when did Lasse leave the group?", "our group chat"), not the
+# verb ("when did we last chat?").
+_GROUP_WORD = re.compile(r"\b(?:the|our|this|that|my|your|their)\s+(?:[\w-]+\s+)?(?:group|chat)\b|\bgroup\s+chat\b", re.I)
 
 
 def _group_record(sentence: Sentence) -> bool:

@@ -165,17 +165,21 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
 
 
 # Words that say an event did not quite happen: "we nearly won", "almost missed it".
-_SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually"})
+# ... or not surely: "we probably went swimming" is no occasion to count.
+_SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually",
+                       "probably", "maybe", "perhaps", "possibly", "supposedly", "allegedly", "apparently"})
 # the write path's note of when a fact was told, not when it happened: "(before 30 December 2024)"
 TOLD_BY = re.compile(r"\((?:shortly\s+)?(?:before|after|as of|since|until|around)\s+$")
 # Clauses that say their own event, under whatever verb they hang on.
 _CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
 # Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
 # ... and verbs that say it did not happen, or not as one occasion: "forgot to go swimming",
-# "skipped swimming", "was going to go" (a plan), "used to swim" (a habit).
+# "skipped swimming", "was going to go" (a plan), "used to swim" (a habit), and verbs that
+# only commit to it: "agreed to go swimming", "was supposed to", "promised to".
 _WISHES = frozenset({
     "hope", "wish", "pray", "want", "doubt", "wonder", "bet", "plan", "expect", "imagine",
     "forget", "fail", "skip", "miss", "mean", "intend", "use", "avoid", "refuse", "try",
+    "agree", "decide", "promise", "suppose", "offer", "need", "arrange", "aim",
 })
 # Words that make a time a habit, not an occasion: "every week", "each Sunday".
 _EVERY = frozenset({"every", "each"})
@@ -218,11 +222,11 @@ def occasions(
     told: set[int | None] = set()  # the turns asserting an occasion, in the period or not
     try:
         for sentence, hit in said:
-            day = _occasion(sentence, hit, verb, mine and user, told)
+            day = _occasion(sentence, hit, verb, mine, user, told)
             if day is not None and (period is None or period.covers(day)):
                 days.setdefault(day, sentence)
         for sentence, hit in weaker:
-            day = _occasion(sentence, hit, verb, mine and user, told)
+            day = _occasion(sentence, hit, verb, mine, user, told)
             if day is not None and (period is None or period.covers(day)) and day not in days:
                 return None  # one more occasion, less sure: the count may be one short or not
     except _Refused:
@@ -232,13 +236,15 @@ def occasions(
     return str(len(days)), next(iter(days.values()))
 
 
-def _occasion(sentence: Sentence, hit: int, verb: str | None, user: str | None | bool, told: set[int | None]) -> date | None:
+def _occasion(
+    sentence: Sentence, hit: int, verb: str | None, mine: bool, user: str | None, told: set[int | None]
+) -> date | None:
     """The day of the occasion the sentence asserts, None when it asserts none (noting its
-    turn in `told` when it asserts one); raises _Refused when it cannot be counted. `user`:
-    the user a first-person question asks of."""
-    if isinstance(user, str) and sentence.speaker not in (None, user):
+    turn in `told` when it asserts one); raises _Refused when it cannot be counted. `mine`:
+    the question asks of "I" or "we"; `user`: who that is, when the store knows."""
+    if mine and user is not None and sentence.speaker not in (None, user):
         return None  # "I went swimming" in someone else's message is not the user's swim
-    where = asserted(sentence.text, verb, hit, bool(user))
+    where = asserted(sentence.text, verb, hit, mine)
     if where is None:
         return None
     told.add(sentence.turn)

@@ -5,6 +5,7 @@ answers none of it, and a count the evidence may have cut short is refused, not 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ from support.written_memory import written_memory
 
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
+from memhop.core.engines.offline.counts import occasions
+from memhop.core.language.periods import stated_period
+from memhop.core.language.sentences import Sentence
 
 SWIMS = """# Perrin's diary
 
@@ -48,6 +52,8 @@ def test_a_count_in_a_month_of_a_year_answers(swims: Memory, home: Path) -> None
         "Forgot to go swimming again.",  # it did not happen
         "I used to go swimming at the quarry pool every week.",  # a habit
         "We go swimming at the quarry pool every Sunday.",
+        "Agreed to go swimming with Ilka at the quarry pool.",  # a promise, not a swim
+        "We probably went swimming at the quarry pool, I forget.",  # not surely (a guard: not counted before either)
     ],
 )
 def test_only_my_own_past_occasions_count(tmp_path_factory: pytest.TempPathFactory, home: Path, line: str) -> None:
@@ -97,3 +103,15 @@ def test_a_count_the_evidence_cannot_hold_is_refused(monthly: Memory, home: Path
     """More swims than the evidence shows: the count is right or "I don't know", never a part."""
     answer = monthly.ask(question).text
     assert answer == count or is_idk(answer)
+
+
+def test_someone_elses_occasion_never_counts_for_me_even_when_the_store_does_not_know_me() -> None:
+    """With no self anchor (no --self, a question whose chain starts nowhere), "I" is still
+    only the teller: "my sister went swimming" is hers."""
+    def said(text: str, day: int, turn: int) -> tuple[Sentence, int]:
+        return Sentence(text, "evidence", None, "Noor", datetime(2024, 5, day, 12), None, "Noor", (), True, turn), 0
+
+    question = "How many times did I go swimming in May 2024?"
+    evidence = [said("My sister went swimming on Saturday.", 6, 1), said("I went swimming today.", 9, 2)]
+    counted = occasions(question, evidence, stated_period(question), None)
+    assert counted is not None and counted[0] == "1"
