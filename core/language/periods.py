@@ -21,6 +21,11 @@ from memhop.core.language.dates import MONTH_WORD, find_dates, format_day, month
 _SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11)}
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d\d"
+# A year anywhere: one the period does not hold leaves the question's time unpinned.
+_ANY_YEAR = re.compile(rf"(?<!\w){_YEAR}(?!\w)")
+# Words that take a part of the period that follows them: "early 2024", "the end of 2024".
+_PART = re.compile(r"\b(?:early|late|mid|beginning|start|end|half|quarter|q[1-4]|winter|christmas|easter|new year)\b[\w\s-]*$",
+                   re.I)
 # One end, longest form first; a bare day ("3") only begins a range whose other end names the month.
 _END = (
     rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|{_ORD}\s+(?:of\s+)?{MONTH_WORD}\.?(?:,?\s+{_YEAR})?|{MONTH_WORD}\.?\s+{_ORD}(?:,?\s+{_YEAR})?"
@@ -180,7 +185,10 @@ def unpinned(text: str, now: date | None = None) -> bool:
     pinned = stated_period(text, now)
     start = text.find(pinned.words) if pinned else -1
     stop = start + len(pinned.words) if pinned else -1
+    if pinned and _PART.search(text[max(0, start - 24):start]):
+        return True  # "early 2024", "the first half of 2024", "the winter of 2023": part of it, not all
     spans = [(m.start(), m.end()) for kind, pattern in _RANGES if kind != "one" for m in pattern.finditer(text)]
     spans += [(m.start, m.end) for m in find_dates(text, now or date.today(), past=True)]
+    spans += [(m.start(), m.end()) for m in _ANY_YEAR.finditer(text)]  # "in winter 2023", "Q1 2024"
     # a mention overlapping the period's words is the period ("in July 2024" holds "July 2024")
     return any(end <= start or begin >= stop for begin, end in spans)

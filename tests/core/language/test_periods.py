@@ -16,7 +16,7 @@ NOW = date(2026, 3, 10)
     ("question", "first", "last"),
     [
         # a year (or month) written once belongs to both ends
-        ("How many gigs did Pell play between September and December 2024?", date(2024, 9, 1), date(2024, 12, 31)),
+        ("How many gigs did Pell play between August and November 2023?", date(2023, 8, 1), date(2023, 11, 30)),
         ("What did Pell bake from March to May 2023?", date(2023, 3, 1), date(2023, 5, 31)),
         ("Where was Pell between 3 and 9 June 2024?", date(2024, 6, 3), date(2024, 6, 9)),
         ("Where was Pell from the 3rd of June until the 9th of June 2024?", date(2024, 6, 3), date(2024, 6, 9)),
@@ -72,11 +72,11 @@ def test_an_end_that_cannot_be_pinned_names_no_period(question: str) -> None:
 
 
 def test_a_range_is_never_read_as_its_last_end_alone() -> None:
-    """The old reading took "December 2024" for the whole of "between September and December 2024"."""
-    period = stated_period("How many races did Pell win between September and December 2024?", NOW)
-    assert period is not None and period.first == date(2024, 9, 1)
-    assert period.words == "between September and December 2024"
-    assert period.label == "1 September 2024 – 31 December 2024"
+    """The old reading took "November 2023" for the whole of "between August and November 2023"."""
+    period = stated_period("How many races did Pell row between August and November 2023?", NOW)
+    assert period is not None and period.first == date(2023, 8, 1)
+    assert period.words == "between August and November 2023"
+    assert period.label == "1 August 2023 – 30 November 2023"
 
 
 def test_since_needs_a_now() -> None:
@@ -93,13 +93,18 @@ def test_the_first_period_named_is_the_one_read() -> None:
 @pytest.mark.parametrize(
     ("question", "unpinned"),
     [
-        ("How many races did Pell win between September and December 2024?", False),
+        ("How many races did Pell row between August and November 2023?", False),
         ("How many races did Pell win?", False),
         ("How many races did Pell win in 2024?", False),
-        ("How many races did Pell win between September and December?", True),
+        ("How many races did Pell row between August and November?", True),
         ("How many races did Pell win in September?", True),
         ("How many races did Pell win last year?", True),
         ("How many races did Pell win since April?", True),
+        ("How many races did Pell win in winter 2023?", True),  # a season it does not read
+        ("How many races did Pell win in early 2024?", True),  # a part of the year, not all of it
+        ("How many races did Pell win in mid-2024?", True),
+        ("How many races did Pell win in the first half of 2024?", True),
+        ("How many races did Pell win at the end of 2024?", True),
     ],
 )
 def test_a_time_named_but_not_pinned(question: str, unpinned: bool) -> None:

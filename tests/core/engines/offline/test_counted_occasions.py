@@ -1,5 +1,5 @@
 """Counting occasions over a period: "how many times did we win between September and
-December 2024?" counts the wins the diary or chat asserts inside the whole range, one per
+November 2024?" counts the wins the diary or chat asserts inside the whole range, one per
 dated event (a race told of twice, or recalled the next day, counts once), and never a
 "nearly won", a "didn't win", a "did we win?" or an "if you win"."""
 
@@ -84,7 +84,7 @@ def chat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     [
         ("How many times did we win?", "4"),  # not the "nearly", the "didn't", the "did we?"; 14 Sept once
         ("How many times did we win in 2024?", "3"),
-        ("How many times did we win between September and December 2024?", "2"),  # the whole range
+        ("How many times did we win between September and November 2024?", "2"),  # the whole range
         ("How many times did we win since October 2024?", "2"),  # 9 November (told on the 10th) and January
         ("How many times did we win from September 2024 to January 2025?", "3"),
     ],
@@ -147,8 +147,8 @@ def test_an_event_with_no_day_of_its_own_makes_the_count_unknown() -> None:
 
 
 def test_the_trace_shows_the_period_read(diary: Memory, home: Path) -> None:
-    trace = diary.ask("How many times did we win between September and December 2024?").context.trace
-    assert trace.period == "1 September 2024 – 31 December 2024 (between September and December 2024)"
+    trace = diary.ask("How many times did we win between September and November 2024?").context.trace
+    assert trace.period == "1 September 2024 – 30 November 2024 (between September and November 2024)"
     assert diary.ask("How many times did we win?").context.trace.period == ""
 
 
