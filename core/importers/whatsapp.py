@@ -119,16 +119,18 @@ class WhatsAppImporter:
         order = _date_order(msgs, (options or ParseOptions()).day_first, filename)
         chat = _chat_name(msgs, filename)
         owner = self_name or _owner(msgs)
+        talkers = _talkers(msgs)
         days: dict[str, list[Turn]] = {}
         named: list[str] = []  # the group's names, as its kept events set them
         for msg in msgs:
             stamp = _timestamp(msg, order)
             if stamp is None:
                 raise ImportFormatError(filename, f"line {msg.line}: unreadable date or time")
-            turn, event = _turn(msg, stamp, owner, chat)
+            turn, event = _turn(msg, stamp, owner, chat, talkers)
             if turn is None:
                 continue
-            named.extend(new for _, new in names(turn.text)) if event else None
+            if event:
+                named.extend(new for _, new in names(turn.text))
             day = stamp.date().isoformat()
             bucket = days.setdefault(day, [])
             bucket.append(replace(turn, external_id=f"{day}#{len(bucket) + 1}"))
@@ -242,7 +244,16 @@ def _timestamp(msg: _Msg, order: str) -> datetime | None:
         return None
 
 
-def _turn(msg: _Msg, stamp: datetime, owner: str | None, chat: str | None) -> tuple[Turn | None, bool]:
+def _talkers(msgs: list[_Msg]) -> frozenset[str]:
+    """The senders who write at least one line without iOS's leading LRM: people, not the
+    chat's own name under which the app files its notices."""
+    said = (_SENDER.match(msg.rest) for msg in msgs)
+    return frozenset(s["name"] for s in said if s is not None and not s["text"].startswith("\u200e"))
+
+
+def _turn(
+    msg: _Msg, stamp: datetime, owner: str | None, chat: str | None, talkers: frozenset[str]
+) -> tuple[Turn | None, bool]:
     """The message as a turn, and whether it is a group event (kept as its actor's
     statement); None for the app's other notices, calls, deleted and empty messages. A line
     is the app's by its whole shape, never because a sender's name holds a word like "left"."""
@@ -264,8 +275,9 @@ def _turn(msg: _Msg, stamp: datetime, owner: str | None, chat: str | None) -> tu
     elif raw.startswith("\u200e"):  # iOS marks its system notices with a leading LRM
         if event := _event(text, _speaker(sender["name"]), owner, stamp, chat):
             return event, True
-        if sender["name"].strip(INVISIBLE + " ") == chat:
-            return None, False  # the app's other notices, filed under the chat's name
+        if sender["name"].strip(INVISIBLE + " ") == chat or (chat is None and sender["name"] not in talkers):
+            # the app's other notices, under the chat's name; when the file does not say it, a name that never talks
+            return None, False
     return Turn(speaker=_speaker(sender["name"]), text=text, timestamp=stamp), False
 
 

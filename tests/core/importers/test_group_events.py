@@ -179,3 +179,16 @@ def test_each_unsaved_number_in_an_added_list_reads_as_its_label() -> None:
     text = "3/1/24, 9:00 AM - Pia Lund added +44 7700 900456, you and +44 7700 900457\n3/1/24, 9:01 AM - Pia Lund: hi\n"
     assert _said(text, "Noor Amsel")[0] == (
         "Pia Lund", "Pia Lund added unsaved contact …0456, Noor Amsel and unsaved contact …0457")
+
+
+def test_ios_notices_under_an_unknown_chat_name_are_not_messages() -> None:
+    """A bare _chat.txt whose first line is no encryption notice does not say the chat's name:
+    the app's icon and pin notices, filed under it, are still no one's message."""
+    text = (
+        "[01/03/2024, 09:00:00] Pia Lund: morning all\n"
+        f"[05/03/2024, 08:01:00] Cold Water Club: {LRM}Pia Lund changed this group’s icon\n"
+        f"[05/03/2024, 08:02:00] Cold Water Club: {LRM}Pia Lund pinned a message\n"
+        "[06/03/2024, 08:00:00] Edda Quist: see you at the pier\n"
+    )
+    turns = [t for s in _parse(text, self_name="Noor Amsel", day_first=True).sessions for t in s.turns]
+    assert [(t.speaker, t.text) for t in turns] == [("Pia Lund", "morning all"), ("Edda Quist", "see you at the pier")]
