@@ -169,7 +169,7 @@ def clause_at(text: str, hit: int) -> tuple[int, int]:
 _SHORT_OF = frozenset({"nearly", "almost", "practically", "virtually",
                        "probably", "maybe", "perhaps", "possibly", "supposedly", "allegedly", "apparently"})
 # the write path's note of when a fact was told, not when it happened: "(before 30 December 2024)"
-TOLD_BY = re.compile(r"\((?:shortly\s+)?(?:before|after|as of|since|until|around)\s+$")
+_TOLD_BY = re.compile(r"\((?:shortly\s+)?(?:before|after|as of|since|until|around)\s+$")
 # Clauses that say their own event, under whatever verb they hang on.
 _CLAUSES = frozenset({"ccomp", "advcl", "conj", "relcl"})
 # Verbs whose complement is a wish or a doubt, not an event: "I hope we win", "wondered if we won".
@@ -332,7 +332,7 @@ def event_day(sentence: Sentence, at: int) -> date | None:
         found = find_dates(sentence.text, said, past=True)
     else:
         written = [m for m in find_dates(sentence.text, _NO_DAY, past=True) if m.explicit]
-        told = [m for m in written if TOLD_BY.search(sentence.text, 0, m.start)]
+        told = [m for m in written if _TOLD_BY.search(sentence.text, 0, m.start)]
         said = next((covered[0] for covered in map(period_of, told) if covered), None)
         found = [m for m in written if m not in told]
     low, high = clause_at(sentence.text, at)
@@ -362,6 +362,6 @@ def stated_within(sentence: Sentence, hit: int, period: Period | None) -> bool:
         if not low <= mention.start < high or not (mention.explicit or sentence.when):
             continue
         covered = period_of(mention)
-        if covered and not TOLD_BY.search(sentence.text, 0, mention.start) and period.spans(covered):
+        if covered and not _TOLD_BY.search(sentence.text, 0, mention.start) and period.spans(covered):
             return True
     return False

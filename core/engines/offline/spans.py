@@ -264,9 +264,6 @@ def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
     side = {tense.PAST: dating.BEHIND, None: None}.get(asked, dating.AHEAD)
     mentions = dating.resolve(sentence.text, ref or date(2000, 1, 1), grammar.parsed(sentence.text), 0, side)
     mentions = [d for d in mentions if (ref is not None or d.explicit) and d.label]
-    # "(before 3 May 2024)", the write path's note on an undated past event, says when it was
-    # told, not when it happened: no day of it (a wrong day is worse than "I don't know")
-    mentions = [d for d in mentions if not counts.TOLD_BY.search(sentence.text, 0, d.start)]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
     usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label))

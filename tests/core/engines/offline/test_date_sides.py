@@ -230,19 +230,3 @@ def test_a_verbless_turn_is_answered_as_it_is_stored_whatever_the_question_tense
     tamsin = EntitySlice("Tamsin", "Tamsin is Marisol's friend.", ())
     request = AnswerRequest("When was Tamsin's gig?", (tamsin,), (said,), ("Tamsin",))
     assert answer_offline(request) == "10 December 2025"
-
-
-@pytest.mark.parametrize(
-    ("fact", "expected"),
-    [
-        ("Tobin repainted his garden shed (before 10 March 2025).", "I don't know"),
-        ("Tobin repainted his garden shed (as of 10 March 2025).", "I don't know"),
-        ("Tobin repainted his garden shed on 8 March 2025.", "8 March 2025"),
-    ],
-)
-def test_the_day_a_fact_was_told_is_no_day_of_its_event(fact: str, expected: str) -> None:
-    """The write path notes an undated past event "(before <the day it was told>)": that day
-    is a bound, not the event's day; answering it would be a confident wrong date."""
-    tobin = EntitySlice("Tobin", "Tobin is Wrenna's neighbour.", (fact,))
-    request = AnswerRequest("When did Tobin repaint his garden shed?", (tobin,), (), ("Tobin",))
-    assert answer_offline(request) == expected
