@@ -65,7 +65,7 @@ class NameMatcher:
 
     `prose` texts (turns, profiles, facts) get the sentence-start rule; labels do not.
     `seen` collects the spellings found of the forms that are not ordinary words
-    ("SIOBHÁN"), for the byte scan that has no accent folding of its own.
+    ("CÉLESTE"), for the byte scan that has no accent folding of its own.
     """
 
     def __init__(self, forms: Sequence[str], prose: bool = True, tagger: Tagger = spacy_tags) -> None:

@@ -44,7 +44,7 @@ _TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)(?:[\s\u202f\u00a0]*(?P<ampm>[
 LINE = re.compile(rf"^(?P<ios>\[)?{_DATE},?\s+{_TIME}(?(ios)\]\s*|\s+[-\u2013]\s+)(?P<rest>.*)$")
 _SENDER = re.compile(r"^(?P<name>[^:\n]{1,80}?):\s(?P<text>.*)$", re.S)
 # The quote marks of a group name: a "sender" holding an odd number of them is a system
-# line whose colon stands inside a quoted name ('Ana changed the subject to "Re: B"').
+# line whose colon stands inside a quoted name ('Seren changed the subject to "Sketchbook: B"').
 _QUOTES = re.compile(r"[\"\u201c\u201d\u201e\u00ab\u00bb]")
 _E2E = re.compile(r"^messages (?:and calls are end-to-end encrypted|to this (?:chat|group) are now secured)", re.I)
 # The app's own notices, in the languages of most exports (its wording, not the user's).

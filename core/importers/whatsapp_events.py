@@ -8,8 +8,8 @@ phone's owner appears as "You": their name is put in its place when it is known 
 else "You" stays as the app wrote it. iOS sometimes leaves the creator out of the text and
 names them as the sender ("Oona Kettle: created group …"); the sender is then put in
 front, unless the sender is the chat itself (iOS files its notices under the chat's name).
-A line is an event only by its whole shape: an actor never holds a colon, so "Mia (added
-at gym): Tomas left" is Mia's message. English wording only (see language/group_events): a
+A line is an event only by its whole shape: an actor never holds a colon, so "Lowri (added
+at gym): Ivo left" is Lowri's message. English wording only (see language/group_events): a
 line in another language stays skipped, as before.
 """
 
@@ -24,7 +24,7 @@ from memhop.core.language.group_events import ADDED, CREATED, JOINED, LEFT, REMO
 _A = r"(?P<actor>[^\n:\"“”„]{1,80}?)"
 _KINDS = tuple(re.compile(rf"^{_A} {kind}$", re.I) for kind in (CREATED, RENAMED, ADDED, REMOVED, LEFT, JOINED))
 _CREATED_ALONE = re.compile(rf"^{CREATED}$", re.I)  # iOS: the creator only as the line's sender
-_LISTED = re.compile(r"(,\s*|\s+and\s+)")  # "added Ana, Ben and +44 7700 900456"
+_LISTED = re.compile(r"(,\s*|\s+and\s+)")  # "added Mara, Ottoline and +44 7700 900456"
 _SELF = "you"  # the phone's owner, as subject or object
 
 

@@ -30,7 +30,7 @@ Token = re.Match[str]
 
 def same_entity(a: str | None, b: str | None) -> bool:
     """Names that stand for the same entity: equal, or one is the other's first name (case
-    and accents aside: "Zenobe" typed for "Zénobe")."""
+    and accents aside: "Celeste" typed for "Céleste")."""
     if not a or not b:
         return False
     return _same_parts(name_key(a), name_key(b))
@@ -42,18 +42,18 @@ def _same_parts(a: str, b: str) -> bool:
 
 
 def _spelt(name: str) -> str:
-    """A name as spelt, case and spacing aside: accents kept ("Rene" is not "René")."""
+    """A name as spelt, case and spacing aside: accents kept ("Andre" is not "André")."""
     return " ".join(name.casefold().split())
 
 
 def named_by(written: str, names: Sequence[str]) -> list[str]:
     """The known names a name as written stands for, at the most exact level that has any:
     the whole name as spelt (case aside), the whole name folded (no accents either), a first
-    name as spelt, a first name folded, a surname alone. "Rene" is Rene Ostrowski when René
-    Calvet is known too; "Zenobe" is Zénobe when no Zenobe is; "Quarrie" is Lindel Quarrie
+    name as spelt, a first name folded, a surname alone. "Andre" is Andre Wierzbicki when André
+    Morvan is known too; "Celeste" is Céleste when no Celeste is; "Quarrie" is Lindel Quarrie
     while no other known name ends in it. Two names at that level: the name is ambiguous.
     The same "most exact level wins" idea as `memhop show`'s name_lookup, whose levels
-    differ (it has no "as spelt" level: "Rene" there fits both people above)."""
+    differ (it has no "as spelt" level: "Andre" there fits both people above)."""
     if not written.split():
         return []
     spelt, key = _spelt(written), name_key(written)

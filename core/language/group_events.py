@@ -5,7 +5,7 @@ One wording, in one place: WhatsApp writes these lines itself (importers/whatsap
 reads them with the patterns below), Telegram's entries only name the action and are put
 into the same words by the builders below, and the chat's name as last set is read back out
 of either with names(). Each pattern is the words after the actor's name. English only: the
-entity reader reads English, and a kept "Pia hat die Gruppe verlassen" made "Gruppe" a person.
+entity reader reads English, and a kept "Dagny hat die Runde verlassen" made "Runde" a person.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ _OPEN, _CLOSE = "".join(p[0] for p in _PAIRS), "".join(p[1] for p in _PAIRS)
 
 def quoted(group: str, last: bool = False) -> str:
     """A group name as the apps quote it, captured as `group`: "A", “A”, „A“, «A». A name
-    may hold quotes itself (`Trip “2024”`), so the name runs to the closing mark that the
+    may hold quotes itself (`Tandem “2024”`), so the name runs to the closing mark that the
     pattern's next words follow; `last` is the name the line ends with (its last mark)."""
     return rf"[{_OPEN}](?P<{group}>[^\n]+{'' if last else '?'})[{_CLOSE}]"
 
@@ -27,8 +27,8 @@ def quoted(group: str, last: bool = False) -> str:
 CREATED = rf"created (?:this )?group(?: {quoted('name', last=True)})?"
 # "changed the subject from "A" to "B"", "changed the group name to "B"".
 RENAMED = rf"changed the (?:subject|group name) (?:from {quoted('old')} )?to {quoted('new', last=True)}"
-# "added Tomas": never an app object ("added a description", "removed their phone number"),
-# and never a colon: "Ana added Ben: welcome" is a message by a contact saved as "Ana added Ben".
+# "added Ivo": never an app object ("added a description", "removed their phone number"),
+# and never a colon: "Mara added Ottoline: welcome" is a message by a contact saved as "Mara added Ottoline".
 _NOT_PERSON = r"(?!(?:a|an|the|this|their|his|her) )"
 ADDED = rf"added {_NOT_PERSON}(?P<who>[^\n:]+?)"
 REMOVED = rf"removed {_NOT_PERSON}(?P<who>[^\n:]+?)"

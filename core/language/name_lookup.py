@@ -40,14 +40,14 @@ def _parts_fit(words: list[str], form: str, surnames: bool) -> bool:
 
 def is_surname(word: str, name: list[str]) -> bool:
     """`word` is the last word of a name of two words or more, and that word can be a surname
-    (not "co" of "Smith & Co", nor an initial); both already `name_key`ed."""
+    (not "co" of "Thorne & Co", nor an initial); both already `name_key`ed."""
     last = name[-1] if len(name) > 1 else ""
     return word == last and last not in _CONNECTORS and len(last) > 1 and last.isalpha()
 
 
 def lookup(name: str, known: Sequence[tuple[str, Sequence[str]]], people: Collection[str] | None = None) -> Lookup:
-    """`people`: the canonical names whose last word is a surname ("Park" is Min Park's,
-    not Hyde Park's); None: every name's."""
+    """`people`: the canonical names whose last word is a surname ("Heath" is Ivo Heath's,
+    not Sefton Heath's); None: every name's."""
     wanted = name_key(name)
     words = wanted.split()
     levels: list[list[str]] = [[], [], [], []]

@@ -1,5 +1,5 @@
 """The period a question names outright: one day, month, season or year ("in May 2024"), or
-a range of them ("between September and December 2024", "from 3 to 9 June 2024",
+a range of them ("between March and June 2023", "from 3 to 9 June 2024",
 "May–July 2024", "since April 2024", "before May 2023").
 
 A count or a list over the wrong period is a confident wrong answer, so a range is read

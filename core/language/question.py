@@ -171,8 +171,8 @@ def _uncontracted(token: str) -> list[str]:
 
 
 def _is_name(token: str, names: list[str]) -> bool:
-    """A known name, its first name, its surname, or a nickname either way ("Bartholomew" for
-    Bart); case and accents aside ("Rene" for René Calvet, "Quarrie" for Lindel Quarrie or
+    """A known name, its first name, its surname, or a nickname either way ("Thaddeus" for
+    Thad); case and accents aside ("Andre" for André Morvan, "Quarrie" for Lindel Quarrie or
     another Quarrie: which one it means is the answerer's to say)."""
     word = bare(token)
     if not word[:1].isupper():
@@ -215,7 +215,7 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
                 used.add(j)
                 named = j + 1 < len(toks) and toks[j + 1][:1].isupper() and low[j + 1] != "i"
                 if named and len(relations) == 1 and not is_possessive(toks[j + 1]):
-                    # "my colleague Tomas plays ...": the chain starts at the name it gives
+                    # "my colleague Ivo plays ...": the chain starts at the name it gives
                     return bare(toks[j + 1]), [], used | {j + 1}
             break
         _outer(low, i, relations, used)

@@ -311,20 +311,20 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: S
 
 
 def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
-    """The question names someone nothing in memory mentions ("what does Ezra play?" after
-    Ezra was forgotten): whatever the sentences say is about someone else. The months of
-    the period it names ("between September and December 2024") name no one."""
+    """The question names someone nothing in memory mentions ("what does Halvard play?" after
+    Halvard was forgotten): whatever the sentences say is about someone else. The months of
+    the period it names ("between March and June 2023") name no one."""
     scope, _ = ranking.scope_of(text)
     text = text.replace(scope.words, " ") if scope else text
-    words = [fold(w) for w in re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)]  # "Zenobe" typed is "Zénobe" said
+    words = [fold(w) for w in re.findall(r"(?<=\s)[A-Z][\w'’-]+", text)]  # "Celeste" typed is "Céleste" said
     said = {w for s in sentences for w in re.findall(r"[\w'’-]+", fold(s.text))}
     return any(bare(w) not in said and w not in said for w in words)
 
 
 def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> tuple[str | None, bool]:
     """The entity the question starts from ("I"/"my" is the read path's first anchor, self),
-    and whether its name fits two known people at once ("Rene" when Rene Calvet and Rene
-    Ostrowski are both known): whichever is taken may be the wrong one."""
+    and whether its name fits two known people at once ("Andre" when Andre Morvan and Andre
+    Wierzbicki are both known): whichever is taken may be the wrong one."""
     owner = question.owner
     if owner is None:
         return None, False
@@ -341,12 +341,12 @@ def _known_name(written: str, names: Sequence[str]) -> str | None:
 
 def _fits(written: str, names: Sequence[str]) -> list[str]:
     """The known names a name as written in the question may be: the same entity, else one it
-    is a nickname of ("Fran" for "Francesca Lima", or the other way), as the write path reads
+    is a nickname of ("Gwen" for "Gwendolyn Crane", or the other way), as the write path reads
     them; "Barton Road" is no one's name, and a lower-case word ("the dog") no nickname."""
     same = named_by(written, names)
     key = name_key(written)
     if same and is_english_word(key) and all(key not in name_key(n).split()[:1] for n in same):
-        # "Grant", "Park" fitting a surname only: as likely a first name the write path lost ("Grant
+        # "Grant", "Heath" fitting a surname only: as likely a first name the write path lost ("Grant
         # Fisher" kept as "Fisher") or a place's last word, so another one may be meant
         return [*same, written]
     if same or not written[:1].isupper():
@@ -360,7 +360,7 @@ def _one(fits: Sequence[str]) -> str | None:
 
 
 def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
-    """"Tomas's wife" when the text only says "Ines's husband, Tomas": spouses are each
+    """"Ivo's wife" when the text only says "Seren's husband, Ivo": spouses are each
     other's, whichever word the text uses."""
     forms = relation_forms(relation.split()[-1])
     if not forms & _SPOUSES:

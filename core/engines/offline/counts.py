@@ -100,7 +100,7 @@ def is_currency(noun: str | None) -> bool:
 def not_a_count(text: str, start: int, end: int, bare: bool, money: bool = False) -> bool:
     """A clock time, an age, a price, a label (house, flat, page number), a year or a
     percentage: the number at text[start:end] counts nothing. `bare`: no noun follows it,
-    so "at 8", "she's 6", "flat 3" are a time, an age, a label ("Tomas's 3 kids" counts).
+    so "at 8", "she's 6", "flat 3" are a time, an age, a label ("Halvard's 3 kids" counts).
     `money`: the question counts a currency ("how many yen"), so a price is the count."""
     before, after = text[max(0, start - 30) : start], text[end : end + 30]
     number = text[start:end]
@@ -263,7 +263,7 @@ def _occasion(
 def asserted(text: str, verb: str | None, hit: int, mine: bool = False) -> int | None:
     """Where in `text` the event is asserted as having happened (the offset of its word),
     None where it is not: the question's verb where the sentence says it, else the matched
-    word ("Swimming again with Brann" for "go swimming"), each in the stance it is said in;
+    word ("Canoeing again with Kester" for "go canoeing"), each in the stance it is said in;
     `mine`: only where its doer is "I", "we" or unsaid (a diary's "Went swimming")."""
     if text.rstrip().endswith("?"):
         return None
@@ -276,7 +276,7 @@ def asserted(text: str, verb: str | None, hit: int, mine: bool = False) -> int |
 
 def _done_by_me(word: Token) -> bool:
     """The nearest subject up the verbs `word` hangs on is "I" or "we" (alone or among
-    others: "Pell and I went"), or there is none."""
+    others: "Dafydd and I went"), or there is none."""
     while True:
         subjects = [c for c in word.children if c.dep_ in ("nsubj", "nsubjpass")]
         if subjects:

@@ -184,7 +184,7 @@ def _stems(verb: Token) -> set[str]:
 
 def _starts_sentence(token: Token) -> bool:
     """Nothing but punctuation before the word in its sentence, or it starts what a label
-    says ("Maud: Plumber fixed it")."""
+    says ("Maud: Glazier fixed it")."""
     return all(t.is_punct for t in token.doc[token.sent.start : token.i]) or (token.i > 0 and token.nbor(-1).text == ":")
 
 
@@ -206,8 +206,8 @@ def _person(sentence: Sentence, token: Token) -> str | None:
 def _name(sentence: Sentence, token: Token) -> str | None:
     """The known entity a word stands for, else a proper noun's words ("Piet", "Anna
     Ruiz"); None for a common word. The tagger often takes a name for a common noun, and a
-    common noun starting a sentence for a name ("Plumber fixed it"): a lone English word
-    there, or one with an article or owner ("the Plumber"), is no name unless the store holds
+    common noun starting a sentence for a name ("Glazier fixed it"): a lone English word
+    there, or one with an article or owner ("the Glazier"), is no name unless the store holds
     it as a person (named mid-sentence, a chat's speaker: "Merit", "Merit Oxley"); an entity
     of another kind made of that word alone is no name either.
     """
@@ -217,13 +217,13 @@ def _name(sentence: Sentence, token: Token) -> str | None:
                    key=lambda t: t.i)
     named = name_at(sentence, token.idx, token.idx + len(token.text))
     if named is not None and named.entity in sentence.people:
-        return named.entity  # "Rose fixed it", Rose a person the store knows: a name, word or not
+        return named.entity  # "Olive fixed it", Olive a person the store knows: a name, word or not
     common = len(words) == 1 and is_english_word(token.lower_) and (
         _starts_sentence(token) or any(c.dep_ in ("det", "poss") for c in token.children))
     if common and token.text in sentence.people:
-        return token.text  # "Tom fixed it", said in a chat Tom speaks in
+        return token.text  # "Jack fixed it", said in a chat Jack speaks in
     if common and (named is None or name_key(named.entity) == token.lower_):
-        return None  # "Plumber fixed the sink", "the Plumber fixed it": a common noun
+        return None  # "Glazier fixed the window", "the Glazier fixed it": a common noun
     if named is not None:
         return named.entity
     if not (token.tag_.startswith("NNP") or (token.text[:1].isupper() and not is_english_word(token.text))):

@@ -28,7 +28,7 @@ GAZETTEER = 1  # a world place of that name (many are also first names: Florence
 
 NER_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
 
-# Head words that make a name an organisation or a place ("Hillside Vets", "Hyde Park").
+# Head words that make a name an organisation or a place ("Hillside Vets", "Ashgrove Park").
 ORG_HEADS = frozenset(
     "inc ltd llc plc gmbh co corp company group studio studios clinic clinics vets vet surgery practice "
     "bakery cafe café coffee restaurant bistro kitchen pub bar brewery gym club fc united rovers band "
@@ -110,7 +110,7 @@ def headed_as_place_or_org(name: str) -> bool:
 
 
 def may_name(run: str, person: str) -> bool:
-    """A proper name ("Bartholomew") may stand for `person` ("Bart") when one of its words is
+    """A proper name ("Thaddeus") may stand for `person` ("Thad") when one of its words is
     a nickname of one of theirs, either way round, and it is no nationality ("a Danish
     pastry") and no place or firm ("Barton Road")."""
     from memhop.core.engines.offline.nlp import is_adjective
@@ -241,9 +241,9 @@ def _preposition_votes(before: Token, before2: Token | None) -> Counter[str]:
     votes: Counter[str] = Counter()
     word, lead = before.lower_, before2.lower_ if before2 is not None else ""
     if word in _PLACE_PREPS:
-        votes["place"] += CONTEXT  # "in Leeds", "near Hyde Park"
+        votes["place"] += CONTEXT  # "in Wetherby", "near Ashgrove Park"
     elif word == "to" and lead in _MOTION:
-        votes["place"] += CONTEXT  # "drove to Tromsø", "moved to Galway"
+        votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick"
     elif word == "from" and lead in _ORIGIN:
         votes["place"] += CONTEXT  # "she's from Porto Alegre"
     elif word in ("at", "for") and lead in _JOB:

@@ -1,5 +1,5 @@
-"""Questions whose answer is several things or a count: "which instruments does Ines play?",
-"what books did I read?", "how many times did Tomas go climbing?".
+"""Questions whose answer is several things or a count: "which instruments does Seren play?",
+"what books did I read?", "how many times did Ivo go climbing?".
 
 The items are gathered across every supporting sentence (one session may name the cello,
 another the piano), each read by the grammar: the complements of the question's verb ("plays
@@ -7,7 +7,7 @@ guitar and drums"), or a list after a colon ("Top three: A, B, C"). A count is t
 distinct dated events the supporting sentences assert (counts.occasions).
 
 An item found so narrows what else counts: a bare noun phrase with the same head and a
-modifier ("started on double bass" beside "plays bass") names another kind of the same
+modifier ("started on bass trombone" beside "plays trombone") names another kind of the same
 thing, when the grammar says the person does it: the person is the subject of the question's
 verb or of a take-up verb governing the phrase, not negated or hedged. A kind follows the item
 it narrows and never takes an item's place in the list.
@@ -64,7 +64,7 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     return found
 
 
-# The only words a kind's name has before its head: "double bass", "bass guitar"; an article,
+# The only words a kind's name has before its head: "bass trombone", "bass guitar"; an article,
 # owner or number ("her old guitar", "a new guitar", "two guitars") makes it one thing, no kind
 _NARROWING = frozenset({"amod", "compound"})
 # Adjectives that say how big, new, loud or good one thing or one way of doing it is, never which
@@ -74,15 +74,15 @@ _QUALITIES = frozenset(
     good bad great fine nice lovely terrible awful decent proper real serious casual competitive fluent basic
     broken rusty perfect poor excellent amazing brilliant beautiful""".split()
 )
-# Verbs after which the person does the thing from then on ("started on double bass", "took up
+# Verbs after which the person does the thing from then on ("started on bass trombone", "took up
 # table tennis", "switched to mini golf", "learned to play electric guitar"): besides the question's
 # own verb, the only ones whose object may be a kind. "take" and "pick" only with "up".
 _TAKE_UP = frozenset({"start", "begin", "learn", "switch", "move", "take", "pick"})
 _WITH_UP = frozenset({"take", "pick"})
-# Verbs that undo a take-up said in the same breath ("took up double bass but quit after a
+# Verbs that undo a take-up said in the same breath ("took up bass trombone but quit after a
 # week", "started on squash and gave it up"); "give" only with "up".
 _GIVE_UP = frozenset({"quit", "stop", "drop", "give", "abandon"})
-# Prepositions a take-up verb reaches its thing through ("switched from double bass" is the opposite)
+# Prepositions a take-up verb reaches its thing through ("switched from bass trombone" is the opposite)
 _TAKE_UP_PREPOSITIONS = frozenset({"on", "to", "with"})
 _OBJECTS = frozenset({"dobj", "attr", "oprd"})
 _ABLE = frozenset({"can", "could"})
@@ -92,11 +92,11 @@ _Asked = tuple[tuple[bool, str | None], bool]  # the question verb's stance, and
 def kinds(question: Question, found: Sequence[str], sentence: Sentence, entity: str | None) -> list[str]:
     """Narrower kinds of items already found that the sentence says `entity` does (what the
     question asks, or takes it up): a noun phrase
-    with no article or owner (the kind, as in "plays bass", not one instrument) whose head is
-    an item's last word and which lower-case modifiers narrow ("double bass"). The sentence must
+    with no article or owner (the kind, as in "plays trombone", not one instrument) whose head is
+    an item's last word and which lower-case modifiers narrow ("bass trombone"). The sentence must
     say so by its grammar (`_takes_up`): hating, watching or mentioning a kind ("she hates
-    table tennis", "her brother is obsessed with double bass") names none of hers. The kind is a
-    distinct item: "bass" does not swallow "double bass", nor the other way round."""
+    table tennis", "her brother is obsessed with bass trombone") names none of hers. The kind is a
+    distinct item: "trombone" does not swallow "bass trombone", nor the other way round."""
     if entity is None or is_question(sentence.text) or FUTURE.search(sentence.text):
         return []
     heads = {item.split()[-1].lower() for item in found}
@@ -124,11 +124,11 @@ def kinds(question: Question, found: Sequence[str], sentence: Sentence, entity: 
 def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) -> bool:
     """Whether the sentence says `entity` does what `noun` names: the noun is the object of the
     question's verb or of a take-up verb (directly, or through "on"/"to"/"with": "started on
-    double bass"), a chain of take-up verbs may lead up to it ("started playing", "learned to
+    bass trombone"), a chain of take-up verbs may lead up to it ("started playing", "learned to
     play"), the top verb's own subject is the entity (not an owner of it: "her brother"),
     and no verb on the way is negated, hedged by a modal or put as a condition. A verb on the
-    way with another direct object ("she started her son on double bass") has that object take
-    it up, not its subject; one coordinated with giving up ("took up double bass but quit after
+    way with another direct object ("she started her son on bass trombone") has that object take
+    it up, not its subject; one coordinated with giving up ("took up bass trombone but quit after
     a week") says the subject no longer does it."""
     while noun.dep_ == "conj":  # "took up squash and table tennis"
         noun = noun.head
@@ -152,8 +152,8 @@ def _takes_up(sentence: Sentence, noun: Token, entity: str, verb: str | None) ->
             return False
         above = head.head
         if head.dep_ == "xcomp" and not _is_take_up(above, grammar.verb_base(above.lower_)):
-            return False  # "hates playing double bass", "wants to learn table tennis"
-        below = head if head.dep_ == "xcomp" else None  # "plays guitar and took up double bass": guitar is not hers to take up
+            return False  # "hates playing bass trombone", "wants to learn table tennis"
+        below = head if head.dep_ == "xcomp" else None  # "plays guitar and took up bass trombone": guitar is not hers to take up
         head = above
     who, distance = actor(sentence, subject.idx + len(subject.text))
     return distance == 1 and who == entity
@@ -195,7 +195,7 @@ def _is_take_up(verb: Token, lemma: str) -> bool:
 
 def _other_object(verb: Token, governed: Token) -> bool:
     """The verb has a direct object besides what it governs on the way to the kind: "started
-    her son on double bass" starts her son."""
+    her son on bass trombone" starts her son."""
     return any(t.dep_ == "dobj" and t.i != governed.i for t in verb.children)
 
 
@@ -216,7 +216,7 @@ def _hedged(verb: Token, asked: tuple[bool, str | None] | None = None) -> bool:
     condition; against the question's stance (`asked`) when given, where a future modal is
     none ("will bring") and a negation is asked for ("what hasn't she read?")."""
     if grammar.conditional(verb) or any(c.dep_ == "mark" and c.lower_ == "before" for c in verb.children):
-        return True  # "if she took up double bass", "before she took up double bass": she has not
+        return True  # "if she took up bass trombone", "before she took up bass trombone": she has not
     if asked is None:
         return grammar.negated(verb) or any(c.tag_ == "MD" and c.lower_ not in _ABLE for c in verb.children)
     denied, modal = grammar.stance(verb)

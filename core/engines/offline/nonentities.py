@@ -41,7 +41,7 @@ _TEMPORAL = frozenset({"since", "until", "till", "til", "during"})
 
 
 def shouted(ent: Span) -> bool:
-    """"WE WONNNNN", "LES QUIZÉRABLES": capitals of a shouted line, or a word stretched out.
+    """"HOORAYYYY", "ÉQUIPE PIVERT": capitals of a shouted line, or a word stretched out.
 
     An all-capital acronym inside an ordinary sentence ("the NHS") is not shouting.
     """

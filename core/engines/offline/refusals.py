@@ -52,7 +52,7 @@ def other_names(question: Question, chain: Sequence[str], known: Sequence[str], 
         if key not in known_words and (word.isupper() or re.search(rf"(?<!\w){re.escape(bare(word))}", said, re.I)):
             continue
         if any(nickname_either(key, w) for w in about_words):
-            continue  # "Bart" for Bartholomew is the subject still
+            continue  # "Thad" for Thaddeus is the subject still
         found.append(bare(word))
     return found
 
