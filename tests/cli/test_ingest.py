@@ -120,7 +120,7 @@ def test_a_second_diarist_is_refused_and_nothing_is_imported(home: Path, runner:
     first = ingest(runner, str(SAMPLES / "notes.jsonl"), "--self", "Maya Patel")
     assert first.exit_code == 0, first.output
     before = stats()
-    refused = ingest(runner, str(SAMPLES / "maya-diary.md"), "--self", "Jun Park")
+    refused = ingest(runner, str(SAMPLES / "maya-diary.md"), "--self", "Ada Heath")
     assert refused.exit_code == 2
     assert "diarist is 'Maya Patel'" in refused.stderr and "nothing was imported" in refused.stderr
     assert stats() == before

@@ -38,7 +38,7 @@ TEXTS = [
     "Café crème with Zoë in Kraków 🎉🎂 東京タワー, naïve résumé",
     "lol ok 👍",
     "My daughter's first day at school was 4 Sept; she cried, I cried, the teacher laughed.",
-    "SELECT * FROM turns WHERE speaker = 'Melanie' -- not a sentence",
+    "SELECT * FROM turns WHERE speaker = 'Rosalind' -- not a sentence",
     LONG,
 ]
 

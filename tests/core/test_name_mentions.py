@@ -30,7 +30,7 @@ from memhop.core.name_mentions import NameMatcher, is_common_word
         (["Bill"], "Bill is coming over.", True),
         (["Joy"], "What a joy it was.", False),
         (["Joy"], "Joy was there too.", True),
-        (["Siobhan"], "Siobhán called twice.", True),
+        (["Orlaith"], "Órlaith called twice.", True),
         (["Priya"], "told priya about it", True),  # not an ordinary word: any case, as before
     ],
 )
@@ -46,11 +46,11 @@ def test_labels_take_a_capitalised_form_anywhere_and_leave_a_lower_case_word() -
 
 
 def test_replacement_keeps_the_rest_and_finds_accented_spellings() -> None:
-    matcher = NameMatcher(["Siobhan Kelly", "Siobhan"])
-    assert matcher.sub("[x]", "Siobhán Kelly and SIOBHAN met; prices rose.") == "[x] and [x] met; prices rose."
-    assert matcher.seen == {"Siobhán Kelly", "SIOBHAN"}
+    matcher = NameMatcher(["Orlaith Kelly", "Orlaith"])
+    assert matcher.sub("[x]", "Órlaith Kelly and ORLAITH met; prices rose.") == "[x] and [x] met; prices rose."
+    assert matcher.seen == {"Órlaith Kelly", "ORLAITH"}
 
 
 def test_which_forms_are_ordinary_words() -> None:
     assert all(is_common_word(w) for w in ("Rose", "Mark", "Will", "May", "Bill", "Joy", "Monday"))
-    assert not any(is_common_word(w) for w in ("Priya", "Siobhán", "Rose Tyler"))
+    assert not any(is_common_word(w) for w in ("Priya", "Órlaith", "Rose Tyler"))

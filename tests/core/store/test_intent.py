@@ -13,10 +13,10 @@ from support import purge_world
 
 
 def test_needles_are_found_by_hash_across_case_accents_and_glued_strings() -> None:
-    record = intent.Intent.new("entity", 1, ["Siobhán Kelly", "Siobhán"])
-    assert len(record.hits("I met SIOBHAN kelly today")) == 1
-    assert len(record.hits("Alice NguyenSiobhan KellyBob")) == 1
-    assert record.hits("Siobhánach and Kellyanne") == []
+    record = intent.Intent.new("entity", 1, ["Órlaith Kelly", "Órlaith"])
+    assert len(record.hits("I met ORLAITH kelly today")) == 1
+    assert len(record.hits("Alice NguyenOrlaith KellyBob")) == 1
+    assert record.hits("Órlaithach and Kellyanne") == []
 
 
 def test_a_source_needle_is_its_first_words() -> None:

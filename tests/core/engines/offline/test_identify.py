@@ -35,7 +35,7 @@ def test_a_surname_alone_is_not_taken_for_a_person_of_that_surname() -> None:
 
 
 def test_a_name_before_a_verb_the_tagger_took_for_a_noun_is_still_a_name() -> None:
-    people = found("Biscuit ate a sock. It turns out Oakfield Vets charges £86 on a Sunday just to look at a dog.", [ME])
+    people = found("Noodle ate a sock. It turns out Oakfield Vets charges £86 on a Sunday just to look at a dog.", [ME])
     assert people.get("Oakfield Vets", ("",))[0] == "org"
 
 

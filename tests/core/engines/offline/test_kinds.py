@@ -28,17 +28,17 @@ def stated(name: str, text: str) -> str | None:
 @pytest.mark.parametrize(
     ("text", "name", "kind"),
     [
-        ("She's from Belo Horizonte and has climbed for years.", "Belo Horizonte", "place"),
-        ("Mum has already driven to Llanrwst for the week.", "Llanrwst", "place"),
+        ("She's from Campo Grande and has climbed for years.", "Campo Grande", "place"),
+        ("Mum has already driven to Llandeilo for the week.", "Llandeilo", "place"),
         ("We met in Tromsø last winter.", "Tromsø", "place"),
-        ("Tope works at Saltbox three days a week.", "Saltbox", "org"),
-        ("Rhys heard Nain's cat yowling at the door.", "Nain", "person"),
-        ("Do-hyun's wife Yerin sat beside him.", "Yerin", "person"),
-        ("Rafa, my climbing coach, laughed.", "Rafa", "person"),
-        ("Her cat Twm never yowls.", "Twm", "pet"),
-        ("Oluwaseun said the rota was a joke.", "Oluwaseun", "person"),
-        ("Yerin is a paediatric dentist in Seoul.", "Yerin", "person"),
-        ("I went to watch the Rams on Saturday.", "Rams", "org"),
+        ("Dayo works at Tinderbox three days a week.", "Tinderbox", "org"),
+        ("Gethin heard Nain's cat yowling at the door.", "Nain", "person"),
+        ("Min-jae's wife Soyeon sat beside him.", "Soyeon", "person"),
+        ("Tati, my climbing coach, laughed.", "Tati", "person"),
+        ("Her cat Gwil never yowls.", "Gwil", "pet"),
+        ("Olakunle said the rota was a joke.", "Olakunle", "person"),
+        ("Soyeon is a paediatric dentist in Busan.", "Soyeon", "person"),
+        ("I went to watch the Hawks on Saturday.", "Hawks", "org"),
     ],
 )
 def test_the_words_around_a_mention_vote_for_its_kind(text: str, name: str, kind: str) -> None:
@@ -48,28 +48,28 @@ def test_the_words_around_a_mention_vote_for_its_kind(text: str, name: str, kind
 
 @pytest.mark.parametrize(
     ("name", "kind"),
-    [("Kirkgate Clinic", "org"), ("Meanwood Vets", "org"), ("Potternewton Park", "place"),
-     ("Manningham Lane", "place"), ("Ferrier & Lowe", "org"), ("Leeds", "place"), ("Seoul", "place")],
+    [("Eastgate Clinic", "org"), ("Oakwell Vets", "org"), ("Pellingham Park", "place"),
+     ("Thornbury Lane", "place"), ("Ashdown & Crane", "org"), ("Leeds", "place"), ("Busan", "place")],
 )
 def test_what_a_name_is_made_of_votes_for_its_kind(name: str, kind: str) -> None:
     assert kinds.name_votes(name).most_common(1)[0][0] == kind
 
 
 def test_a_first_name_alone_is_not_a_place() -> None:
-    assert kinds.name_votes("Siobhán") == Counter() and kinds.name_votes("Bartek") == Counter()
+    assert kinds.name_votes("Órlaith") == Counter() and kinds.name_votes("Przemek") == Counter()
 
 
-def _session(*turns: tuple[str, str], self_name: str = "Jun Park") -> SessionView:
+def _session(*turns: tuple[str, str], self_name: str = "Ada Heath") -> SessionView:
     views = tuple(TurnView(i + 1, speaker, text, datetime(2024, 9, 3, 18, i)) for i, (speaker, text) in enumerate(turns))
     return SessionView(1, views[0].timestamp, self_name, views)
 
 
 def test_a_chat_speaker_first_typed_an_organisation_becomes_a_person() -> None:
-    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Bartek", "org", (), (("org", 3.0),))]
-    session = _session(("Bartek Nowicki", "first quiz next tuesday"), ("Jun Park", "I'm in"),
-                       ("Bartek Nowicki", "i will book the table"))
-    bartek = next(e for e in OfflineEngine().identify(session, known) if e.name == "Bartek")
-    assert bartek.kind == "person" and dict(bartek.kind_votes)["person"] >= kinds.SPEAKS
+    known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Przemek", "org", (), (("org", 3.0),))]
+    session = _session(("Przemek Wilk", "first quiz next tuesday"), ("Ada Heath", "I'm in"),
+                       ("Przemek Wilk", "i will book the table"))
+    przemek = next(e for e in OfflineEngine().identify(session, known) if e.name == "Przemek")
+    assert przemek.kind == "person" and dict(przemek.kind_votes)["person"] >= kinds.SPEAKS
 
 
 def test_self_never_changes_kind() -> None:
@@ -79,9 +79,9 @@ def test_self_never_changes_kind() -> None:
 @pytest.mark.parametrize(
     ("text", "name", "kind"),
     [
-        ("Got the train to see Saltbox, Tope's bakery.", "Saltbox", "org"),
-        ("Biscuit is a Staffordshire bull terrier.", "Biscuit", "pet"),
-        ("Rafaela, my climbing coach, laughed.", "Rafaela", "person"),
+        ("Got the train to see Tinderbox, Dayo's bakery.", "Tinderbox", "org"),
+        ("Noodle is a Staffordshire bull terrier.", "Noodle", "pet"),
+        ("Tatiana, my climbing coach, laughed.", "Tatiana", "person"),
         ("Pickle is Marcus's beagle.", "Pickle", "pet"),
     ],
 )
@@ -92,11 +92,11 @@ def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) 
 @pytest.mark.parametrize(
     ("text", "name", "kind"),
     [
-        ("Bartek plays bass in a band called Moth Parliament.", "Moth Parliament", "org"),
-        ("Nain has a grumpy old cat called Twm.", "Twm", "pet"),
-        ("Tope took on a new guy called Ifeanyi.", "Ifeanyi", "person"),
+        ("Przemek plays bass in a band called Tin Orchard.", "Tin Orchard", "org"),
+        ("Nain has a grumpy old cat called Gwil.", "Gwil", "pet"),
+        ("Dayo took on a new guy called Ifeanyi.", "Ifeanyi", "person"),
         ("The vet gave me a leaflet called Portion Awareness.", "Portion Awareness", kinds.THING),
-        ("Seun got a job with Roundhay Rams, the women's rugby league team.", "Roundhay Rams", "org"),
+        ("Kunle got a job with Harehills Hawks, the women's rugby league team.", "Harehills Hawks", "org"),
     ],
 )
 def test_a_noun_that_names_it_says_what_it_is(text: str, name: str, kind: str) -> None:
@@ -105,36 +105,36 @@ def test_a_noun_that_names_it_says_what_it_is(text: str, name: str, kind: str) -
 
 def test_a_named_thing_is_not_an_entity_and_a_short_form_joins_its_organisation() -> None:
     session = _session(
-        ("Jun Park", "The vet gave me a leaflet called Portion Awareness."),
-        ("Jun Park", "Seun got the job with Roundhay Rams, the women's rugby league team."),
+        ("Ada Heath", "The vet gave me a leaflet called Portion Awareness."),
+        ("Ada Heath", "Kunle got the job with Harehills Hawks, the women's rugby league team."),
     )
-    found = OfflineEngine().identify(session, [KnownEntity(1, "Jun Park", "self")])
+    found = OfflineEngine().identify(session, [KnownEntity(1, "Ada Heath", "self")])
     assert "Portion Awareness" not in [e.name for e in found]
-    rams = next(e for e in found if e.name == "Roundhay Rams")
+    rams = next(e for e in found if e.name == "Harehills Hawks")
     assert rams.kind == "org"
-    later = _session(("Jun Park", "Seun texted a photo from the physio room at the Rams."))
-    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Roundhay Rams", "org")]
+    later = _session(("Ada Heath", "Kunle texted a photo from the physio room at the Hawks."))
+    known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Harehills Hawks", "org")]
     names = [e.name for e in OfflineEngine().identify(later, known)]
-    assert "Rams" not in names
+    assert "Hawks" not in names
 
 
 def test_a_real_name_in_a_later_paragraph_is_an_alias() -> None:
     session = _session(
-        ("Jun Park", "Bartek, who sits opposite me, took me for a pint after work."),
-        ("Jun Park", "His real name is Bartłomiej. Nobody has ever attempted it."),
+        ("Ada Heath", "Przemek, who sits opposite me, took me for a pint after work."),
+        ("Ada Heath", "His real name is Przemysław. Nobody has ever attempted it."),
     )
-    found = OfflineEngine().identify(session, [KnownEntity(1, "Jun Park", "self")])
-    bartek = next(e for e in found if e.name == "Bartek")
-    assert "Bartłomiej" in bartek.aliases and "Bartłomiej" not in [e.name for e in found]
+    found = OfflineEngine().identify(session, [KnownEntity(1, "Ada Heath", "self")])
+    przemek = next(e for e in found if e.name == "Przemek")
+    assert "Przemysław" in przemek.aliases and "Przemysław" not in [e.name for e in found]
 
 
 def test_a_kin_word_used_as_a_name_is_a_person_until_the_text_names_them() -> None:
     engine = OfflineEngine()
-    first = _session(("Jun Park", "Dad retires in June. Her Dad is a vet, Seun says."))
-    found = engine.identify(first, [KnownEntity(1, "Jun Park", "self")])
+    first = _session(("Ada Heath", "Dad retires in June. Her Dad is a vet, Kunle says."))
+    found = engine.identify(first, [KnownEntity(1, "Ada Heath", "self")])
     assert [(e.name, e.kind) for e in found if e.name == "Dad"] == [("Dad", "person")]
-    later = _session(("Jun Park", "Lunch with Dad (Gareth) at the pub."))
-    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Dad", "person")]
+    later = _session(("Ada Heath", "Lunch with Dad (Gareth) at the pub."))
+    known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Dad", "person")]
     dad = next(e for e in engine.identify(later, known) if "Dad" in (e.name, *e.aliases))
     assert dad.name == "Gareth" and "Dad" in dad.aliases
 
@@ -145,25 +145,25 @@ def test_a_work_read_or_played_is_not_an_entity() -> None:
 
 def test_a_subjectless_fragment_takes_the_subject_of_the_clause_it_runs_into() -> None:
     engine = OfflineEngine()
-    session = _session(("Jun Park", "Three years as Seun's flatmate and I still lose every argument about the dog."))
-    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Seun Adeyemi", "person", ("Seun",))]
-    jun = next(e for e in engine.identify(session, known) if e.name == "Jun Park")
-    assert "Jun Park is Seun Adeyemi's flatmate." in engine.coextract(jun, None, [], session).profile
+    session = _session(("Ada Heath", "Three years as Kunle's flatmate and I still lose every argument about the dog."))
+    known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Kunle Babatunde", "person", ("Kunle",))]
+    jun = next(e for e in engine.identify(session, known) if e.name == "Ada Heath")
+    assert "Ada Heath is Kunle Babatunde's flatmate." in engine.coextract(jun, None, [], session).profile
 
 
 def test_the_placeholder_profile_of_a_first_guess_is_not_kept_as_a_fact() -> None:
     engine = OfflineEngine()
-    session = _session(("Jun Park", "Haneul is Do-hyun's daughter and she is almost five months old."))
-    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Haneul", "person")]
-    haneul = next(e for e in engine.identify(session, known) if e.name == "Haneul")
-    profile = engine.coextract(haneul, "Haneul is a place mentioned in passing.", [], session).profile
+    session = _session(("Ada Heath", "Dahye is Min-jae's daughter and she is almost five months old."))
+    known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Dahye", "person")]
+    haneul = next(e for e in engine.identify(session, known) if e.name == "Dahye")
+    profile = engine.coextract(haneul, "Dahye is a place mentioned in passing.", [], session).profile
     assert "mentioned in passing" not in profile and "daughter" in profile
 
 
 def test_a_possessive_pronoun_belongs_to_its_clauses_subject() -> None:
     engine = OfflineEngine()
-    session = _session(("Jun Park", "Haneul is tiny and she sleeps all day. Yerin is back at her clinic three days a week."))
-    known = [KnownEntity(1, "Jun Park", "self"), KnownEntity(2, "Haneul", "person"), KnownEntity(3, "Yerin", "person")]
+    session = _session(("Ada Heath", "Dahye is tiny and she sleeps all day. Soyeon is back at her clinic three days a week."))
+    known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Dahye", "person"), KnownEntity(3, "Soyeon", "person")]
     found = engine.identify(session, known)
-    haneul = next(e for e in found if e.name == "Haneul")
+    haneul = next(e for e in found if e.name == "Dahye")
     assert "clinic" not in engine.coextract(haneul, None, [], session).profile

@@ -49,7 +49,7 @@ def test_a_greeting_and_a_name_is_no_new_entity(engine: OfflineEngine, text: str
 @pytest.mark.parametrize(
     ("text", "name"),
     [("Met Priya properly today. She's great.", "Priya"),
-     ("Seun is away for Christmas with the dog, who keeps sending me photos. Via Seun. Presumably.", "Seun")],
+     ("Kunle is away for Christmas with the dog, who keeps sending me photos. Via Kunle. Presumably.", "Kunle")],
 )
 def test_a_sentence_initial_verb_or_preposition_is_not_part_of_the_name(
     engine: OfflineEngine, text: str, name: str
@@ -94,7 +94,7 @@ def test_the_exports_own_labels_are_the_diarist(engine: OfflineEngine, label: st
         ("Nain blew out the candles and then announced, in Welsh, that the sponge was dry.", "Welsh"),
         ("Mum brought a tin of Welsh cakes, and Nain told the story of the Welsh border again.", "Welsh"),
         ("Forty-two slides. We'll hear by Easter.", "Easter"),
-        ("Yerin is cross with him for putting a picture on Instagram before she'd approved it.", "Instagram"),
+        ("Soyeon is cross with him for putting a picture on Instagram before she'd approved it.", "Instagram"),
     ],
 )
 def test_languages_nationalities_holidays_and_platforms_are_not_entities(
@@ -115,9 +115,9 @@ def test_numbered_things_and_titles_in_single_quotes_are_not_entities(
 
 
 def test_a_shouted_line_is_not_an_organisation(engine: OfflineEngine) -> None:
-    view = _view(("Siobhán Keane", "WE WONNNNN"), ("Siobhán Keane", "LES QUIZÉRABLES 🏆🏆🏆"),
+    view = _view(("Órlaith Rooney", "WE DID ITTTTT"), ("Órlaith Rooney", "LES BRICOLEURS 🏆🏆🏆"),
                  ("Maya Patel", "47 points, a club record"))
-    assert _names(engine, view) == {"Siobhán Keane", "Maya Patel"}
+    assert _names(engine, view) == {"Órlaith Rooney", "Maya Patel"}
 
 
 def test_an_acronym_in_an_ordinary_sentence_stays(engine: OfflineEngine) -> None:
@@ -126,19 +126,19 @@ def test_an_acronym_in_an_ordinary_sentence_stays(engine: OfflineEngine) -> None
 
 
 def test_a_possessive_of_a_known_name_is_that_entity(engine: OfflineEngine) -> None:
-    known = [KnownEntity(1, "Siobhán", "person"), KnownEntity(2, "Moth Parliament", "org")]
-    view = _view(("Maya Patel", "Toasties at Siobhán's in Hyde Park afterwards. Booked a week off for "
-                                "Moth Parliament's mini-tour, three dates in Scotland."))
+    known = [KnownEntity(1, "Órlaith", "person"), KnownEntity(2, "Tin Orchard", "org")]
+    view = _view(("Maya Patel", "Toasties at Órlaith's in Marlow Heath afterwards. Booked a week off for "
+                                "Tin Orchard's mini-tour, three dates in Scotland."))
     names = _names(engine, view, known)
     assert not any(n.endswith("'s") for n in names), names
-    assert {"Siobhán", "Moth Parliament"} <= names
+    assert {"Órlaith", "Tin Orchard"} <= names
 
 
 def test_a_possessive_beside_its_name_in_one_session_is_one_entity(engine: OfflineEngine) -> None:
-    view = _view(("Maya Patel", "Bartek plays bass in Moth Parliament, the band. We went to Moth Parliament's "
-                                "gig at the Lantern Rooms and Moth Parliament played for an hour."))
+    view = _view(("Maya Patel", "Przemek plays bass in Tin Orchard, the band. We went to Tin Orchard's "
+                                "gig at the Copper Rooms and Tin Orchard played for an hour."))
     names = _names(engine, view)
-    assert "Moth Parliament's" not in names
+    assert "Tin Orchard's" not in names
 
 
 def _doc_with(text: str, labels: list[tuple[str, str]]) -> object:
