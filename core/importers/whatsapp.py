@@ -35,7 +35,7 @@ from memhop.core.errors import ImportFormatError
 from memhop.core.importers._util import INVISIBLE, decode, finish, head_text, make_session, poll_text
 from memhop.core.importers.base import ParsedSource, ParseOptions, Turn
 from memhop.core.importers.whatsapp_events import group_event
-from memhop.core.language.group_events import names
+from memhop.core.language.group_events import QUOTE_MARKS, names
 from memhop.core.language.placeholders import is_phone_number, placeholder, unsaved_contact
 
 _DATE = r"(?P<date>\d{1,4}[./-]\d{1,2}[./-]\d{1,4})"
@@ -45,7 +45,7 @@ LINE = re.compile(rf"^(?P<ios>\[)?{_DATE},?\s+{_TIME}(?(ios)\]\s*|\s+[-\u2013]\s
 _SENDER = re.compile(r"^(?P<name>[^:\n]{1,80}?):\s(?P<text>.*)$", re.S)
 # The quote marks of a group name: a "sender" holding an odd number of them is a system
 # line whose colon stands inside a quoted name ('Seren changed the subject to "Sketchbook: B"').
-_QUOTES = re.compile(r"[\"\u201c\u201d\u201e\u00ab\u00bb]")
+_QUOTES = re.compile(f"[{re.escape(QUOTE_MARKS)}]")
 _E2E = re.compile(r"^messages (?:and calls are end-to-end encrypted|to this (?:chat|group) are now secured)", re.I)
 # The app's own notices, in the languages of most exports (its wording, not the user's).
 _DELETED = re.compile(

@@ -14,6 +14,7 @@ import re
 
 _PAIRS = (("\"", "\""), ("“", "”"), ("«", "»"), ("„", "“"))
 _OPEN, _CLOSE = "".join(p[0] for p in _PAIRS), "".join(p[1] for p in _PAIRS)
+QUOTE_MARKS = "".join(sorted(set(_OPEN + _CLOSE)))  # every mark a group name may be quoted in
 
 
 def quoted(group: str, last: bool = False) -> str:

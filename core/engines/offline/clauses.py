@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import dating, tense
+from memhop.core.engines.offline import tense
 from memhop.core.engines.offline.model import FIRST, GROUP, SECOND, THIRD, Mention, Sentence
-from memhop.core.language.dates import DateMention
 from memhop.core.language.sentences import is_question
 
 if TYPE_CHECKING:
@@ -79,8 +78,3 @@ def _event(span: Span, first_person: bool) -> str | None:
         if (tok.tag_ == "VBG" and aux & {"am", "'m", "is", "'s", "are", "'re", "been"}) or tok.tag_ in ("VBP", "VBZ"):
             return "ongoing"
     return None
-
-
-def resolve_dates(s: Sentence, span: Span, lead: int) -> list[DateMention]:
-    """Dates resolved on the side of the turn the clause holding each points to (dating.resolve)."""
-    return dating.resolve(s.text, s.day, span, lead)

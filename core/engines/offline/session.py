@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline.clauses import read_tokens, resolve_dates
+from memhop.core.engines.offline import dating
+from memhop.core.engines.offline.clauses import read_tokens
 from memhop.core.engines.offline.model import Mention, Sentence, SessionAnalysis, marked
 from memhop.core.engines.offline.names import (
     is_bot,
@@ -113,7 +114,7 @@ def _sentences(
             mention.vocative = mention.how == "name" and addressable and is_vocative(
                 text, mention.start, mention.end, token.dep_ if token else ""
             )
-        s.dates = resolve_dates(s, span, lead)
+        s.dates = dating.resolve(s.text, s.day, span, lead)  # the side of the turn each date's clause points to
         out.append(s)
     return out
 
