@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from memhop.core.engines.offline import grammar, lists
 from memhop.core.engines.offline.spans import asks_class, identity_question, role, set_off, span
@@ -273,7 +274,13 @@ def _equated(text: str, position: int, entity: str) -> bool:
 def scope_of(text: str) -> tuple[Period | None, frozenset[str]]:
     """The period a question is limited to ("in May 2024", "between March and May 2023",
     "since April 2024" up to today) and the words that say it."""
-    stated = stated_period(text, date.today())
+    return _scope(text, date.today())
+
+
+@lru_cache(maxsize=256)
+def _scope(text: str, today: date) -> tuple[Period | None, frozenset[str]]:
+    """Read once a question and day: the answerer asks for it at each of its steps."""
+    stated = stated_period(text, today)
     if stated is None:
         return None, frozenset()
     return stated, frozenset(lexical.terms(stated.words)) | frozenset(lexical.words(stated.words))
