@@ -71,7 +71,7 @@ def test_placeholder_lines_are_never_mined(engine: OfflineEngine) -> None:
 
 @pytest.mark.parametrize("speaker", ["unsaved contact …0456", "+44 7700 900456"])
 def test_an_unsaved_contact_speaks_but_is_not_an_entity(engine: OfflineEngine, speaker: str) -> None:
-    view = _view((speaker, "Hi, it's the electrician from Derby Sparks, stuck in traffic, there by 4"),
+    view = _view((speaker, "Hi, it's the electrician from Crewe Sparks, stuck in traffic, there by 4"),
                  ("Maya Patel", "no problem, thanks for letting me know"))
     names = _names(engine, view)
     assert "Maya Patel" in names
