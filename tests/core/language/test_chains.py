@@ -17,7 +17,7 @@ def said(text: str) -> list[Sentence]:
 
 
 def test_the_member_of_a_group_is_the_name_after_its_copula() -> None:
-    assert follow("Tin Owls", "drummer", said("Small world: the drummer in Tin Owls is Cal Rees.")) == "Cal Rees"
+    assert follow("Tin Owls", "drummer", said("Funny thing: the drummer in Tin Owls is Cal Rees.")) == "Cal Rees"
     assert follow("Carol", "sister", said("The sister of Carol is Tin Owls's singer.")) is None
 
 
