@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
-from memhop.core.language.relations import ANIMALS, SYMMETRIC
+from memhop.core.language.relations import ANIMALS, SYMMETRIC, gender_of
 from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
 
 _GLUE_AFTER = frozenset({",", "(", ":", "named", "called", "is", "was", "-"})
@@ -71,6 +71,8 @@ def named_by(written: str, names: Sequence[str]) -> list[str]:
     return []
 
 
+_PRONOUN_GENDER = {"she": "f", "her": "f", "hers": "f", "herself": "f", "he": "m", "him": "m", "his": "m", "himself": "m"}
+_THIRD_PERSON = re.compile(r"\b(?:" + "|".join(_PRONOUN_GENDER) + r")\b", re.I)
 _NO_LONGER = frozenset({"ex", "former"})  # a relation that was, not one that is
 
 
@@ -143,8 +145,14 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
 
 
 def _called(name: str, word: str, names: Sequence[str], sentences: Sequence[Sentence]) -> bool:
-    """Someone's `word` ("sister") is `name`: the text gives who `name` is by that word."""
-    return any(same_entity(follow(m, word, sentences), name) for m in names if not same_entity(m, name))
+    """`name` is `word` ("sister") as the text tells it: someone's `word` is `name`, or the
+    pronouns that stand for `name` are all of that word's gender ("Kemi … she")."""
+    if any(same_entity(follow(m, word, sentences), name) for m in names if not same_entity(m, name)):
+        return True
+    want = gender_of(word)
+    said = {_PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
+            if same_entity(resolve_pronoun(s, m.start()) or "", name)}
+    return want is not None and said == {want}
 
 
 def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
