@@ -100,7 +100,10 @@ def walk_chain(
     path = [anchor]
     for relation in relations:
         here = path[-1]
-        near = [here, *(r for r in selection if r in edges.get(here, {}) or here in edges.get(r, {}))]
+        # whom its profile names, selected or not (a wife below the gate is still his wife),
+        # and the selected profiles that name it ("Ben is Ana's husband" in Ana's)
+        near = [here, *(r for r in _scan(here, snap, row_of, edges) if r != here),
+                *(r for r in selection if here in edges.get(r, {}) and r not in edges[here])]
         pieces = tuple(EntitySlice(profiles.names[r], profiles.texts[r], ()) for r in near)
         said = gather_sentences(AnswerRequest("", pieces, ()))
         found = relative(profiles.names[here], relation, [p.name for p in pieces], said)

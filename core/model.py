@@ -149,6 +149,7 @@ class AnswerRequest:
     slices: tuple[EntitySlice, ...]  # in selection order; the chain ends at the last hop
     evidence: tuple[TurnView, ...]
     chain: tuple[str, ...] = field(default_factory=tuple)  # entity names along the hops
+    asker: str | None = None  # who "I" or "my" in the question is (the store's writer), when it says so
     # how many turns the read path could show: evidence that fills it may have left matches out
     # (a count over it is a lower bound); None: the evidence is all there is
     budget: int | None = None

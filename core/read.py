@@ -71,6 +71,7 @@ class Context:
                 for e in self.evidence
             ),
             chain=self.chain,
+            asker=self.trace.asker,
             budget=self.trace.settings.get("evidence"),
         )
 
@@ -195,6 +196,7 @@ def _prepare(
     clock = time.perf_counter()
     cosines = profiles.matrix @ full if len(profiles.names) else np.zeros(0, dtype=np.float32)
     trace.anchors = [profiles.names[r] for r in anchors]
+    trace.asker = next((profiles.names[r] for r, said in anchors.items() if FIRST_PERSON.fullmatch(said)), None)
     selection = _stage1(cosines, anchors, profiles, options, trace)
     timings["stage1"] = _ms(clock)
 
@@ -294,12 +296,11 @@ def _anchors(question: str, named: Sequence[NameMatch], profiles: ProfileIndex) 
 
 
 def _chain_start(anchors: dict[int, str], owner: str | None, relations: Sequence[str]) -> int | None:
-    """Where the question's chain is walked from: the first anchor, unless that is a name
-    the chain does not start at ("which part of Leeds does Rhys's girlfriend live in?"
-    walks from Rhys). A question that says "I" keeps its first anchor: the answerer takes
-    the chain's first entity for who "I" is."""
+    """Where the question's chain is walked from: the anchor that owns it ("at the Harbourside
+    office, what does Tomas's wife do?" walks from Tomas, "what did I give Ana's husband?" from
+    Ana), else the first one named."""
     first = next(iter(anchors), None)
-    if first is None or not relations or not owner or any(map(FIRST_PERSON.fullmatch, anchors.values())):
+    if first is None or not relations or not owner:
         return first
     owned = [row for row, text in anchors.items() if text.lower() == owner.lower()]
     return owned[0] if owned else first

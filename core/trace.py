@@ -104,6 +104,7 @@ class Trace:
     query: str  # the question without its names: what facts and turns are ranked by
     settings: dict[str, Any]
     anchors: list[str] = field(default_factory=list)  # entities the question starts from
+    asker: str | None = None  # who "I" is, when the question says it and the store knows the writer
     stage1: list[ProfileScore] = field(default_factory=list)
     stage1_unshown: int = 0  # profiles scored but below the ones listed
     hops: list[Hop] = field(default_factory=list)

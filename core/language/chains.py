@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
-from memhop.core.language.relations import ANIMALS, SYMMETRIC
+from memhop.core.language.relations import ANIMALS, SYMMETRIC, gender_of
 from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
 
 _GLUE_AFTER = frozenset({",", "(", ":", "named", "called", "is", "was", "-"})
@@ -71,6 +71,11 @@ def named_by(written: str, names: Sequence[str]) -> list[str]:
     return []
 
 
+_PRONOUN_GENDER = {"she": "f", "her": "f", "hers": "f", "herself": "f", "he": "m", "him": "m", "his": "m", "himself": "m"}
+_THIRD_PERSON = re.compile(r"\b(?:" + "|".join(_PRONOUN_GENDER) + r")\b", re.I)
+_NO_LONGER = frozenset({"ex", "former"})  # a relation that was, not one that is
+
+
 def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | None:
     """Who is `entity`'s `relation`: the name the most (and most trusted) sentences give.
 
@@ -87,6 +92,8 @@ def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | N
             word = bare(tok.group(0).lower())
             if word not in exact and not (animal and word in ANIMALS):
                 continue
+            if k and toks[k - 1].group(0).lower().rstrip("-") in _NO_LONGER and not _NO_LONGER & set(mods):
+                continue  # "Hugo's ex wife, Dana" is not his wife
             weight = sentence.weight * (1.0 if word in exact else 0.5)
             before = {t.group(0).lower() for t in toks[max(0, k - len(mods)) : k]}
             if mods and set(mods) <= before:
@@ -128,34 +135,45 @@ def relative(entity: str, relation: str, names: Sequence[str], sentences: Sequen
 
 def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
     """"Ivo's wife" when the text only says "Seren's husband, Ivo": spouses are each
-    other's, whichever word the text uses."""
+    other's, whichever word the text uses; two people who each call `entity` their
+    partner leave it unknown."""
     forms = relation_forms(relation.split()[-1])
     if not forms & _SPOUSES:
         return None
-    for name in names:
-        if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
-            return name
-    return None
+    found = {n for n in names if not same_entity(n, entity) and same_entity(follow(n, "partner", sentences), entity)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _called(name: str, word: str, names: Sequence[str], sentences: Sequence[Sentence]) -> bool:
+    """`name` is `word` ("sister") as the text tells it: someone's `word` is `name`, or the
+    pronouns that stand for `name` are all of that word's gender ("Kemi … she")."""
+    if any(same_entity(follow(m, word, sentences), name) for m in names if not same_entity(m, name)):
+        return True
+    want = gender_of(word)
+    said = {_PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
+            if same_entity(resolve_pronoun(s, m.start()) or "", name)}
+    return want is not None and said == {want}
 
 
 def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
-    """"Kemi's sister" when the text only says "Ola's big sister Kemi": siblings are each
-    other's. Only one such sibling may answer, and not one the text calls a brother when a
-    sister is asked (or the other way round)."""
+    """"Kemi's sister" when the text only says "Ola's big sister Kemi" and calls Ola
+    someone's sister too: siblings are each other's, but a sibling is a sister only where
+    the text says so (Ola may be a brother). Only one such sibling may answer, and not one
+    the text also calls a brother."""
     head = relation.split()[-1].lower()
     if head not in _SIBLINGS:
         return None
     other = _SIBLINGS[1 - _SIBLINGS.index(head)]
     found = {n for n in names if not same_entity(n, entity)
              and any(same_entity(follow(n, word, sentences), entity) for word in _SIBLINGS)}
-    found = {n for n in found if not any(same_entity(follow(m, other, sentences), n) for m in names)}
+    found = {n for n in found if _called(n, head, names, sentences) and not _called(n, other, names, sentences)}
     return found.pop() if len(found) == 1 else None
 
 
 def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
     """"Teo's sister-in-law" when the text never says it: Teo's partner's sister (or the
-    one person whose sister or brother that partner is), else Teo's brother's partner; a
-    son-in-law is only a daughter's partner."""
+    one person whose sibling that partner is and whom the text calls a sister), else Teo's
+    brother's partner; a son-in-law is only a daughter's partner."""
     head = relation.split()[-1].lower()
     if not head.endswith(_IN_LAW):
         return None
@@ -164,7 +182,8 @@ def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequenc
     if partner and kin not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
         found = follow(partner, kin, sentences)
         siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
-                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)}
+                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)
+                    and _called(n, kin, names, sentences)}
         if found or len(siblings) == 1 and kin in _SIBLINGS:
             return found or siblings.pop()
     other = _IN_LAW_VIA.get(kin)

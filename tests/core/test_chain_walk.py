@@ -25,6 +25,10 @@ Ottilie has moved into a tiny flat in Stonybatter, above a bakery that starts at
 # 2024-03-09
 
 Quiz night in Harrowgate with Fenwick Arden and two of his bandmates.
+
+# 2024-03-20
+
+I gave Fenwick Arden a chalk bag for his birthday.
 """
 
 
@@ -46,3 +50,46 @@ def test_the_chain_crosses_a_couple_from_the_other_side(store: Path, home: Path)
 def test_the_chain_starts_at_its_owner_not_at_a_place_named_first(store: Path, home: Path) -> None:
     chain = chain_of(store, "In which part of Harrowgate does Fenwick Arden's girlfriend live?")
     assert chain == "Fenwick Arden → Ottilie Keogh"
+
+
+def test_a_question_that_says_i_walks_from_the_name_that_owns_the_chain(store: Path, home: Path) -> None:
+    """"What did I give Ottilie's boyfriend?" asks about Ottilie's boyfriend, not the writer's;
+    the answerer still reads "I" as the writer."""
+    assert chain_of(store, "What did I give Ottilie Keogh's boyfriend?") == "Ottilie Keogh → Fenwick Arden"
+    result = CliRunner().invoke(app, ["ask", "What did I give Ottilie Keogh's boyfriend?", "--db", str(store),
+                                      "--engine", "offline"])
+    assert "chalk bag" in result.output.splitlines()[0]
+
+
+SIBLINGS = """# Odile's diary
+
+# 2024-01-06
+
+Bouldering with Ola Fenn. Ola Fenn's sister, Kemi Fenn, came along and beat us both on the overhang.
+
+# 2024-01-13
+
+Ola Fenn's brother, Sam Fenn, fixed the gears on my bike for free.
+
+# 2024-01-20
+
+Ola Fenn moved to Bristol. He teaches maths at a sixth-form college there now.
+
+# 2024-01-27
+
+Sam Fenn lives in Derby. He drives a delivery van.
+"""
+
+
+@pytest.fixture(scope="module")
+def siblings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return written_store(tmp_path_factory.mktemp("siblings"), SIBLINGS, "siblings")
+
+
+def test_a_brother_is_not_taken_for_the_sister_asked_about(siblings: Path, home: Path) -> None:
+    """Sam's sibling Ola is never called anyone's sister: "Sam's sister" is not known, and
+    Ola's town is no answer."""
+    result = CliRunner().invoke(app, ["ask", "Where does Sam Fenn's sister live?", "--db", str(siblings),
+                                      "--engine", "offline"])
+    assert result.exit_code == 0, result.output
+    assert "Bristol" not in result.output.splitlines()[0]

@@ -170,7 +170,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         strong = _strong(ranked)
         happened = [(s.sentence, s.hit) for s in strong if lists.tells_occasion(s.sentence, end, s.hit)]
         weaker = [(s.sentence, s.hit) for s in ranked if s not in strong and lists.tells_occasion(s.sentence, end, s.hit)]
-        user = request.chain[0] if request.chain else None  # the read path's first anchor: who "I" is
+        user = request.asker
         full = request.budget is not None and len(request.evidence) >= request.budget  # more may match unseen
         room = request.budget if full else None
         counted = counts.occasions(question.text, happened, scope, user, room, weaker)  # in the period asked about
@@ -249,7 +249,7 @@ def _subject_entity(subject: str, question: Question, request: AnswerRequest, ch
     read path does not anchor the writer for it, so who is meant is not known here)."""
     low = subject.lower()
     if low in FIRST_PERSON:
-        return request.chain[0] if request.chain else None
+        return request.asker
     words = {bare(w).lower() for w in subject.split()} - {"'s", "’s", "the", "of"}
     owner = {w.lower() for w in (question.owner or "").split()}
     if owner and owner & words:  # "my sister", "Odran's friend": the chain's end, walked all the way
@@ -314,14 +314,14 @@ def _unknown_name(text: str, sentences: Sequence[Sentence]) -> bool:
 
 
 def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> tuple[str | None, bool]:
-    """The entity the question starts from ("I"/"my" is the read path's first anchor, self),
+    """The entity the question starts from ("I"/"my" is the asker, the store's writer),
     and whether its name fits two known people at once ("Andre" when Andre Morvan and Andre
     Wierzbicki are both known): whichever is taken may be the wrong one."""
     owner = question.owner
     if owner is None:
         return None, False
     if owner.lower() in FIRST_PERSON:
-        return (request.chain[0] if request.chain else None), False
+        return request.asker, False
     fits = _fits(owner, names)
     return _one(fits) or owner, len(fits) > 1
 
@@ -365,10 +365,10 @@ def _kin_entity(relation: str, names: Sequence[str]) -> str | None:
 
 def _doer(question: Question, request: AnswerRequest) -> str | None:
     """Who the question says acted, when not the entity it is about: "what did I give Ines?"
-    asks what the speaker (the read path's first anchor) did, to Ines."""
+    asks what the asker (the store's writer) did, to Ines."""
     first_person = _FIRST_PERSON_SUBJECT.search(question.text)
-    if first_person and request.chain and question.owner not in FIRST_PERSON:
-        return request.chain[0]
+    if first_person and question.owner not in FIRST_PERSON:
+        return request.asker
     return None
 
 

@@ -32,7 +32,6 @@ def test_only_a_known_name_after_the_copula_is_the_member() -> None:
     assert follow("Tin Owls", "drummer", said("The drummer in Tin Owls is Brilliant, honestly.")) is None
 
 
-
 def test_a_couple_is_named_from_either_side() -> None:
     """"Noor's new boyfriend, Cal Rees" says who Cal's girlfriend (or partner) is too: the
     read path's chain and the answerer take the same hop."""
@@ -43,3 +42,24 @@ def test_a_couple_is_named_from_either_side() -> None:
     assert relative("Noor Haddad", "boyfriend", names, sentences) == "Cal Rees"
     # a one-way relation stays one-way: Carol's coach has no coach
     assert relative("Cal Rees", "coach", names, said("Carol's coach is Cal Rees.")) is None
+
+
+def test_a_sibling_from_the_other_side_is_a_sister_only_where_the_text_says_so() -> None:
+    """"Noor's brother Cal" makes Noor Cal's sibling, not his sister: Noor may be a brother."""
+    names = [p.name for p in PEOPLE]
+    only_brother = said("Noor Haddad's brother Cal Rees came too.")
+    assert relative("Cal Rees", "sister", names, only_brother) is None
+    called_sister = said("Noor Haddad's brother Cal Rees came too. Carol's sister Noor Haddad drove.")
+    assert relative("Cal Rees", "sister", names, called_sister) == "Noor Haddad"
+    her = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and she sang all the way.")
+    assert relative("Cal Rees", "sister", names, her) == "Noor Haddad"
+    him = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and he sang all the way.")
+    assert relative("Cal Rees", "sister", names, him) is None
+    assert relative("Cal Rees", "brother", names, him) == "Noor Haddad"
+
+
+def test_two_who_call_someone_their_partner_leave_the_partner_unknown() -> None:
+    names = [p.name for p in PEOPLE]
+    two = said("Noor Haddad's wife Carol came. Cal Rees's wife Carol came too.")
+    assert relative("Carol", "husband", names, two) is None
+    assert relative("Carol", "husband", names, said("Noor Haddad's ex wife Carol came.")) is None

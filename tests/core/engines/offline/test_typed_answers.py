@@ -19,7 +19,8 @@ def turn(i: int, text: str, day: str, speaker: str = "Noor Haddad") -> TurnView:
 
 
 def ask(question: str, slices=(NOOR, TOMAS, INES), evidence=(), chain=("Noor Haddad",)) -> str:
-    return answer_offline(AnswerRequest(question, tuple(slices), tuple(evidence), tuple(chain)))
+    # the read path starts a question that says "I" at the writer, who is its asker
+    return answer_offline(AnswerRequest(question, tuple(slices), tuple(evidence), tuple(chain), asker=next(iter(chain), None)))
 
 
 def test_last_night_is_the_day_before_the_entry_that_says_it() -> None:
@@ -323,13 +324,15 @@ def test_who_did_something_to_someone_is_the_doer_of_a_sentence_about_them() -> 
 
 
 def test_a_sibling_is_found_from_the_other_side_of_an_apposition() -> None:
-    """"Ola's big sister Kemi" also says who Kemi's sibling is; a sister is not answered with
-    someone the text calls a brother."""
+    """"Ola's big sister Kemi" also says who Kemi's sibling is; a sister only when the text
+    calls Ola one too (else Ola may be a brother), and not someone it calls a brother."""
     ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ())
     kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi came down from Exeter.",))
+    assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi)) == DONT_KNOW
+    ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ("Ines's sister Ola sings.",))
     rufus = EntitySlice("Rufus", "Rufus is Ola's dog.", ("Rufus is a Border terrier with opinions.",))
-    assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi)) == "Ola"
-    assert ask("What breed is Kemi's sister's dog?", slices=(NOOR, ola, kemi, rufus)) == "Border terrier"
+    assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi, INES)) == "Ola"
+    assert ask("What breed is Kemi's sister's dog?", slices=(NOOR, ola, kemi, rufus, INES)) == "Border terrier"
     brother = EntitySlice("Ola", "Ola is Noor's flatmate.", ("Ola is Tomas's brother.",))
     assert ask("Who is Kemi's sister?", slices=(NOOR, TOMAS, brother, kemi)) == DONT_KNOW
 
