@@ -38,10 +38,8 @@ def read_tokens(s: Sentence, span: Span, lead: int, speaker: int | None) -> None
     root = span.root
     s.fragment = not has_verb
     s.event = _event(span, s.first_person or s.group)
-    # Diary style: the sentence opens with its verb ("Walked to ...", "Must remember ..."); a
-    # name the tagger read as a modal is a subject ("Will said he'd come").
-    named = {m.start for m in s.mentions if m.how == "name"}
-    opening = all(t.tag_ in ("RB", "MD", "UH", ",") and t.idx - lead not in named for t in span[: root.i - span.start])
+    # Diary style: the sentence opens with its verb ("Walked to ...", "Must remember ...").
+    opening = all(t.tag_ in ("RB", "MD", "UH", ",") for t in span[: root.i - span.start])
     no_subject = not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children)
     s.continuation = has_verb and no_subject and not opening  # "... 6 years old and still acts like"
     s.subjectless = (

@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline import grammar, tense
-from memhop.core.engines.offline.names import shaped_as_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.language import lexical
 from memhop.core.language.names import name_key
@@ -112,13 +111,9 @@ def subject(question: str, sentence: Sentence, hit: int) -> str | None:
 
 def _subject_of(verb: Token) -> Token | None:
     """The clause's subject; a name set off by a colon ("Colm: Piet fixed it") labels the
-    line, and the parser may hang it on the verb as a second subject. A name the parser
-    took for the verb's modal ("Will said he'd fix it") is its subject."""
-    found = next((c for c in verb.children if c.dep_ in _SUBJECTS
-                  and not any(p.text == ":" for p in c.children)), None)
-    if found is None:
-        found = next((c for c in verb.children if c.i < verb.i and shaped_as_name(c, c.i == c.sent.start)), None)
-    return found
+    line, and the parser may hang it on the verb as a second subject."""
+    return next((c for c in verb.children if c.dep_ in _SUBJECTS
+                 and not any(p.text == ":" for p in c.children)), None)
 
 
 def _asserted(verb: Token, stance: tuple[bool, str | None]) -> bool:

@@ -25,7 +25,6 @@ from memhop.core.engines.offline.names import (
     plausible_mention,
     self_name_of,
     sentence_starts,
-    shaped_as_name,
 )
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.nonentities import (
@@ -43,7 +42,7 @@ from memhop.core.language.placeholders import is_unnamed
 from memhop.core.model import FoundEntity, KnownEntity, SessionView, add_votes, decide_kind
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span, Token
+    from spacy.tokens import Doc, Span
 
 LABEL_KIND = {"PERSON": "person", "ORG": "org", "GPE": "place", "LOC": "place", "FAC": "place"}
 _PRONOUN_NAMES = frozenset({"me", "i", "user", "you"})
@@ -58,8 +57,7 @@ class _Candidate:
     surface: str
     labels: Counter[str] = field(default_factory=Counter)
     cued_kind: str | None = None  # "pet" / "person" from a cue in the text
-    mid_sentence: bool = False  # written as a name somewhere, not only capitalised by its position (_named_in_place)
-    role: bool = False  # capitalised inside a sentence after an article or an owner ("the Plumber", "the Rams")
+    mid_sentence: bool = False  # capitalised somewhere other than a sentence start
     vocative_only: bool = True  # only ever addressed ("Thanks, Freddo!"), never talked about
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
@@ -108,8 +106,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             cand.mentions += 1
             if label is not None:
                 cand.labels[label] += 1
-            cand.mid_sentence |= _named_in_place(first, starts)
-            cand.role |= first.idx not in starts and _after_article(first)
+            cand.mid_sentence |= first.idx not in starts
             cand.cued_kind = cand.cued_kind or stated
             sent = span.sent
             cand.vocative_only &= is_vocative(
@@ -141,26 +138,7 @@ def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is not None and not shouted(span):
             spans.append((span, None))
-    starts = sentence_starts(doc)
-    # "Will said he'd come", "I met Will at the bar": a name the tagger read as a modal or a verb
-    spans += [(doc[t.i : t.i + 1], None) for t in doc if shaped_as_name(t, t.idx in starts)
-              and not any(s <= t.idx < e for s, e in tagged)]
     return spans
-
-
-def _named_in_place(token: Token, starts: set[int]) -> bool:
-    """Is the word written as a name here, not only capitalised by where it stands? Not at
-    the start of a sentence, a line, a list item or after a colon ("Plumber came at nine",
-    "Monday: Landlord rang"), nor as a role after an article or an owner ("the Plumber",
-    "our Landlord": a name takes neither); or standing where its word class cannot
-    ("Will said he'd come", see names.shaped_as_name)."""
-    at_start = token.idx in starts
-    return shaped_as_name(token, at_start) or not (at_start or _after_article(token))
-
-
-def _after_article(token: Token) -> bool:
-    before = token.doc[token.i - 1] if token.i > 0 else None
-    return before is not None and (before.tag_ in ("DT", "PRP$", "POS") or before.lower_ in ("the", "my", "our"))
 
 
 def _fold_possessives(found: dict[str, _Candidate]) -> None:
@@ -170,7 +148,6 @@ def _fold_possessives(found: dict[str, _Candidate]) -> None:
         cand.labels.update(owned.labels)
         cand.mentions += owned.mentions
         cand.mid_sentence |= owned.mid_sentence
-        cand.role |= owned.role
         cand.vocative_only &= owned.vocative_only
 
 
@@ -241,9 +218,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
     # "Bob" joins "Bob Kowalski" rather than the other way round).
     kinded.sort(key=lambda ck: (ck[1] not in ("person", "pet"), -len(ck[0].surface.split()), ck[0].surface))
     for cand, kind in kinded:
-        # "the Rams" names nobody new, but may be the short form of a known team (below)
-        short_form = cand.role and _short_form_of(cand.surface, registry, kinds) is not None
-        if not (_keep(cand, kind) or short_form) or _names_people(cand.surface, registry, kinds):
+        if not _keep(cand, kind) or _names_people(cand.surface, registry, kinds):
             continue
         owner = _nickname_of(cand.surface, registry, kinds, list(present) if cand.vocative_only else [])
         if owner is None:

@@ -11,10 +11,9 @@ from memhop.core.language import relations
 from memhop.core.language.dates import MONTHS, WEEKDAYS
 from memhop.core.language.names import NameMatch
 from memhop.core.model import SessionView
-from memhop.core.name_mentions import FINITE_TAGS, TEMPORAL
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span, Token
+    from spacy.tokens import Doc, Span
 
 GREETINGS = frozenset(
     """hey hi hello hiya heya howdy yo oi thanks thank thx ty ta bye goodbye congrats congratulations wow yay
@@ -35,9 +34,6 @@ _WISHES = frozenset(
 )
 _WISH_OPENERS = frozenset({"happy", "merry", "best", "good", "warm"})
 _TIME_WORDS = frozenset([*MONTHS, *WEEKDAYS, *(w[:3] for w in MONTHS + WEEKDAYS), "tues", "thurs", "weds", "sept"])
-# Word classes the tagger gives a name that is also a word ("Will", "Hope"); they are
-# followed by a verb ("Will you come?", "Hope to see you"), never by a finite one.
-_WORD_CLASS_TAGS = frozenset({"MD", "VB", "VBP"})
 _BAD_CHARS = re.compile(r"[\d@#/\\:;,!?\"“”()\[\]{}<>=+*_|~]|https?")
 
 
@@ -60,7 +56,7 @@ def sentence_starts(doc: Doc) -> set[int]:
     cached = doc.user_data.get("memhop_starts")
     if cached is None:
         cached = {s.start_char for s in doc.sents} | {0}
-        cached |= {m.end() for m in re.finditer(r"\n\s*|[-–—•*]\s+|[.!?:]\s+", doc.text)}
+        cached |= {m.end() for m in re.finditer(r"\n\s*|[-–—•*]\s+|[.!?]\s+", doc.text)}
         doc.user_data["memhop_starts"] = cached
     return cached
 
@@ -107,42 +103,10 @@ def plausible_mention(match: NameMatch, doc: Doc, starts: set[int], self_turn: b
         return True
     if not surface[0].isupper():
         return not is_english_word(surface)
-    token = doc.char_span(match.start, match.end, alignment_mode="expand")
-    if token is not None and surface.lower() in _TIME_WORDS and temporal(token.root):
-        return False  # "see you in May", "on 3 May": the month, not May Chen
     if match.start in starts and is_english_word(surface) and match.start not in tagged:
-        return token is not None and (token.root.tag_.startswith("NN") or shaped_as_name(token.root, True))
+        token = doc.char_span(match.start, match.end, alignment_mode="expand")
+        return token is not None and token.root.tag_.startswith("NN")
     return True
-
-
-def temporal(token: Token) -> bool:
-    """A month or weekday where it tells a time: after "in", "since", "last"… or beside a number."""
-    before = token.doc[token.i - 1] if token.i > 0 else None
-    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    return (before is not None and (before.lower_ in TEMPORAL or before.like_num)) or (
-        after is not None and after.like_num)
-
-
-def shaped_as_name(token: Token, at_start: bool) -> bool:
-    """A capitalised word the tagger reads as a modal or a verb ("Will", "Hope") standing
-    where that word class cannot: followed by a finite verb or "'s" ("Will said he'd come",
-    "Will's sister"), a modal by "and" or a comma ("Will and I went"), or, inside a
-    sentence, a modal with no verb after it ("I met Will at the bar"). "Will you come?" and
-    "Hope to see you" stay words; a month or weekday where it tells a time stays one too.
-    """
-    text = token.text
-    if token.tag_ not in _WORD_CLASS_TAGS or not text[:1].isupper() or text.isupper() or not text.isalpha():
-        return False
-    if text.lower() in _TIME_WORDS and temporal(token):
-        return False
-    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    if after is not None and (after.tag_ in FINITE_TAGS or after.tag_ == "POS"):
-        return True
-    if token.tag_ != "MD":
-        return False
-    if after is not None and (after.lower_ == "and" or after.text == ","):
-        return True
-    return not at_start and (after is None or after.tag_ not in ("VB", "RB", "PRP", "MD"))
 
 
 def in_quotes(ent: Span) -> bool:
