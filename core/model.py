@@ -66,6 +66,23 @@ class TurnView:
 
 
 @dataclass(frozen=True)
+class GroupView:
+    """The chat group a question is about (core/groups.py): read from all its records, not
+    only the retrieved turns, so an answer gives its name now, not an old one."""
+
+    called: str  # the question's words that name it ("our quiz team", a name it had)
+    name: str | None  # its name now (the last one set), without trailing emoji; None: never named in a record
+    named_by: int | None  # the turn (a created or renamed record) that set that name
+    names: tuple[str, ...]  # every name it had, the first first
+    members: frozenset[str]  # who speaks in it: their "we" is the group
+    sessions: frozenset[int]  # its sessions: a turn said there is the group's
+    # for a count: every turn its members said in the period asked about, all given as evidence
+    # (complete: no more than GROUP_TURNS, so a count over them is no lower bound)
+    turns: frozenset[int] = frozenset()
+    complete: bool = False
+
+
+@dataclass(frozen=True)
 class SessionView:
     id: int
     started_at: datetime | None
@@ -152,3 +169,4 @@ class AnswerRequest:
     # how many turns the read path could show: evidence that fills it may have left matches out
     # (a count over it is a lower bound); None: the evidence is all there is
     budget: int | None = None
+    group: GroupView | None = None  # the chat group the question is about, when one is known

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import counts, events, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, groups, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
@@ -96,6 +96,12 @@ def reply_offline(request: AnswerRequest) -> Reply:
 def explain(request: AnswerRequest) -> Explanation:
     """The answer, the chain walked to reach it and the sentence it came from."""
     sentences = gather(request)
+    if groups.name_asked(request.question, request.group):  # "what is our quiz team called now?"
+        named = groups.name_now(request)
+        return Explanation(named[0], (), named[1]) if named else Explanation(DONT_KNOW, (), None)
+    if groups.count_asked(request.question, request.group):  # "how many times did our quiz team win?"
+        counted = groups.counted(request, sentences)
+        return Explanation(counted[0], (), counted[1].text) if counted else Explanation(DONT_KNOW, (), None)
     names = [s.name for s in request.slices]
     question = parse(request.question, names)
     found = _explain(question, request, sentences, names)
