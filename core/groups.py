@@ -24,15 +24,24 @@ from memhop.core.store import Store
 
 _GENERIC = frozenset({"group", "chat", "whatsapp", "telegram", "old", "new", "little", "current", "own", "main"})
 _OWNERS = r"(?:my|our|the|this)"
+_NOT_A_MODIFIER = r"(?!(?:my|our|the|this|that|your|his|her|their|of|a|an|in|at|for|with|and|or|to|from)\b)"
 # "the group", "our group chat", "my pub quiz team": up to three words before the collective noun
 _DESCRIBED = re.compile(
-    rf"\b{_OWNERS}\s+(?P<words>(?:[a-z][\w'’-]*\s+){{0,3}}?)(?P<head>{'|'.join(sorted(COLLECTIVE))}|chat)(?:\s+chat)?\b", re.I
+    rf"\b{_OWNERS}\s+(?P<words>(?:{_NOT_A_MODIFIER}[a-z][\w'’-]*\s+){{0,3}}?)"
+    rf"(?P<head>{'|'.join(sorted(COLLECTIVE))}|chat)(?:\s+chat)?\b",
+    re.I,
 )
-# Only a question about a name or a count may be about a group: the store is read for no other.
-_MAY_ASK = re.compile(r"\bcalled\b|\bname\b|\bhow\s+many\b", re.I)
+# What a question asks of a group: what it is called now, or how many times it did something.
+_NOW = r"(?:\s+(?:now|today|currently|these\s+days|nowadays))?"
+_IS = r"what(?:['’]s|\s+is)\s+"
+_CALLED = (
+    re.compile(rf"^\s*{_IS}(?P<x>.+?)\s+called{_NOW}\s*\??\s*$", re.I),  # "what is our team called now?"
+    re.compile(rf"^\s*{_IS}the\s+(?:current\s+)?name\s+of\s+(?P<x>.+?){_NOW}\s*\??\s*$", re.I),
+    re.compile(rf"^\s*{_IS}(?P<x>.+?)['’]s\s+(?:current\s+)?name{_NOW}\s*\??\s*$", re.I),
+)
+_MAY_ASK = re.compile(r"\bcalled\b|\bname\b|\bhow\s+many\b", re.I)  # the store is read for no other question
 _MEMBERS_WHO_SAY = 2  # a description's word is the group's topic only when this many members say it
 _CHAT_PEOPLE = 3  # a source where this many people speak is a group chat, records or not
-_COUNT = re.compile(r"\bhow\s+many\b", re.I)
 GROUP_TURNS = 300  # a count reads at most this many of a group's turns; more, and it is not made
 _TOLD_LATER = timedelta(days=7)  # "we won last Tuesday" is told up to a week after the period
 _TRAILING = re.compile(r"[\s\W_]+$")  # emoji and marks after a name: "Otters 🦦"
@@ -47,40 +56,65 @@ class _Chat:
     sessions: frozenset[int]
 
 
-def asked_group(store: Store, question: str) -> GroupView | None:
-    """The group the question is about, with the words that name it, or None."""
+def asked_group(store: Store, question: str, today: date) -> GroupView | None:
+    """The group the question asks the name of, or a count of what it did, with the words
+    that name it; None for any other question, or when which group is meant is not known."""
     if not _MAY_ASK.search(question):
         return None
     chats = _chats(store)
-    if not chats:
+    found = _named(question, chats) or _described(store, question, chats) if chats else None
+    if found is None:
         return None
+    chat, called = found
+    asked = _asks(question, called)
+    if asked is None:
+        return None
+    last = chat.namings[-1] if chat.namings else None
+    view = GroupView(
+        called=called, asked=asked, name=name_now(last[1]) if last else None, named_by=last[0] if last else None,
+        names=chat.names, members=chat.speakers, sessions=chat.sessions,
+    )
+    return _with_turns(store, view, question, today) if asked == "count" else view
+
+
+def _named(question: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
+    """The group whose name (now or before) the question says, as it says it."""
     low = question.lower()
     named = [(c, n) for c in chats for n in c.names if re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", low)]
-    if named:
-        sources = {c.source for c, _ in named}
-        if len(sources) != 1:
-            return None  # two groups had that name
-        chat, name = max(named, key=lambda cn: len(cn[1]))
-        at = low.find(name.lower())
-        return _view(chat, question[at : at + len(name)])
+    if len({c.source for c, _ in named}) != 1:
+        return None  # none, or two groups had that name
+    chat, name = max(named, key=lambda cn: len(cn[1]))
+    at = low.find(name.lower())
+    return chat, question[at : at + len(name)]
+
+
+def _described(store: Store, question: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
+    """The one group "the group" or a description ("our quiz team") fits, and those words."""
     described = _DESCRIBED.search(question)
     if described is None:
         return None
     words = [w for w in described["words"].lower().split() if w not in lexical.STOPWORDS and w not in _GENERIC]
     if not words:  # "the group", "our group chat": only when there is one
-        if described["head"].lower() in ("group", "chat") and len(chats) == 1:
-            return _view(chats[0], described.group(0))
-        return None
+        one = described["head"].lower() in ("group", "chat") and len(chats) == 1
+        return (chats[0], described.group(0)) if one else None
     fits = [c for c in chats if all(_said_by_members(store, c, w) for w in words)]
-    return _view(fits[0], described.group(0)) if len(fits) == 1 else None
+    return (fits[0], described.group(0)) if len(fits) == 1 else None
 
 
-def with_turns(store: Store, group: GroupView, question: str, today: date) -> GroupView:
+def _asks(question: str, called: str) -> str | None:
+    """ "name": the question asks what `called` is called now; "count": how many times
+    `called` did something ("how many times did <called> win?"); None: neither."""
+    said = " ".join(called.lower().split())
+    if any((m := p.match(question)) and " ".join(m["x"].lower().split()) == said for p in _CALLED):
+        return "name"
+    counted = rf"\bhow\s+many\b.*?\b(?:did|do|does|has|have)\s+{re.escape(called)}\s+[a-z]"
+    return "count" if re.search(counted, question, re.I) else None
+
+
+def _with_turns(store: Store, group: GroupView, question: str, today: date) -> GroupView:
     """For a count ("how many times did <group> win in 2024?"): every turn its members said in
     the period asked about (all time when it names none), so what the group did is counted
     from all it said, not from the few turns retrieval picked; too many, and none."""
-    if not _COUNT.search(question):
-        return group
     period = stated_period(question, today)
     first = period.first if period and period.first else date.min
     last = period.last + _TOLD_LATER if period and period.last and period.last < date.max - _TOLD_LATER else date.max
@@ -97,14 +131,6 @@ def with_turns(store: Store, group: GroupView, question: str, today: date) -> Gr
 def name_now(name: str) -> str:
     """A group name as an answer: without the emoji or marks it may end with."""
     return _TRAILING.sub("", name) or name
-
-
-def _view(chat: _Chat, called: str) -> GroupView | None:
-    last = chat.namings[-1] if chat.namings else None
-    return GroupView(
-        called=called, name=name_now(last[1]) if last else None, named_by=last[0] if last else None,
-        names=chat.names, members=chat.speakers, sessions=chat.sessions,
-    )
 
 
 def _chats(store: Store) -> list[_Chat]:

@@ -71,6 +71,7 @@ class GroupView:
     only the retrieved turns, so an answer gives its name now, not an old one."""
 
     called: str  # the question's words that name it ("our quiz team", a name it had)
+    asked: str  # what the question asks of it: "name" (what it is called now) or "count" (of what it did)
     name: str | None  # its name now (the last one set), without trailing emoji; None: never named in a record
     named_by: int | None  # the turn (a created or renamed record) that set that name
     names: tuple[str, ...]  # every name it had, the first first

@@ -23,7 +23,7 @@ from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
 from memhop.core.evidence import Evidence, FactSource, Listener, evidence_of, people_rows
 from memhop.core.expansion import expand, walk_chain
-from memhop.core.groups import asked_group, with_turns
+from memhop.core.groups import asked_group
 from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.periods import stated_period
 from memhop.core.language.question import parse as parse_question
@@ -149,9 +149,8 @@ def read(
         cited = [t for s in chosen for source in s.sources for t in source.cited_turns] if cites else []
         query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()], paths=cites)
     evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
-    group = asked_group(store, query.question)
+    group = asked_group(store, query.question, date.today())
     if group is not None:
-        group = with_turns(store, group, query.question, date.today())
         evidence += _group_turns(query.snap.turns, group, evidence)
     trace.evidence = [e.pick for e in evidence]
     trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
