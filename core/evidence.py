@@ -213,7 +213,7 @@ def addressed(
 ) -> np.ndarray:
     """Per row of `pool`, what naming the question's people gave it and should not have:
     each person's gain (`gains`, as `named`) for a turn said by someone else that names
-    them only to address them ("Thanks, Mel!", core/language/address.py) in a session they
+    them only to address them ("Thanks, Fred!", core/language/address.py) in a session they
     speak in — a reply said to them, not about them (what they did is in their own turns) —
     and the shared `bonus` when that holds for every person the turn names."""
     out = np.zeros(len(pool), dtype=np.float64)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memhop.core.config import ReadSettings
-from memhop.core.language.chains import follow
+from memhop.core.language.chains import relative
 from memhop.core.language.names import NameMatch
 from memhop.core.language.question import relation_forms
 from memhop.core.language.sentences import gather as gather_sentences
@@ -102,7 +102,8 @@ def walk_chain(
         here = path[-1]
         near = [here, *(r for r in selection if r in edges.get(here, {}) or here in edges.get(r, {}))]
         pieces = tuple(EntitySlice(profiles.names[r], profiles.texts[r], ()) for r in near)
-        found = follow(profiles.names[here], relation, gather_sentences(AnswerRequest("", pieces, ())))
+        said = gather_sentences(AnswerRequest("", pieces, ()))
+        found = relative(profiles.names[here], relation, [p.name for p in pieces], said)
         row = profiles.names.index(found) if found in profiles.names else None
         joined = row is not None and row not in selection
         if row is None or row in path or (joined and not join):

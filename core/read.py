@@ -195,7 +195,8 @@ def _prepare(
     clock = time.perf_counter()
     profiles = snap.profiles
     anchors = _anchors(question, named, profiles)
-    relations = parse_question(question, [profiles.names[r] for r in anchors]).relations
+    parsed = parse_question(question, [profiles.names[r] for r in anchors])
+    relations = parsed.relations
     people = _people([m.entity for m in named], [profiles.entity_ids[r] for r in anchors], profiles)
     # Every anchor is one of the people (with its entity id): their rows, all together, are the focus.
     focus, each, spoken = people_rows(snap.turns, [(p.name, p.aliases, p.entity_id) for p in people])
@@ -217,7 +218,7 @@ def _prepare(
 
     clock = time.perf_counter()
     edges = expand(cosines, selection, snap, options, trace)
-    walk_chain(next(iter(anchors), None), relations, selection, edges, snap, trace, join=options.expand)
+    walk_chain(_chain_start(anchors, parsed.owner, relations), relations, selection, edges, snap, trace, join=options.expand)
     timings["stage2"] = _ms(clock)
 
     clock = time.perf_counter()
@@ -308,6 +309,18 @@ def _anchors(question: str, named: Sequence[NameMatch], profiles: ProfileIndex) 
     for _, row, text in sorted(found):
         rows.setdefault(row, text)
     return rows
+
+
+def _chain_start(anchors: dict[int, str], owner: str | None, relations: Sequence[str]) -> int | None:
+    """Where the question's chain is walked from: the first anchor, unless that is a name
+    the chain does not start at ("which part of Leeds does Rhys's girlfriend live in?"
+    walks from Rhys). A question that says "I" keeps its first anchor: the answerer takes
+    the chain's first entity for who "I" is."""
+    first = next(iter(anchors), None)
+    if first is None or not relations or not owner or any(map(FIRST_PERSON.fullmatch, anchors.values())):
+        return first
+    owned = [row for row, text in anchors.items() if text.lower() == owner.lower()]
+    return owned[0] if owned else first
 
 
 def _stage1(

@@ -1,4 +1,4 @@
-"""Whether a text names someone only to speak to them (a vocative: "Thanks, Mel!", "Hey
+"""Whether a text names someone only to speak to them (a vocative: "Thanks, Fred!", "Hey
 Tova, how was it?") rather than about them ("Tova's kiln", "I met Tova").
 
 In a conversation a reply names its listener to address them; what the listener did is

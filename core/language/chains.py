@@ -109,6 +109,69 @@ def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | N
     return max(order, key=lambda n: (votes[n], -order.index(n)))
 
 
+# Said of one side, meant of both: spouses, siblings and in-laws.
+_SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
+_IN_LAW = "-in-law"
+_SIBLINGS = ("sister", "brother")
+_CHILDREN = ("son", "daughter")
+# A sister-in-law may be a brother's partner, a son-in-law a daughter's.
+_IN_LAW_VIA = {"sister": "brother", "brother": "sister", "daughter": "son", "son": "daughter"}
+
+
+def relative(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """One hop of a chain, for the read path and the answerer alike: who the sentences say
+    is `entity`'s `relation`, else who it is from the other side ("Seren's husband, Ivo"
+    says who Ivo's wife is), or through a partner or sibling for an in-law."""
+    return (follow(entity, relation, sentences) or _spouse_of(entity, relation, names, sentences)
+            or _in_law(entity, relation, names, sentences) or _sibling_of(entity, relation, names, sentences))
+
+
+def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Ivo's wife" when the text only says "Seren's husband, Ivo": spouses are each
+    other's, whichever word the text uses."""
+    forms = relation_forms(relation.split()[-1])
+    if not forms & _SPOUSES:
+        return None
+    for name in names:
+        if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
+            return name
+    return None
+
+
+def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Kemi's sister" when the text only says "Ola's big sister Kemi": siblings are each
+    other's. Only one such sibling may answer, and not one the text calls a brother when a
+    sister is asked (or the other way round)."""
+    head = relation.split()[-1].lower()
+    if head not in _SIBLINGS:
+        return None
+    other = _SIBLINGS[1 - _SIBLINGS.index(head)]
+    found = {n for n in names if not same_entity(n, entity)
+             and any(same_entity(follow(n, word, sentences), entity) for word in _SIBLINGS)}
+    found = {n for n in found if not any(same_entity(follow(m, other, sentences), n) for m in names)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+    """"Teo's sister-in-law" when the text never says it: Teo's partner's sister (or the
+    one person whose sister or brother that partner is), else Teo's brother's partner; a
+    son-in-law is only a daughter's partner."""
+    head = relation.split()[-1].lower()
+    if not head.endswith(_IN_LAW):
+        return None
+    kin = head[: -len(_IN_LAW)]
+    partner = follow(entity, "partner", sentences) or _spouse_of(entity, "partner", names, sentences)
+    if partner and kin not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
+        found = follow(partner, kin, sentences)
+        siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
+                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)}
+        if found or len(siblings) == 1 and kin in _SIBLINGS:
+            return found or siblings.pop()
+    other = _IN_LAW_VIA.get(kin)
+    via = follow(entity, other, sentences) if other else None
+    return follow(via, "partner", sentences) or _spouse_of(via, "partner", names, sentences) if via else None
+
+
 def _pairs(sentence: Sentence, toks: list[Token], k: int) -> list[tuple[str, str]]:
     """(owner, relative) pairs the relation word at k states."""
     owner, owner_at = _possessor(sentence, toks, k)
@@ -159,7 +222,7 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
         if sentence.owner:
             return sentence.owner, k
         if sentence.first_person and sentence.speaker and _predicative(toks, j):
-            return sentence.speaker, k  # "Bo … is the only colleague who knew" in my diary: my colleague
+            return sentence.speaker, k  # "Bo … is the only colleague who came" in my diary: my colleague
     return None, k
 
 

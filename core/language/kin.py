@@ -1,7 +1,7 @@
 """Words for one's parents and grandparents, in the languages diaries are written in.
 
 Each stands for one person, so it works like "Mum" does: as an alias ("Mum (Leena)",
-"my oma, Greta") or as the name itself ("Oma is Mum's mum"). A word used in several
+"my oma, Greta") or as the name itself ("Oma is Dad's mum"). A word used in several
 languages with different meanings keeps all of them, and no gender when they disagree.
 
 Left out on purpose: words that are common given names or English words as well ("Lola",

@@ -18,7 +18,7 @@ TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")  # "Jo-ann's", "sister-in-law"
 MODIFIERS = frozenset(
     "older younger elder eldest oldest youngest little big baby twin best close old good dear new step".split()
 )
-# People who act together under a name of their own: "my colleague's band" is one more hop,
+# People who act together under a name of their own: "my cousin's band" is one more hop,
 # to the band he is in by name.
 GROUPS = frozenset({"band", "team", "choir", "orchestra", "club", "crew", "troupe", "ensemble", "group"})
 COLLECTIVE = GROUPS | {"squad"}  # what a group of people calls itself: "our team won", "my quiz squad"
@@ -208,7 +208,7 @@ def _chain(toks: list[str], low: list[str], names: list[str]) -> tuple[str | Non
                 j += 1
                 continue
             if word in GROUPS and not mods and (relations or j == i + 1):
-                relations.append(word)  # "my colleague's band", "Ines's team": the group they are in
+                relations.append(word)  # "my cousin's band", "Ines's team": the group they are in
                 used.add(j)
                 break
             if is_relation(word):
@@ -279,7 +279,7 @@ def _outer(low: list[str], at: int, relations: list[str], used: set[int]) -> Non
         link = next((w for w in _LINKS if k - len(w) >= 0 and tuple(low[k - len(w) + 1 : k + 1]) == w), None)
         if link is None and k >= 1 and low[k] == "in" and relations and relations[-1] in GROUPS \
                 and _member_role(low, k - 1):
-            link = ("in",)  # "the drummer in my colleague's band": a member, by the part they play
+            link = ("in",)  # "the drummer in my cousin's band": a member, by the part they play
         elif link is None or not is_relation(low[k - len(link)]):
             return
         word = k - len(link)

@@ -2,7 +2,7 @@
 
 Patterns run over a "marked" sentence, where every resolved mention of an entity (a name,
 "I", "my", a pronoun) has been replaced by ⟦k⟧, k its index in the session's entity list:
-"⟦0⟧'s older sister ⟦1⟧ is down from Leeds". That keeps the patterns short and readable.
+"⟦0⟧'s older sister ⟦1⟧ is down from Carlisle". That keeps the patterns short and readable.
 """
 
 from __future__ import annotations
@@ -89,11 +89,11 @@ _MUTUAL = LazyPattern(
 _GROUP = LazyPattern(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
 # "as ⟦0⟧'s flatmate" in a first-person sentence: the speaker is ⟦0⟧'s flatmate
 _AS_ROLE = LazyPattern(rf"\bas\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
-# "⟦1⟧, who sits opposite ⟦0⟧ and is ⟦0⟧'s colleague", "⟦1⟧, who is ⟦2⟧'s cousin": a relative
+# "⟦1⟧, who works beside ⟦0⟧ and is ⟦0⟧'s colleague", "⟦1⟧, who is ⟦2⟧'s cousin": a relative
 # clause states the relation of the name it follows.
 _WHO = r"\s*,\s*who(?:\s+[^.;:!?]*?\s+and)?\s+(?:is|was|has been)"
 _RELATIVE_CLAUSE = LazyPattern(rf"{_X}{_WHO}\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
-# "⟦1⟧ is a colleague", "⟦1⟧, who …, is the only colleague who knew": a mutual relation with
+# "⟦1⟧ is a colleague", "⟦1⟧, who …, is the only colleague who came": a mutual relation with
 # nobody named is the speaker's (the caller passes the owner only for first-person sentences).
 _UNOWNED = LazyPattern(
     rf"{_X}(?:{_WHO}|\s+(?:is|was|has been)|\s*['’]s)\s+(?:a|an|the)\s+(?:only\s+|other\s+|new\s+)?"
@@ -164,7 +164,7 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
             found.append(Relation(int(m.group(1)), normalise_word(m.group(2)), first_person_owner))
         for m in _NAMED_ANIMAL.finditer(marked):
             found.append(Relation(int(m.group(2)), normalise_word(m.group(1)), first_person_owner))
-        for m in _AS_ROLE.finditer(marked):  # "Three years as Femi's flatmate and I still …"
+        for m in _AS_ROLE.finditer(marked):  # "Four years as Femi's flatmate and I never …"
             found.append(Relation(first_person_owner, normalise_word(m.group(2)), int(m.group(1))))
     unique: dict[tuple[int, int], Relation] = {}
     for r in found:
@@ -196,7 +196,7 @@ def thing_names(text: str) -> list[str]:
 
 
 def pet_names(text: str) -> list[str]:
-    """Names introduced by an animal word: "her greyhound Pepper", "Oscar, my guinea pig"."""
+    """Names introduced by an animal word: "her greyhound Pepper", "Nibbles, my hamster"."""
     return [m.group(1) for p in _PET_CUES for m in p.finditer(text)]
 
 
@@ -219,7 +219,7 @@ _BINDINGS = tuple(
         (rf"{_NAMES}\s*,\s+{_OWNER}\s+{_MOD}{_PERSON_REL}{_ENDS}", False),
         # "Leena (Mum)", "Ji-ho (my brother)"
         (rf"{_NAMES}\s*\(\s*(?:{_OWNER}\s+)?{_MOD}{_PERSON_REL}\s*\)", False),
-        # "Oma is Mum's mum", "Leena is my mum", "Tom's my brother"
+        # "Oma is Dad's mum", "Leena is my mum", "Tom's my brother"
         (rf"{_NAMES}(?:\s+(?:is|was)|['’]s)\s+{_OWNER}\s+{_MOD}{_PERSON_REL}", False),
     )
 )
@@ -349,7 +349,7 @@ def nicknames(text: str) -> list[tuple[str, str]]:
     becomes an alias.
 
     "Robert Kowalski (Bob)", "Gabriela, who everyone calls Gabi": (full name, nickname).
-    "everyone calls her Gabi", "His real name is Łukasz", "used her full name,
+    "everyone calls her Gabi", "His real name is Łukasz", "gave her full name,
     Olufemi Bello": the pronoun's person is the nearest earlier name that looks like
     the new one (a shared start, or one inside the other: Luki / Łukasz, Femi /
     Olufemi), paired as (that name, the new one).
@@ -364,7 +364,7 @@ def nicknames(text: str) -> list[tuple[str, str]]:
             if full is None or nick is None or nick[0].lower() in KIN_ALIASES or full[0] == nick[0]:
                 continue
             if pattern is _NICKS[0] and (" " not in full[0] or nick[0][1:].isupper()):
-                continue  # "Robert Kowalski (Bob)", not "Leeds (UK)"
+                continue  # "Robert Kowalski (Bob)", not "Carlisle (UK)"
             out.append((full[0], nick[0]))
     for m in _OTHER_NAME.finditer(text):
         new = _names(text, m.start("name"), m.end("name"), after=True)

@@ -19,7 +19,7 @@ ENTITIES = [
     ("Gethin Aldous", "person", ()),
     ("Gethin Wenlock", "person", ()),
     ("Leena", "person", ("Mum",)),
-    ("Nain", "person", ()),
+    ("Nonna", "person", ()),
     ("Marlow Heath", "place", ()),
     ("Carol", "person", ("Caz",)),
     ("Caz Smith", "person", ()),
@@ -47,7 +47,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
         ("PRZEMEK", "Przemek Wilk"),
         ("przemyslaw", "Przemek Wilk"),  # an alias, without its accent
         ("mum", "Leena"),
-        ("Nain", "Nain"),
+        ("Nonna", "Nonna"),
         ("Heath", "Ada Heath"),  # Marlow Heath is a place, not a Mr Heath
         ("Carol", "Carol"),
     ],

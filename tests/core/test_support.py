@@ -151,11 +151,11 @@ Met Oriel for coffee at 9:30 before work. Oriel's birthday party is on Saturday.
 
 # 2024-05-04
 
-Oriel is thirty! Oriel's birthday party went on until two. Oriel's nephew sent thirty-eight photos.
+Oriel is thirty! Oriel's birthday party went on until two. Oriel's nephew took thirty-six selfies.
 
 # 2024-05-05
 
-Oriel's niece weighed 4.2 kg at birth, Oriel told us at the birthday party.
+Oriel's niece weighed 4.2 kg as a newborn, Oriel told us at the birthday party.
 
 # 2024-06-10
 
@@ -190,11 +190,11 @@ def test_a_number_is_found_spelt_out_and_not_inside_a_time(numbers_diary: Store)
     items = asked(numbers_diary, "How old did Oriel turn at her birthday party?", "30").support.items
     proven = [i for i in items if not i.closest]
     assert proven and proven[0].quote == "Oriel is thirty!" and proven[0].how == "words"
-    assert not any("9:30" in i.quote or "thirty-eight" in i.quote for i in proven)
+    assert not any("9:30" in i.quote or "thirty-six" in i.quote for i in proven)
 
 
 def test_an_amount_is_not_supported_by_its_unit_alone(numbers_diary: Store) -> None:
-    items = asked(numbers_diary, "How much did Oriel's niece weigh at birth?", "3.1 kg").support.items
+    items = asked(numbers_diary, "How much did Oriel's niece weigh as a newborn?", "3.1 kg").support.items
     assert all(i.closest for i in items)  # "4.2 kg" is another amount
 
 
@@ -217,11 +217,11 @@ BAND_DIARY = """# Noor's diary
 
 # 2024-03-01
 
-Ines's boyfriend is Cal Rees. Kit plays bass in a band called Tin Owls, which he swears is not a metal band.
+Ines's boyfriend is Cal Rees. Kit plays keys in a band called Tin Owls, which he insists is not a jazz band.
 
 # 2024-06-30
 
-Tin Owls at the Crescent last night. Small world: the drummer in Tin Owls is Cal Rees.
+Tin Owls at the Crescent last night. Funny thing: the drummer in Tin Owls is Cal Rees.
 
 # 2024-11-05
 
@@ -237,21 +237,21 @@ def band_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_of_two_sentences_stating_the_answer_the_one_about_the_chains_end_comes_first(band_diary: Store) -> None:
     """Both sentences say "Tin Owls"; the answer to "Ines's boyfriend" was read from the one
     naming Cal Rees, so that one is cited first."""
-    result = asked(band_diary, "What band does Ines's boyfriend play in?", "Tin Owls")
+    result = asked(band_diary, "Which band does Ines's boyfriend play in?", "Tin Owls")
     assert result.context.chain[-1] == "Cal Rees"
     assert "Cal Rees" in result.support.items[0].quote
 
 
 def test_a_unit_written_onto_its_number_supports_the_amount(band_diary: Store) -> None:
-    items = asked(band_diary, "What did Ines's dog weigh at the vet?", "18.2 kg").support.items
+    items = asked(band_diary, "How much did Ines's dog weigh at the vet?", "18.2 kg").support.items
     assert items and not items[0].closest and "18.2KG" in items[0].quote
 
 
 def test_the_engines_own_sentence_comes_first_among_those_stating_the_answer(band_diary: Store) -> None:
     """Both sentences say "Tin Owls"; the engine says which one it read, and that one is
     cited first, whatever the chain's end would suggest."""
-    said = "Kit plays bass in a band called Tin Owls, which he swears is not a metal band."
-    result = asked(band_diary, "What band does Ines's boyfriend play in?", lambda _r: Reply("Tin Owls", said))
+    said = "Kit plays keys in a band called Tin Owls, which he insists is not a jazz band."
+    result = asked(band_diary, "Which band does Ines's boyfriend play in?", lambda _r: Reply("Tin Owls", said))
     first = result.support.items[0]
     assert (first.quote, first.how, first.read) == (said, "words", True)
     assert first.span is not None and first.quote[slice(*first.span)] == "Tin Owls"

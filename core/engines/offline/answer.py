@@ -32,7 +32,7 @@ from memhop.core.engines.offline.spans import (
     span,
 )
 from memhop.core.language import group_events, lexical
-from memhop.core.language.chains import follow, named_by, same_entity
+from memhop.core.language.chains import named_by, relative, same_entity
 from memhop.core.language.names import fold, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
@@ -54,12 +54,6 @@ NEEDS_SPAN = TYPED | {"who", "whom", "how often", "yes/no"}
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
-_SPOUSES = relation_forms("partner")  # wife, husband, partner, spouse...
-_IN_LAW = "-in-law"
-_SIBLINGS = ("sister", "brother")
-_CHILDREN = ("son", "daughter")
-# A sister-in-law may be a brother's partner, a son-in-law a daughter's.
-_IN_LAW_VIA = {"sister": "brother", "brother": "sister", "daughter": "son", "son": "daughter"}
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
 
@@ -121,9 +115,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     leftover: list[str] = []
     for i, relation in enumerate(question.relations):
         following = _kin_entity(relation, names) if i == 0 and question.owner in FIRST_PERSON else None
-        following = (following or follow(chain[-1], relation, sentences)
-                     or _spouse_of(chain[-1], relation, names, sentences) or _in_law(chain[-1], relation, names, sentences)
-                     or _sibling_of(chain[-1], relation, names, sentences))
+        following = following or relative(chain[-1], relation, names, sentences)
         if following is None:
             head = relation.split()[-1]
             if i < len(question.relations) - 1 or (is_relation(head) and head.rstrip("s") not in ANIMALS):
@@ -363,52 +355,6 @@ def _fits(written: str, names: Sequence[str]) -> list[str]:
 def _one(fits: Sequence[str]) -> str | None:
     """The one name that fits; None for none, or for two (neither is known to be meant)."""
     return fits[0] if len(fits) == 1 else None
-
-
-def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
-    """"Ivo's wife" when the text only says "Seren's husband, Ivo": spouses are each
-    other's, whichever word the text uses."""
-    forms = relation_forms(relation.split()[-1])
-    if not forms & _SPOUSES:
-        return None
-    for name in names:
-        if not same_entity(name, entity) and same_entity(follow(name, "partner", sentences), entity):
-            return name
-    return None
-
-
-def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
-    """"Kemi's sister" when the text only says "Ola's big sister Kemi": siblings are each
-    other's. Only one such sibling may answer, and not one the text calls a brother when a
-    sister is asked (or the other way round)."""
-    head = relation.split()[-1].lower()
-    if head not in _SIBLINGS:
-        return None
-    other = _SIBLINGS[1 - _SIBLINGS.index(head)]
-    found = {n for n in names if not same_entity(n, entity)
-             and any(same_entity(follow(n, word, sentences), entity) for word in _SIBLINGS)}
-    found = {n for n in found if not any(same_entity(follow(m, other, sentences), n) for m in names)}
-    return found.pop() if len(found) == 1 else None
-
-
-def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
-    """"Teo's sister-in-law" when the text never says it: Teo's partner's sister (or the
-    one person whose sister or brother that partner is), else Teo's brother's partner; a
-    son-in-law is only a daughter's partner."""
-    head = relation.split()[-1].lower()
-    if not head.endswith(_IN_LAW):
-        return None
-    kin = head[: -len(_IN_LAW)]
-    partner = follow(entity, "partner", sentences) or _spouse_of(entity, "partner", names, sentences)
-    if partner and kin not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
-        found = follow(partner, kin, sentences)
-        siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
-                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)}
-        if found or len(siblings) == 1 and kin in _SIBLINGS:
-            return found or siblings.pop()
-    other = _IN_LAW_VIA.get(kin)
-    via = follow(entity, other, sentences) if other else None
-    return follow(via, "partner", sentences) or _spouse_of(via, "partner", names, sentences) if via else None
 
 
 def _naming(request: AnswerRequest, name: str) -> list[Sentence]:

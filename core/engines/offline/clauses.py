@@ -71,7 +71,7 @@ def _event(span: Span, first_person: bool) -> str | None:
             continue
         subject = next((c for c in children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if not first_person and subject is not None and not subject.tag_.startswith("NNP"):
-            continue  # "they bring lots of joy": not about anyone we know
+            continue  # "they bring such comfort": not about anyone we know
         if tense.past_form(tok):
             return "past"
         aux = {c.lower_ for c in children if c.dep_ in ("aux", "auxpass")}

@@ -168,7 +168,7 @@ def _agent(verb: Token) -> Token | None:
 
 def _says_all(asked: _Asked, verb: Token) -> bool:
     """The clause under `verb` says each common noun of the question's object ("the tent",
-    "the camping stove"; not "after her fall", which tells when)."""
+    "the camping stove"; not "after her operation", which tells when)."""
     return asked.objects <= _stems(verb)
 
 

@@ -70,7 +70,7 @@ def event(question: Question) -> str | None:
         if low in _DETERMINERS or re.search("['’]s$", word):
             continue  # "the", "Kasim's": the subject's head is yet to come
         if word[:1].isupper() or low in _PERSONAL or is_relation(low) or low in walked:
-            return None  # "when did Ines / you / my sister / my colleague's band ...": who the chain reaches
+            return None  # "when did Ines / you / my sister / my cousin's band ...": who the chain reaches
         phrase.append(low)
     if verb and words[aux].lower() in ("do", "does", "did") and len(phrase) > 1:
         phrase.pop()  # "when does Kasim's flight land?", its verb not read: the last word is the verb

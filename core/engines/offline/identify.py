@@ -58,7 +58,7 @@ class _Candidate:
     labels: Counter[str] = field(default_factory=Counter)
     cued_kind: str | None = None  # "pet" / "person" from a cue in the text
     mid_sentence: bool = False  # capitalised somewhere other than a sentence start
-    vocative_only: bool = True  # only ever addressed ("Thanks, Mell!"), never talked about
+    vocative_only: bool = True  # only ever addressed ("Thanks, Freddo!"), never talked about
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
@@ -100,7 +100,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
                 continue
             stated = kinds_of.stated_kind(doc, first.idx, span.end_char)
             if stated == kinds_of.THING:
-                against[name] += 1  # "a leaflet called Healthy Paws"
+                against[name] += 1  # "a booklet called Healthy Paws"
                 continue
             cand = add(name)
             cand.mentions += 1
@@ -205,7 +205,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         aliases[person].add(nick)
         votes[person]["person"] += kinds_of.CONTEXT
 
-    if self_entity is not None:  # "Dad retires in June": the diarist's dad, named by the kin word
+    if self_entity is not None:  # "Dad turns sixty in May": the diarist's dad, named by the kin word
         for turn, doc in zip(session.turns, docs):
             if is_self_speaker(session, turn.speaker):
                 for word in _kin_names(doc):
@@ -324,8 +324,8 @@ def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str
 
 
 def _short_form_of(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> str | None:
-    """"the Rams" for Eastfield Rams: one word that ends exactly one known organisation's
-    name. (Not for people: a surname alone is as often a place, Bradford for Anne Webb.)"""
+    """"the Otters" for Eastfield Otters: one word that ends exactly one known organisation's
+    name. (Not for people: a surname alone is as often a place, Preston for Anne Webb.)"""
     if " " in surface:
         return None
     low = surface.casefold()
@@ -362,9 +362,9 @@ def _given_name_of(surface: str, registry: Sequence[KnownEntity], kinds: dict[st
 def _nickname_of(
     surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str], addressees: Sequence[str]
 ) -> str | None:
-    """"Mel" for Melanie: a single word that begins exactly one known person's first name.
+    """"Fred" for Frederica: a single word that begins exactly one known person's first name.
 
-    A name only ever used to address someone ("Thanks, Mell!") is a speaker's nickname
+    A name only ever used to address someone ("Thanks, Freddo!") is a speaker's nickname
     when it shares their first three letters.
     """
     if " " in surface:

@@ -70,7 +70,7 @@ _PERSON_VERBS = _inflected(
 )
 
 
-THING = "thing"  # a named object (a leaflet, a sourdough starter, a song): not an entity
+THING = "thing"  # a named object (a booklet, a houseplant, a song): not an entity
 _PEOPLE = frozenset(
     "guy man woman girl boy lad bloke chap lady kid person someone somebody bloke fella gentleman "
     "people folk neighbour neighbor".split()
@@ -168,8 +168,8 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
 
 def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
     """The kind the text states outright: an appositive ("Crumbwell, Bisi's bakery",
-    "Gabi, my climbing coach", "Mochi (her cat)") or "X is a/his/Femi's <noun>" ("Pickle is a
-    Staffordshire bull terrier")."""
+    "Gabi, my rowing coach", "Mochi (her cat)") or "X is a/his/Femi's <noun>" ("Pickle is a
+    smooth-haired fox terrier")."""
     span = doc.char_span(start_char, end_char, alignment_mode="expand")
     if span is None or not len(span):
         return None
@@ -180,7 +180,7 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
         return called
     i = span[0].i
     if i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _WORK_PARTS:
-        return THING  # "the first page of Clair de Lune", "the last episode of Succession"
+        return THING  # "the first page of Für Elise", "the last episode of Succession"
     if after < len(doc) and doc[after].text in (",", "("):
         kind = _head_noun_kind(doc, after + 1)
         if kind is not None:
@@ -201,7 +201,7 @@ def _named_by_pronoun(doc: Doc, i: int) -> bool:
 
 
 def _called_kind(doc: Doc, i: int) -> str | None:
-    """"a band called Paper Lanterns" (org), "a cat named Mochi" (pet), "a leaflet called
+    """"a band called Paper Lanterns" (org), "a cat named Mochi" (pet), "a booklet called
     Healthy Paws" (a thing: not an entity), from the noun before "called"/"named"."""
     if i < 2 or doc[i - 1].lower_ not in ("called", "named"):
         return None
@@ -253,7 +253,7 @@ def _preposition_votes(before: Token, before2: Token | None) -> Counter[str]:
 
 def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
     """What stands right before the name: "his wife Min-ji", "my boss, Anne", "her cat Mochi",
-    "the Rams" (people take no article)."""
+    "the Otters" (people take no article)."""
     votes: Counter[str] = Counter()
     word = before2.lower_ if before.text == "," and before2 is not None else before.lower_
     base = relations.base_word(word)
@@ -276,7 +276,7 @@ def _personal(word: str) -> bool:
 
 def _is_person_subject(token: Token) -> bool:
     """The name is the subject of a verb only people do ("Anne said", "Bisi texted"), or of
-    "is a <job or relation>" ("Min-ji is a paediatric dentist")."""
+    "is a <job or relation>" ("Min-ji is a school librarian")."""
     if token.dep_ != "nsubj" or not token.head.tag_.startswith("VB"):
         return False
     if token.head.lower_ in _PERSON_VERBS:

@@ -54,7 +54,7 @@ class Sentence:
     fragment: bool = False
     continuation: bool = False
     is_list: bool = False
-    event: str | None = None  # "past" ("I made this bowl") or "ongoing" ("I'm painting again")
+    event: str | None = None  # "past" ("I built this shelf") or "ongoing" ("I'm painting again")
     dates: list[DateMention] = field(default_factory=list)
     about: set[int] = field(default_factory=set)
 

@@ -64,7 +64,7 @@ def sentence_starts(doc: Doc) -> set[int]:
 def clean_name(text: str, keep_possessive: bool = False) -> str | None:
     """The name inside an NER span, or None if it is not a plausible name.
 
-    Places and organisations keep a final "'s" (St Mary's); people lose it (Ed Sheeran's).
+    Places and organisations keep a final "'s" (St Mary's); people lose it (Kate Bush's).
     """
     words = text.replace("’", "'").split()
     while words and words[0].lower().strip(",!.") in GREETINGS | {"the", "a", "an", "my", "our", "dear"}:
@@ -110,7 +110,7 @@ def plausible_mention(match: NameMatch, doc: Doc, starts: set[int], self_turn: b
 
 
 def in_quotes(ent: Span) -> bool:
-    """A name inside a quoted title ("Charlotte's Web", ‘Clair de Lune’) is part of the title.
+    """A name inside a quoted title ("Charlotte's Web", ‘Für Elise’) is part of the title.
 
     A curly apostrophe inside a word ("didn’t") closes no quote.
     """
@@ -121,14 +121,14 @@ def in_quotes(ent: Span) -> bool:
 
 
 def modifier(ent: Span) -> bool:
-    """"the Perseid meteor shower", "an LGBT pride event": a name used as an adjective."""
+    """"the Geminid meteor shower", "a Tudor banquet": a name used as an adjective."""
     root = ent.root
     head = root.head
     if ent.label_ == "PERSON" or root.dep_ not in ("compound", "amod") or head.tag_ not in ("NN", "NNS"):
         return False
-    # "Oakfield Vets charges £45": a verb in -s the tagger took for a plural noun. A bare
+    # "Brookside Vets charges £45": a verb in -s the tagger took for a plural noun. A bare
     # plural after a name is as likely that verb as a noun the name modifies; only a
-    # determiner or possessor ("the Perseid meteor showers") makes it a noun phrase.
+    # determiner or possessor ("the Geminid meteor showers") makes it a noun phrase.
     return head.tag_ == "NN" or any(c.dep_ in ("det", "poss") for c in head.children)
 
 

@@ -26,14 +26,14 @@ NOT_ENTITY_LABELS = frozenset(
 # Tags of a first word that is not part of the name after it ("Met Priya", "Via Femi").
 LEADING_JUNK = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "RB", "UH", "IN", "CC", "DT", "PRP", "PRP$", "MD"})
 _ELONGATED = re.compile(r"([A-Za-z])\1\1")
-# Verbs of speaking and writing: "in X" after them is a language ("announced, in Welsh").
+# Verbs of speaking and writing: "in X" after them is a language ("replied, in Basque").
 _SAYING = frozenset(
     lexical.stem(w)
     for w in """say said speak spoke spoken talk chat sing sang sung write wrote written announce answer reply
     shout swear swore whisper mutter text pray preach conduct translate explain argue curse greet""".split()
 )
 _SWITCHING = frozenset(lexical.stem(w) for w in ("switch", "change", "translate"))
-# Verbs of publishing: "on X" after them is a platform ("a picture on Instagram").
+# Verbs of publishing: "on X" after them is a platform ("a clip on TikTok").
 _POSTING = frozenset(
     lexical.stem(w) for w in "post put share upload stream watch follow message broadcast livestream".split()
 )
@@ -59,7 +59,7 @@ def not_an_entity(ent: Span) -> str | None:
     numbered = len(ent) == 1 and after is not None and after.like_num and after.head.i == ent.root.i
     numbered = numbered and is_english_word(ent.text)
     if numbered and ent.label_ not in ("GPE", "LOC", "FAC"):
-        return "NUMBERED"  # "Grade 6", "Year 9", "Level 3": a numbered thing ("Leeds 3" is a score)
+        return "NUMBERED"  # "Grade 6", "Year 9", "Level 3": a numbered thing ("Carlisle 3" is a score)
     root = ent.root
     head = root.head
     if root.dep_ != "pobj" or len(ent) > 3:
@@ -67,19 +67,19 @@ def not_an_entity(ent: Span) -> str | None:
     prep = head.lower_
     verb = head.head
     if prep in _TEMPORAL or (prep == "by" and _deadline(verb)):
-        return "DATE"  # "since Christmas", "we'll hear by Easter"
+        return "DATE"  # "since Christmas", "results come by Passover"
     if prep == "in" and _stem(verb) in _SAYING:
         return "LANGUAGE"
     if prep in ("to", "into") and _stem(verb) in _SWITCHING:
-        return "LANGUAGE"  # "switched to Yoruba"
+        return "LANGUAGE"  # "switched to Tagalog"
     if prep == "on" and (_stem(verb) in _POSTING or _stem(verb.head) in _POSTING):
-        return "PRODUCT"  # "putting a picture on Instagram"
+        return "PRODUCT"  # "posting a clip on TikTok"
     return None
 
 
 def _deadline(word: Token) -> bool:
     """"by X" with a future or modal verb is a deadline, not an agent or a place
-    ("we'll hear by Easter", "she'll have one by Easter")."""
+    ("results come by Passover", "he'll have one by Diwali")."""
     for _ in range(3):
         if word.tag_.startswith("VB"):
             return any(c.tag_ == "MD" for c in word.children)

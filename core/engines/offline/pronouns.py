@@ -75,10 +75,10 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                     fits = [f for f in fits if ents[f].kind != "pet"]
                 subject = _subject_before(s, offset, lead)
                 if (pronoun.tag_ == "PRP$" or pronoun.lower_.endswith("self")) and subject in fits:
-                    # "Min-ji is back at her clinic", "Dai let himself in": the clause's subject
+                    # "Min-ji is back at her office", "Dai took himself home": the clause's subject
                     fits = [subject]
                 elif pronoun.dep_ in SUBJECTS and subject in fits and _nearest_named(s, offset, animate) == subject:
-                    # "Olu texted a photo: she started on Monday": a subject pronoun continues
+                    # "Olu rang: she started on Tuesday": a subject pronoun continues
                     # its own sentence's subject when nobody else is named between them.
                     fits = [subject]
                 if learning:
@@ -124,7 +124,7 @@ def _nearest_named(s: Sentence, offset: int, animate: set[int]) -> int | None:
 
 def _does_what_only_people_do(tok: Token) -> bool:
     """The pronoun is the subject of a verb of speaking or thinking, or of a verb joined to one
-    by "and" ("she started on Monday and says …")."""
+    by "and" ("she started on Tuesday and says …")."""
     if tok.dep_ not in SUBJECTS:
         return False
     verbs = [tok.head, *(c for c in tok.head.children if c.dep_ == "conj" and c.tag_.startswith("VB"))]

@@ -1,6 +1,6 @@
 """Names the NER model does not know.
 
-spaCy's small NER finds the names it saw in training (Alice, Leeds) and misses the rest:
+spaCy's small NER finds the names it saw in training (Alice, Carlisle) and misses the rest:
 Crumbwell, Hillside Vets, a dog called Pickle, Ji-ho, Łukasz. The tagger reads
 shape and context instead, and marks those as proper nouns. So a run of capitalised
 proper-noun tokens (joined by "&", "of", "de" …) is a name candidate, and so is a

@@ -29,7 +29,7 @@ _ADVERBS = frozenset(
 _PARTICLES = frozenset("up down out off back over away around along about on in".split())  # "grow up"
 MAX_WORDS = 14  # a short question: longer ones (clauses, lists) are the parser's
 MAX_TYPE_WORDS = 3  # "what kind of music", between the question word and its auxiliary
-MAX_NAME_WORDS = 3  # "Halloran Café", "Rhys Evans"
+MAX_NAME_WORDS = 3  # "Halloran Café", "Huw Jenkins"
 
 
 @dataclass(frozen=True)
@@ -75,18 +75,18 @@ def _after_subject(words: list[str], at: int) -> Read | None:
     from memhop.core.engines.offline.nlp import verb_lemmas
 
     if words[end].endswith("ly") and end + 1 < len(words) and words[end] not in verb_lemmas():
-        end += 1  # "does my colleague normally play", not "did Maren apply last"
+        end += 1  # "does my cousin usually play", not "did Maren apply last"
     if words[end].lower() in _ADVERBS:
         return None  # "what did she last buy?": the parser finds the verb past the adverb
     after = words[end + 1] if end + 1 < len(words) else ""
     if after.endswith("ing") or after in verb_lemmas() and after not in _PARTICLES:
-        return None  # "does she enjoy listening to", "did she still want": which verb leads is the parser's call
+        return None  # "does she enjoy cooking", "did she still want": which verb leads is the parser's call
     return _bare_verb(words[end])
 
 
 def _subject_end(words: list[str], at: int) -> int | None:
     """Where a subject ends: a pronoun, a name, or a possessive chain ending in a relation word
-    ("my brother's wife", "Rhys Evans's boyfriend"); None for any other subject."""
+    ("my brother's wife", "Huw Jenkins's boyfriend"); None for any other subject."""
     if at >= len(words):
         return None
     first = words[at]

@@ -78,7 +78,7 @@ def names_all(sentence: Sentence, names: Sequence[str], sentences: Sequence[Sent
     return all(said(name) for name in names)
 
 
-# A cut that opens mid-clause ("and readying myself", ", or know anyone", "is awesome") or is
+# A cut that opens mid-clause ("and getting set", ", or find someone", "is brilliant") or is
 # only a pronoun ("yours") names nothing: the words that answer were elsewhere.
 _OPENS_MID_CLAUSE = frozenset(
     """and or but nor so yet then because is are was were am be been can could will would should must might
@@ -127,7 +127,7 @@ def only_a_time(short: str) -> bool:
 def echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
     """"Where did Ines work before Brackwood?" is not answered by "Brackwood Labs": a name the
     question itself gives is not its answer; nor, for where/who, an entity the question's
-    chain walked through ("where did my colleague's band play?" is not "Tom")."""
+    chain walked through ("where did my cousin's band play?" is not "Tom")."""
     if short.lower() in question.text.lower():
         return True
     if (question.wh in ("where", "who", "whom") or not asks_name(question)) and any(same_entity(short, name) for name in chain):
@@ -140,7 +140,7 @@ def echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
 
 
 def repeats(short: str, question: Question) -> bool:
-    """"it's her favourite drink", "Gina said" only repeat the question's words; a number the
+    """"it's her favourite drink", "Petra said" only repeat the question's words; a number the
     question does not hold is news ("2 kids" answers "how many kids")."""
     if set(re.findall(r"\d+", short)) - set(re.findall(r"\d+", question.text)):
         return False

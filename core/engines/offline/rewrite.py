@@ -249,7 +249,7 @@ def _chunks(text: str) -> list[str]:
             chunks[-1] = f"{chunks[-1]}{glue}{part}"
         else:
             chunks.append(part)
-    # A cut can fall after a conjunction ("fetch, and — because …"): no chunk ends on one.
+    # A cut can fall after a conjunction ("buy, and — because …"): no chunk ends on one.
     return [trimmed for c in chunks if (trimmed := _DANGLING.sub("", c))]
 
 

@@ -110,7 +110,7 @@ def _sentences(
         read_tokens(s, span, lead, speaker)
         for mention in s.mentions:
             token = next((t for t in span if t.idx - lead == mention.start), None)
-            addressable = kinds.get(mention.entity) in ("person", "self", "pet")  # nobody says "Thanks, Leeds!"
+            addressable = kinds.get(mention.entity) in ("person", "self", "pet")  # nobody says "Thanks, Carlisle!"
             mention.vocative = mention.how == "name" and addressable and is_vocative(
                 text, mention.start, mention.end, token.dep_ if token else ""
             )
@@ -120,8 +120,8 @@ def _sentences(
 
 
 def _borrows_first_person(s: Sentence, after: Sentence | None) -> bool:
-    """A fragment with no subject of its own ("Three years as Femi's flatmate") takes the
-    subject of the clause it runs into in the same turn ("and I still lose …")."""
+    """A fragment with no subject of its own ("Four years as Femi's flatmate") takes the
+    subject of the clause it runs into in the same turn ("and I never …")."""
     return (
         s.fragment and after is not None and after.turn.id == s.turn.id and after.first_person
         and after.text.lstrip().lower().startswith(("and ", "but ", "so "))

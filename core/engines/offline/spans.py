@@ -331,7 +331,7 @@ def _number(text: str, hit: int, wh: str, kind: str | None = None) -> str | None
     if wh == "how old":
         age = _nearest([(m.start(), m.group(1) or m.group(2) or m.group(3)) for m in _AGE.finditer(text)], hit)
         return as_digits(age) if age else None
-    if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "twenty past three"
+    if wh in ("how much", "how far"):  # a measure or a price, by the recogniser: not "quarter past four"
         # "16.2KG", "19.9kg": the recogniser misses a unit written onto its number
         glued = [] if kind == MONEY else [(m.start(), f"{m.group(1)} {m.group(2).lower()}")
                                           for m in _GLUED_UNIT.finditer(text)]

@@ -32,7 +32,7 @@ CAST = Cast(
     (
         CastEntity("Ada Heath", "self", ("Ada",)),
         CastEntity("Kunle Babatunde", "person", ("Kunle", "Olakunle Babatunde", "my flatmate")),
-        CastEntity("Tatiana Monteiro", "person", ("Tati", "my climbing coach")),
+        CastEntity("Tatiana Monteiro", "person", ("Tati", "my swimming coach")),
         CastEntity("Órlaith Rooney", "person", ("Órlaith",)),
         CastEntity("Boulder Barn", "org"),
         CastEntity("Noodle", "pet"),
@@ -49,7 +49,7 @@ STORED = [
     entity(1, "Ada Heath", "self"),
     entity(2, "Kunle", "org", "Kunle Babatunde"),  # right name, wrong kind ...
     entity(3, "Olakunle Babatunde", "person"),  # ... and split: this one has the right kind
-    entity(4, "Tatiana Monteiro", "person", "my climbing coach"),
+    entity(4, "Tatiana Monteiro", "person", "my swimming coach"),
     entity(5, "orlaith", "person"),  # case and accents do not matter
     entity(6, "Órlaith's", "org"),  # a possessive is another name: spurious
     entity(7, "Boulder Barn", "person"),
@@ -87,11 +87,11 @@ def test_answers_are_right_refused_or_wrong() -> None:
     assert outcome("Sheffield", "Sligo") == "wrong"
     assert outcome("I don't know", "unknown") == "right"  # unanswerable: refusing is right
     assert outcome("the bass", "unknown") == "wrong"
-    assert answer_contains("puff puff and chin chin", "puff-puff and chin chin")
+    assert answer_contains("choc chip and rocky road", "choc-chip and rocky road")
 
 
 def test_chain_reach_follows_cast_aliases_and_day_recall_counts_gold_dates() -> None:
-    gold = GoldQuestion("Where is my flatmate's sister's wife from?", "Campo Grande", 3,
+    gold = GoldQuestion("Where is my flatmate's cousin's husband from?", "Campo Grande", 3,
                         ("Ada Heath", "Kunle", "Tati"), ("2024-02-11", "2024-02-24"), "multi")
     selected = ["Ada Heath", "Tatiana Monteiro", "Easter"]  # "Tati" is an alias in the cast only
     record = score_question(gold, "Campo Grande, Brazil", selected, ["2024-02-24", "2024-03-01"], CAST, STORED)

@@ -30,22 +30,48 @@ def test_counts(locomo_dir: Path, name: str, sessions: int, turns: int) -> None:
     assert [s.external_id for s in parsed.sessions] == [f"session_{n}" for n in range(1, sessions + 1)]
 
 
-def test_26_dates_ids_and_photo_captions(locomo_dir: Path) -> None:
-    parsed = parse_source((locomo_dir / "26.json").read_bytes(), "26.json")
+# One conversation in the shape of the benchmark's files (field names theirs, texts invented).
+CONVERSATION = {
+    "speaker_a": "Beatrix",
+    "speaker_b": "Ambrose",
+    "session_1_date_time": "1:56 pm on 8 May, 2023",
+    "session_1": [
+        {"speaker": "Beatrix", "dia_id": "D1:1", "text": "Morning Ambrose! The allotment flooded again."},
+        {"speaker": "Ambrose", "dia_id": "D1:2", "text": "Oh no, the leeks?",
+         "img_url": ["https://example.invalid/leeks.jpg"], "blip_caption": "a photo of a wet garden with a wheelbarrow",
+         "query": "flooded allotment"},
+    ],
+    "session_1_observation": {"Beatrix": [["Beatrix keeps an allotment.", "D1:1"]]},
+}
+
+
+def test_dates_ids_and_photo_captions() -> None:
+    parsed = parse_source(json.dumps(CONVERSATION).encode(), "conv.json")
     first = parsed.sessions[0]
     assert first.started_at == datetime(2023, 5, 8, 13, 56)  # "1:56 pm on 8 May, 2023"
     assert all(t.timestamp == first.started_at for t in first.turns)
     assert first.turns[0].external_id == "D1:1"
-    assert set(parsed.participants) == {"Caroline", "Melanie"}
-    photo = next(t for t in first.turns if t.external_id == "D1:5")
-    assert photo.text.endswith("[shares a photo: a photo of a dog walking past a wall with a painting of a woman]")
+    assert set(parsed.participants) == {"Beatrix", "Ambrose"}
+    photo = next(t for t in first.turns if t.external_id == "D1:2")
+    assert photo.text == "Oh no, the leeks? [shares a photo: a photo of a wet garden with a wheelbarrow]"
+    assert "allotment." not in photo.text and "keeps an allotment" not in "\n".join(t.text for t in first.turns)
+
+
+def test_26_speakers_and_photo_captions_come_from_the_file(locomo_dir: Path) -> None:
+    doc = json.loads((locomo_dir / "26.json").read_text())
+    parsed = parse_source((locomo_dir / "26.json").read_bytes(), "26.json")
+    first = parsed.sessions[0]
+    assert set(parsed.participants) == {doc["speaker_a"], doc["speaker_b"]}
+    shown = next(t for t in doc["session_1"] if t.get("blip_caption"))
+    photo = next(t for t in first.turns if t.external_id == shown["dia_id"])
+    assert photo.text.endswith(f"[shares a photo: {shown['blip_caption']}]")
 
 
 def test_26_never_contains_annotations(locomo_dir: Path) -> None:
     doc = json.loads((locomo_dir / "26.json").read_text())
     parsed = parse_source((locomo_dir / "26.json").read_bytes(), "26.json")
     imported = "\n".join(t.text for s in parsed.sessions for t in s.turns)
-    sample_obs = doc["session_1_observation"]["Caroline"][0][0]
+    sample_obs = doc["session_1_observation"][doc["speaker_a"]][0][0]
     assert sample_obs not in imported
     assert doc["session_1_summary"][:80] not in imported
     assert doc["qa"][0]["question"] not in imported

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from memhop.core.language.chains import follow
+from memhop.core.language.chains import follow, relative
 from memhop.core.language.sentences import Sentence, gather
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 
@@ -17,7 +17,7 @@ def said(text: str) -> list[Sentence]:
 
 
 def test_the_member_of_a_group_is_the_name_after_its_copula() -> None:
-    assert follow("Tin Owls", "drummer", said("Small world: the drummer in Tin Owls is Cal Rees.")) == "Cal Rees"
+    assert follow("Tin Owls", "drummer", said("Funny thing: the drummer in Tin Owls is Cal Rees.")) == "Cal Rees"
     assert follow("Carol", "sister", said("The sister of Carol is Tin Owls's singer.")) is None
 
 
@@ -30,3 +30,16 @@ def test_only_a_known_name_after_the_copula_is_the_member() -> None:
     <role> in <group> is <name>" equates a role with the name after the copula."""
     assert follow("Carol", "mother", said("The mother of Carol was French, and she taught her to cook.")) is None
     assert follow("Tin Owls", "drummer", said("The drummer in Tin Owls is Brilliant, honestly.")) is None
+
+
+
+def test_a_couple_is_named_from_either_side() -> None:
+    """"Noor's new boyfriend, Cal Rees" says who Cal's girlfriend (or partner) is too: the
+    read path's chain and the answerer take the same hop."""
+    names = [p.name for p in PEOPLE]
+    sentences = said("Noor Haddad's new boyfriend, Cal Rees, came bouldering with us.")
+    assert relative("Cal Rees", "girlfriend", names, sentences) == "Noor Haddad"
+    assert relative("Cal Rees", "partner", names, sentences) == "Noor Haddad"
+    assert relative("Noor Haddad", "boyfriend", names, sentences) == "Cal Rees"
+    # a one-way relation stays one-way: Carol's coach has no coach
+    assert relative("Cal Rees", "coach", names, said("Carol's coach is Cal Rees.")) is None

@@ -30,7 +30,7 @@ NOW = date(2026, 3, 10)
         ("How many races has Pell run since April 2024?", date(2024, 4, 1), NOW),
         ("How many races did Pell run after May 2024?", date(2024, 6, 1), NOW),
         # single periods, as before
-        ("How old did Pell turn in May 2024?", date(2024, 5, 1), date(2024, 5, 31)),
+        ("How old did Pell turn in August 2024?", date(2024, 8, 1), date(2024, 8, 31)),
         ("What were Pell's favourite books of 2024?", date(2024, 1, 1), date(2024, 12, 31)),
         ("What happened on 14 March 2024?", date(2024, 3, 14), date(2024, 3, 14)),
         ("Where did Pell go in the summer of 2022?", date(2022, 6, 1), date(2022, 8, 31)),
@@ -58,7 +58,7 @@ def test_an_end_alone_is_open_at_the_start(question: str, last: date) -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        "How many races did Pell run between September and October?",  # no year pins either end
+        "How many races did Pell run between March and April?",  # no year pins either end
         "Where was Pell between 3 and 9 June?",
         "How many races did Pell run between June and 31 June 2024?",  # no such day
         "How many races did Pell run between December 2024 and March 2024?",  # ends the wrong way round

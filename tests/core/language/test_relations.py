@@ -11,20 +11,20 @@ from memhop.core.language.kin import KIN_WORDS, kin_meaning
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Mum (Leena) rang at lunch.", [("Leena", "Mum")]),
-        ("Leena (Mum) rang at lunch.", [("Leena", "Mum")]),
+        ("Mum (Leena) phoned at teatime.", [("Leena", "Mum")]),
+        ("Leena (Mum) phoned at teatime.", [("Leena", "Mum")]),
         ("I called my mum, Eluned, last night.", [("Eluned", "Mum")]),
         ("Yesterday my mum Eluned Jones came over.", [("Eluned Jones", "Mum")]),
         ("Leena is my mum.", [("Leena", "Mum")]),
         ("Oma (Greta) sent a card.", [("Greta", "Oma")]),
         ("Visited my babcia, Zofia, in Toruń.", [("Zofia", "Babcia")]),
         # a relation many people can hold: the name is a person's, with no alias
-        ("Min-jae, my little brother, joined on video.", [("Min-jae", "Min-jae")]),
+        ("Min-jae, my little brother, dialled in late.", [("Min-jae", "Min-jae")]),
         ("Then my little brother Min-jae sang.", [("Min-jae", "Min-jae")]),
         ("I met Min-jae, my brother.", [("Min-jae", "Min-jae")]),
         ("Órlaith's new boyfriend, Gethin Wenlock, came along.", [("Gethin Wenlock", "Gethin Wenlock")]),
-        ("Min-jae's wife Soyeon sat beside him.", [("Soyeon", "Soyeon")]),
-        ("On Monday my boss, Hilary Stanton, decided.", [("Hilary Stanton", "Hilary Stanton")]),
+        ("Min-jae's wife Soyeon stood behind him.", [("Soyeon", "Soyeon")]),
+        ("On Friday my boss, Hilary Stanton, decided.", [("Hilary Stanton", "Hilary Stanton")]),
         # someone else's mum is not the diarist's "Mum"
         ("Alice's mum, Eluned, came.", [("Eluned", "Eluned")]),
     ],
@@ -36,13 +36,13 @@ def test_names_bound_by_a_kin_or_role_word(text: str, expected: list[tuple[str, 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Nain is Mum's mum, so of course Mum has driven to Llandeilo.", [("Mum", "Mum"), ("Nain", "Nain")]),
-        ("Nain, Mum's mum, is ninety.", [("Mum", "Mum"), ("Nain", "Nain")]),
-        ("my grandmother, Nain, is ninety.", [("Nain", "Nain")]),
+        ("Nonna is Mum's mother, so of course Mum has flown to Bari.", [("Mum", "Mum"), ("Nonna", "Nonna")]),
+        ("Nonna, Mum's mum, is eighty-seven.", [("Mum", "Mum"), ("Nonna", "Nonna")]),
+        ("my grandmother, Nonna, is eighty-seven.", [("Nonna", "Nonna")]),
         ("Halmeoni is Dad's mum.", [("Dad", "Dad"), ("Halmeoni", "Halmeoni")]),
         ("Taid is my grandfather.", [("Taid", "Taid")]),
         # bound to a real name in the same text: "Mum" is that person's alias, not a name
-        ("Mum (Leena) says Nain is Mum's mum.", [("Leena", "Mum"), ("Nain", "Nain")]),
+        ("Mum (Leena) says Nonna is Mum's mother.", [("Leena", "Mum"), ("Nonna", "Nonna")]),
     ],
 )
 def test_kin_words_used_as_names_where_a_relation_defines_them(text: str, expected: list) -> None:
@@ -56,11 +56,11 @@ def test_kin_words_used_as_names_where_a_relation_defines_them(text: str, expect
         "Anyway, my brother, who never calls, called.",
         "my mum, Dad and I went out.",  # Dad is not my mum's name
         "my grandmother, Dad, came",
-        "Nain's cat, Gwil, yowled.",  # pets are found by their own cues
+        "Oma's dog, Fritz, barked.",  # pets are found by their own cues
         "my mum FaceTimed me.",
         "Monday is my mum's birthday.",
         "Called Mum; she still lives in Lisbon.",  # a kin word alone defines nobody
-        "my mum says the Nain is Welsh.",
+        "my mum says the Nonna is Italian.",
     ],
 )
 def test_no_binding(text: str) -> None:
@@ -83,7 +83,7 @@ def test_kin_words_of_many_languages_are_kin_aliases_with_a_gender(word: str, ge
 
 def test_a_word_with_different_meanings_keeps_them_and_no_gender() -> None:
     assert KIN_WORDS["baba"].gender is None and kin_meaning("Baba") == "grandmother or father"
-    assert kin_meaning("Nain") == "grandmother" and kin_meaning("Eluned") is None
+    assert kin_meaning("Nonna") == "grandmother" and kin_meaning("Eluned") is None
 
 
 def test_relation_patterns_know_kin_words_of_other_languages() -> None:
@@ -95,15 +95,15 @@ def test_relation_patterns_know_kin_words_of_other_languages() -> None:
     ("text", "expected"),
     [
         ("Robert Kowalski (Bob) is here.", [("Robert Kowalski", "Bob")]),
-        ("The session was run by Tatiana Monteiro, who everyone calls Tati.", [("Tatiana Monteiro", "Tati")]),
+        ("The class was taught by Tatiana Monteiro, who everyone calls Tati.", [("Tatiana Monteiro", "Tati")]),
         ("Tatiana, who we all call Tati, shouted.", [("Tatiana", "Tati")]),
         ("Przemysław, who goes by Przemek, plays bass.", [("Przemysław", "Przemek")]),
         ("Olakunle, nicknamed Kunle, came.", [("Olakunle", "Kunle")]),
         # a pronoun: the nearest earlier name that looks like the new one
         ("I met Tatiana Monteiro and Dayo today. Everyone calls her Tati.", [("Tatiana Monteiro", "Tati")]),
-        ("Przemek sits opposite me. Hilary is our boss. His real name is Przemysław.", [("Przemek", "Przemysław")]),
+        ("Przemek shares my desk. Hilary is our boss. His real name is Przemysław.", [("Przemek", "Przemysław")]),
         (
-            "Kunle is thirty! Her mum switched to Yoruba and used her full name, Olakunle Babatunde, three times.",
+            "Kunle is forty! Her aunt switched to Igbo and said her full name, Olakunle Babatunde, twice.",
             [("Kunle", "Olakunle Babatunde")],
         ),
         ("Hilary came. Her full name is Hilary Stanton, and Dayo agrees.", [("Hilary", "Hilary Stanton")]),
@@ -117,7 +117,7 @@ def test_nicknames_and_full_names(text: str, expected: list[tuple[str, str]]) ->
     "text",
     [
         "We flew to Busan (Korea).",  # one word before the brackets: not a full name
-        "Leeds (UK) was grey.",
+        "Derby (UK) was grey.",
         "His real name is Przemysław.",  # nobody earlier to give it to
         "Hilary and Dayo came. His real name is Przemysław.",  # nobody who looks like him
         "Her full name is a mouthful.",
@@ -128,27 +128,28 @@ def test_no_nickname(text: str) -> None:
 
 
 def test_as_someones_role_in_a_first_person_sentence_is_the_speakers_relation() -> None:
-    found = relations.find_relations("Three years as ⟦1⟧'s flatmate and ⟦0⟧ still lose every argument", 0)
+    found = relations.find_relations("Two years as ⟦1⟧'s flatmate and ⟦0⟧ always lose the debate", 0)
     assert relations.Relation(0, "flatmate", 1) in found
-    assert relations.find_relations("Three years as ⟦1⟧'s flatmate") == []  # nobody says who
+    assert relations.find_relations("Two years as ⟦1⟧'s flatmate") == []  # nobody says who
 
 
 def test_a_coach_is_a_relation_the_text_can_bind() -> None:
-    assert ("Tati", "Tati") in relations.kin_aliases("Tati, my coach, who never shouts, shouted.")
+    assert ("Tati", "Tati") in relations.kin_aliases("Tati, my coach, who rarely swears, swore.")
 
 
 @pytest.mark.parametrize(
     "marked, owner, expected",
     [
         # a relative clause states the relation of the name it follows
-        ("⟦1⟧, who sits opposite ⟦0⟧ and is ⟦0⟧'s colleague, laughed", 0, relations.Relation(1, "colleague", 0)),
+        ("⟦1⟧, who shares a desk with ⟦0⟧ and is ⟦0⟧'s colleague, laughed", 0, relations.Relation(1, "colleague", 0)),
         ("⟦1⟧, who is ⟦2⟧'s cousin, came too", None, relations.Relation(1, "cousin", 2)),
         # a mutual relation nobody owns is the speaker's in a first-person sentence
-        ("⟦1⟧, who sits opposite ⟦0⟧ and is the only colleague who knew, took ⟦0⟧ out", 0, relations.Relation(1, "colleague", 0)),
+        ("⟦1⟧, who shares a desk with ⟦0⟧ and is the only colleague who remembered, took ⟦0⟧ out", 0,
+         relations.Relation(1, "colleague", 0)),
         ("⟦1⟧ is a neighbour of ours and ⟦0⟧ like him", 0, None),  # "of" names another owner
         ("⟦1⟧ is a friend from school, ⟦0⟧ think", 0, relations.Relation(1, "friend", 0)),
         # next door is next to the home the sentence is in
-        ("⟦2⟧ from next door heard ⟦1⟧'s cat crying", 0, relations.Relation(2, "neighbour", 1)),
+        ("⟦2⟧ from next door saw ⟦1⟧'s dog digging", 0, relations.Relation(2, "neighbour", 1)),
         ("⟦2⟧ from next door fixed ⟦0⟧'s fence", 0, relations.Relation(2, "neighbour", 0)),
     ],
 )
@@ -161,4 +162,4 @@ def test_relations_stated_in_relative_clauses_and_by_place(marked: str, owner: i
 
 
 def test_an_unowned_relation_outside_a_first_person_sentence_is_nobodys() -> None:
-    assert relations.find_relations("⟦1⟧ is the only colleague who knew") == []
+    assert relations.find_relations("⟦1⟧ is the only colleague who remembered") == []

@@ -4,6 +4,7 @@ forward, the registry growing. Checks what a user would see in `memhop show`."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -264,20 +265,20 @@ def test_first_person_is_rewritten_to_name_the_speaker(engine: OfflineEngine) ->
 
 
 def test_yesterday_in_a_locomo_style_chat(engine: OfflineEngine) -> None:
-    view = _view(("Caroline", "Hey Mel! I went to a LGBTQ support group yesterday and it was so powerful."),
-                 ("Melanie", "Wow, that's cool, Caroline!"))
+    view = _view(("Ingrid", "Hey Fen! I went to a pottery night class yesterday and it was so calming."),
+                 ("Fenella", "Oh that's lovely, Ingrid!"))
     found = {e.name: e for e in engine.identify(view, [])}
-    assert set(found) == {"Caroline", "Melanie"}
-    assert "Mel" in found["Melanie"].aliases
-    facts = engine.coextract(found["Caroline"], None, [], view).residuals
+    assert set(found) == {"Ingrid", "Fenella"}
+    assert "Fen" in found["Fenella"].aliases
+    facts = engine.coextract(found["Ingrid"], None, [], view).residuals
     assert [f.date for f in facts] == [date(2023, 5, 7)]
-    assert "Caroline went to a LGBTQ support group yesterday (on 7 May 2023)" in facts[0].text
+    assert "Ingrid went to a pottery night class yesterday (on 7 May 2023)" in facts[0].text
     assert facts[0].source_turns == (1,)
 
 
 @pytest.mark.parametrize(
     "text", ["Our cat Miso knocked a glass off the table.", "My dog, Max, chewed the sofa again.",
-             "We got another cat named Miso last week."],
+             "We adopted a kitten named Miso last week."],
 )
 def test_animal_words_make_pets(engine: OfflineEngine, text: str) -> None:
     view = _view(("me", text))
@@ -308,9 +309,15 @@ def test_instructions_in_a_diary_are_just_data(engine: OfflineEngine) -> None:
 
 
 def test_chit_chat_leaves_no_residuals(engine: OfflineEngine) -> None:
-    view = _view(("Caroline", "haha ok see you!"), ("Melanie", "Bye Caroline, talk soon!"))
+    view = _view(("Ingrid", "haha ok see you!"), ("Fenella", "Bye Ingrid, talk soon!"))
     for entity in engine.identify(view, []):
         assert engine.coextract(entity, None, [], view).residuals == ()
+
+
+def _locomo_speakers() -> tuple[str, str]:
+    """The two speakers, read from the file itself (tests carry no names from the data)."""
+    doc = json.loads(LOCOMO_26.read_text())
+    return doc["speaker_a"], doc["speaker_b"]
 
 
 @pytest.fixture(scope="module")
@@ -328,13 +335,16 @@ def test_locomo_entities_are_few_and_clean(locomo: World) -> None:
     assert len(locomo.registry) <= 20
     for name in locomo.registry:
         assert not BAD_NAMES.match(name) and name[0].isupper(), name
+    speaker_a, speaker_b = _locomo_speakers()
     for _, found in locomo.sessions:
-        assert {"Caroline", "Melanie"} <= {e.name for e in found}
-    assert "Mel" in locomo.registry["Melanie"].aliases
+        assert {speaker_a, speaker_b} <= {e.name for e in found}
+    # the other speaker is greeted by a short form of the name: that form is an alias, no one new
+    assert any(speaker_b.startswith(alias) and alias != speaker_b for alias in locomo.registry[speaker_b].aliases)
 
 
 def test_locomo_speakers_get_dated_first_person_facts(locomo: World) -> None:
-    facts = locomo.facts("Caroline")
-    support_group = [f for f in facts if "support group" in f.text and f.date == date(2023, 5, 7)]
-    assert support_group and support_group[0].text.startswith("Caroline went")
-    assert "Caroline" in locomo.profiles["Caroline"]
+    speaker_a, _ = _locomo_speakers()
+    facts = locomo.facts(speaker_a)
+    went = [f for f in facts if f.text.startswith(f"{speaker_a} went") and f.date is not None]
+    assert went  # "I went ... yesterday" becomes the speaker's dated fact
+    assert speaker_a in locomo.profiles[speaker_a]

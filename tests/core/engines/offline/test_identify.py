@@ -24,7 +24,7 @@ def test_a_name_written_family_name_first_and_its_given_name_are_one_person() ->
 
 
 def test_the_full_name_joins_the_given_name_met_earlier_even_if_first_taken_for_a_place() -> None:
-    people = found("Lima Sora slept through the night, my brother says.", [ME, KnownEntity(2, "Sora", "place")])
+    people = found("Lima Sora slept soundly all night, my brother says.", [ME, KnownEntity(2, "Sora", "place")])
     assert "Lima Sora" not in people
     assert "Lima Sora" in people["Sora"][1]
 
@@ -35,7 +35,7 @@ def test_a_surname_alone_is_not_taken_for_a_person_of_that_surname() -> None:
 
 
 def test_a_name_before_a_verb_the_tagger_took_for_a_noun_is_still_a_name() -> None:
-    people = found("Noodle ate a sock. It turns out Oakfield Vets charges £86 on a Sunday just to look at a dog.", [ME])
+    people = found("Noodle swallowed a glove. Apparently Oakfield Vets charges £95 on a bank holiday just to see a pet.", [ME])
     assert people.get("Oakfield Vets", ("",))[0] == "org"
 
 

@@ -29,15 +29,15 @@ def stated(name: str, text: str) -> str | None:
     ("text", "name", "kind"),
     [
         ("She's from Campo Grande and has climbed for years.", "Campo Grande", "place"),
-        ("Mum has already driven to Llandeilo for the week.", "Llandeilo", "place"),
+        ("Gran has already cycled to Kendal for the month.", "Kendal", "place"),
         ("We met in Tromsø last winter.", "Tromsø", "place"),
-        ("Dayo works at Tinderbox three days a week.", "Tinderbox", "org"),
-        ("Gethin heard Nain's cat yowling at the door.", "Nain", "person"),
-        ("Min-jae's wife Soyeon sat beside him.", "Soyeon", "person"),
-        ("Tati, my climbing coach, laughed.", "Tati", "person"),
+        ("Dayo works at Tinderbox on Mondays and Fridays.", "Tinderbox", "org"),
+        ("Gethin saw Bronwen's dog scratching at the gate.", "Bronwen", "person"),
+        ("Min-jae's wife Soyeon stood behind him.", "Soyeon", "person"),
+        ("Tati, my swimming coach, laughed.", "Tati", "person"),
         ("Her cat Gwil never yowls.", "Gwil", "pet"),
         ("Olakunle said the rota was a joke.", "Olakunle", "person"),
-        ("Soyeon is a paediatric dentist in Busan.", "Soyeon", "person"),
+        ("Soyeon is a hospital pharmacist in Busan.", "Soyeon", "person"),
         ("I went to watch the Hawks on Saturday.", "Hawks", "org"),
     ],
 )
@@ -48,8 +48,8 @@ def test_the_words_around_a_mention_vote_for_its_kind(text: str, name: str, kind
 
 @pytest.mark.parametrize(
     ("name", "kind"),
-    [("Eastgate Clinic", "org"), ("Oakwell Vets", "org"), ("Pellingham Park", "place"),
-     ("Thornbury Lane", "place"), ("Ashdown & Crane", "org"), ("Leeds", "place"), ("Busan", "place")],
+    [("Eastgate Clinic", "org"), ("Oakwell Surgery", "org"), ("Pellingham Park", "place"),
+     ("Thornbury Lane", "place"), ("Ashdown & Crane", "org"), ("Leicester", "place"), ("Busan", "place")],
 )
 def test_what_a_name_is_made_of_votes_for_its_kind(name: str, kind: str) -> None:
     assert kinds.name_votes(name).most_common(1)[0][0] == kind
@@ -66,8 +66,8 @@ def _session(*turns: tuple[str, str], self_name: str = "Ada Heath") -> SessionVi
 
 def test_a_chat_speaker_first_typed_an_organisation_becomes_a_person() -> None:
     known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Przemek", "org", (), (("org", 3.0),))]
-    session = _session(("Przemek Wilk", "first quiz next tuesday"), ("Ada Heath", "I'm in"),
-                       ("Przemek Wilk", "i will book the table"))
+    session = _session(("Przemek Wilk", "first match next thursday"), ("Ada Heath", "I'm in"),
+                       ("Przemek Wilk", "i will bring the ball"))
     przemek = next(e for e in OfflineEngine().identify(session, known) if e.name == "Przemek")
     assert przemek.kind == "person" and dict(przemek.kind_votes)["person"] >= kinds.SPEAKS
 
@@ -80,8 +80,8 @@ def test_self_never_changes_kind() -> None:
     ("text", "name", "kind"),
     [
         ("Got the train to see Tinderbox, Dayo's bakery.", "Tinderbox", "org"),
-        ("Noodle is a Staffordshire bull terrier.", "Noodle", "pet"),
-        ("Tatiana, my climbing coach, laughed.", "Tatiana", "person"),
+        ("Noodle is a wire-haired dachshund.", "Noodle", "pet"),
+        ("Tatiana, my swimming coach, laughed.", "Tatiana", "person"),
         ("Pickle is Marcus's beagle.", "Pickle", "pet"),
     ],
 )
@@ -92,11 +92,11 @@ def test_what_the_text_states_outright_decides(text: str, name: str, kind: str) 
 @pytest.mark.parametrize(
     ("text", "name", "kind"),
     [
-        ("Przemek plays bass in a band called Tin Orchard.", "Tin Orchard", "org"),
-        ("Nain has a grumpy old cat called Gwil.", "Gwil", "pet"),
+        ("Przemek drums for a band called Tin Orchard.", "Tin Orchard", "org"),
+        ("Bronwen has a fat ginger cat called Gwil.", "Gwil", "pet"),
         ("Dayo took on a new guy called Ifeanyi.", "Ifeanyi", "person"),
-        ("The vet gave me a leaflet called Portion Awareness.", "Portion Awareness", kinds.THING),
-        ("Kunle got a job with Harehills Hawks, the women's rugby league team.", "Harehills Hawks", "org"),
+        ("The dentist handed me a booklet called Brushing Basics.", "Brushing Basics", kinds.THING),
+        ("Kunle got a job with Harehills Hawks, the women's netball team.", "Harehills Hawks", "org"),
     ],
 )
 def test_a_noun_that_names_it_says_what_it_is(text: str, name: str, kind: str) -> None:
@@ -105,14 +105,14 @@ def test_a_noun_that_names_it_says_what_it_is(text: str, name: str, kind: str) -
 
 def test_a_named_thing_is_not_an_entity_and_a_short_form_joins_its_organisation() -> None:
     session = _session(
-        ("Ada Heath", "The vet gave me a leaflet called Portion Awareness."),
-        ("Ada Heath", "Kunle got the job with Harehills Hawks, the women's rugby league team."),
+        ("Ada Heath", "The dentist handed me a booklet called Brushing Basics."),
+        ("Ada Heath", "Kunle got the job with Harehills Hawks, the women's netball team."),
     )
     found = OfflineEngine().identify(session, [KnownEntity(1, "Ada Heath", "self")])
-    assert "Portion Awareness" not in [e.name for e in found]
+    assert "Brushing Basics" not in [e.name for e in found]
     rams = next(e for e in found if e.name == "Harehills Hawks")
     assert rams.kind == "org"
-    later = _session(("Ada Heath", "Kunle texted a photo from the physio room at the Hawks."))
+    later = _session(("Ada Heath", "Kunle sent a selfie from the changing room at the Hawks."))
     known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Harehills Hawks", "org")]
     names = [e.name for e in OfflineEngine().identify(later, known)]
     assert "Hawks" not in names
@@ -120,8 +120,8 @@ def test_a_named_thing_is_not_an_entity_and_a_short_form_joins_its_organisation(
 
 def test_a_real_name_in_a_later_paragraph_is_an_alias() -> None:
     session = _session(
-        ("Ada Heath", "Przemek, who sits opposite me, took me for a pint after work."),
-        ("Ada Heath", "His real name is Przemysław. Nobody has ever attempted it."),
+        ("Ada Heath", "Przemek, who shares my desk, took me for a curry after work."),
+        ("Ada Heath", "His real name is Przemysław. Nobody can spell it."),
     )
     found = OfflineEngine().identify(session, [KnownEntity(1, "Ada Heath", "self")])
     przemek = next(e for e in found if e.name == "Przemek")
@@ -130,7 +130,7 @@ def test_a_real_name_in_a_later_paragraph_is_an_alias() -> None:
 
 def test_a_kin_word_used_as_a_name_is_a_person_until_the_text_names_them() -> None:
     engine = OfflineEngine()
-    first = _session(("Ada Heath", "Dad retires in June. Her Dad is a vet, Kunle says."))
+    first = _session(("Ada Heath", "Dad moves house in August. Her Dad is a baker, Kunle says."))
     found = engine.identify(first, [KnownEntity(1, "Ada Heath", "self")])
     assert [(e.name, e.kind) for e in found if e.name == "Dad"] == [("Dad", "person")]
     later = _session(("Ada Heath", "Lunch with Dad (Gareth) at the pub."))
@@ -140,12 +140,12 @@ def test_a_kin_word_used_as_a_name_is_a_person_until_the_text_names_them() -> No
 
 
 def test_a_work_read_or_played_is_not_an_entity() -> None:
-    assert stated("Clair de Lune", "My right hand remembers the first page of Clair de Lune.") == kinds.THING
+    assert stated("Gymnopédie", "Her fingers still know the opening bars of Gymnopédie.") == kinds.THING
 
 
 def test_a_subjectless_fragment_takes_the_subject_of_the_clause_it_runs_into() -> None:
     engine = OfflineEngine()
-    session = _session(("Ada Heath", "Three years as Kunle's flatmate and I still lose every argument about the dog."))
+    session = _session(("Ada Heath", "Two years as Kunle's flatmate and I always lose the debate about the heating."))
     known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Kunle Babatunde", "person", ("Kunle",))]
     jun = next(e for e in engine.identify(session, known) if e.name == "Ada Heath")
     assert "Ada Heath is Kunle Babatunde's flatmate." in engine.coextract(jun, None, [], session).profile
@@ -153,7 +153,7 @@ def test_a_subjectless_fragment_takes_the_subject_of_the_clause_it_runs_into() -
 
 def test_the_placeholder_profile_of_a_first_guess_is_not_kept_as_a_fact() -> None:
     engine = OfflineEngine()
-    session = _session(("Ada Heath", "Dahye is Min-jae's daughter and she is almost five months old."))
+    session = _session(("Ada Heath", "Dahye is Min-jae's daughter and she is nearly seven weeks old."))
     known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Dahye", "person")]
     haneul = next(e for e in engine.identify(session, known) if e.name == "Dahye")
     profile = engine.coextract(haneul, "Dahye is a place mentioned in passing.", [], session).profile
@@ -162,7 +162,7 @@ def test_the_placeholder_profile_of_a_first_guess_is_not_kept_as_a_fact() -> Non
 
 def test_a_possessive_pronoun_belongs_to_its_clauses_subject() -> None:
     engine = OfflineEngine()
-    session = _session(("Ada Heath", "Dahye is tiny and she sleeps all day. Soyeon is back at her clinic three days a week."))
+    session = _session(("Ada Heath", "Dahye is small and she naps all afternoon. Soyeon is back at her clinic on Tuesdays."))
     known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Dahye", "person"), KnownEntity(3, "Soyeon", "person")]
     found = engine.identify(session, known)
     haneul = next(e for e in found if e.name == "Dahye")

@@ -20,8 +20,8 @@ Lunch with Caspar Wendell from the archive. Turns out Caspar plays cello in a st
 
 # 2024-05-18
 
-Went to hear the quartet in the chapel. Caspar in a concert is a different man from Caspar at a desk.
-At the pub afterwards he told me he started on baroque cello at a summer school in Orlby. He sold his old cello last year.
+Went to hear the quartet in the chapel. Caspar on a stage is not the same person as Caspar in the archive.
+Over a drink later he told me he started on baroque cello at a summer school in Orlby. He sold his old cello last year.
 I started on electric cello myself, and gave up.
 
 # 2024-09-07
@@ -57,34 +57,34 @@ NOT_THEIRS = [
      "Which sports does Odile play?", "tennis"),
     ("Odile plays guitar in a covers band.", "Odile can't stand electric guitar.",
      "Which instruments does Odile play?", "guitar"),
-    ("Odile plays bass in a covers band.", "Odile complained about loud bass from the flat upstairs.",
-     "Which instruments does Odile play?", "bass"),
-    ("Odile plays bass in a covers band.", "Odile's brother is obsessed with double bass.",
-     "Which instruments does Odile play?", "bass"),
+    ("Odile plays trombone in a covers band.", "Odile complained about loud trombone from the flat upstairs.",
+     "Which instruments does Odile play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile's brother is obsessed with bass trombone.",
+     "Which instruments does Odile play?", "trombone"),
     ("Odile plays golf with Bertrand.", "Odile thinks mini golf is for children. Odile laughed at crazy golf.",
      "Which sports does Odile play?", "golf"),
     ("Odile speaks French and Dutch.", "Odile says legal French is impenetrable.",
      "Which languages does Odile speak?", "French and Dutch"),
-    ("I play bass in a pub band.",
-     "Fenwick told me double bass is a nightmare to carry. Honestly, I can't stand slap bass.",
-     "Which instruments do I play?", "bass"),
-    ("Odile plays bass in a covers band.", "Odile never started on double bass.",
-     "Which instruments does Odile play?", "bass"),
-    ("Odile plays bass in a covers band.", "Odile switched from double bass to bass at nineteen.",
-     "Which instruments does Odile play?", "bass"),
-    ("Odile plays bass in a covers band.", "Odile might take up double bass.", "Which instruments does Odile play?",
-     "bass"),
-    ("Odile plays bass in a covers band.", "Odile wants to learn double bass.", "Which instruments does Odile play?",
-     "bass"),
+    ("I play trombone in a pub band.",
+     "Fenwick told me bass trombone is a nightmare to carry. Honestly, I can't stand jazz trombone.",
+     "Which instruments do I play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile never started on bass trombone.",
+     "Which instruments does Odile play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile switched from bass trombone to trombone at nineteen.",
+     "Which instruments does Odile play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile might take up bass trombone.", "Which instruments does Odile play?",
+     "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile wants to learn bass trombone.", "Which instruments does Odile play?",
+     "trombone"),
     # the take-up verb's own object takes it up: Tomasz, the writer's daughter
-    ("Odile plays bass in a covers band.", "Odile started Tomasz on double bass.",
-     "Which instruments does Odile play?", "bass"),
-    ("I play bass in a pub band.", "I started my daughter on baroque bass.", "Which instruments do I play?", "bass"),
+    ("Odile plays trombone in a covers band.", "Odile started Tomasz on bass trombone.",
+     "Which instruments does Odile play?", "trombone"),
+    ("I play trombone in a pub band.", "I started my daughter on baroque trombone.", "Which instruments do I play?", "trombone"),
     # taken up and given up in the same breath
     ("Odile plays tennis.", "Odile took up table tennis but quit after a week.", "Which sports does Odile play?",
      "tennis"),
-    ("Odile plays bass in a covers band.", "Odile started on double bass and gave it up in May.",
-     "Which instruments does Odile play?", "bass"),
+    ("Odile plays trombone in a covers band.", "Odile started on bass trombone and gave it up in May.",
+     "Which instruments does Odile play?", "trombone"),
 ]
 
 
@@ -100,28 +100,28 @@ def test_a_kind_follows_its_item_and_is_never_the_evidence(tmp_path_factory: pyt
 
 
 def test_a_kind_never_pushes_an_item_found_off_the_list() -> None:
-    found = ["bass", "accordion", "tin whistle", "banjo", "harp", "oboe"]
-    assert lists.with_kinds(found, ["double bass"]) == found  # six items already: no room for a kind
-    assert lists.with_kinds(["bass", "accordion"], ["double bass"]) == ["bass", "double bass", "accordion"]
+    found = ["trombone", "accordion", "tin whistle", "banjo", "harp", "oboe"]
+    assert lists.with_kinds(found, ["bass trombone"]) == found  # six items already: no room for a kind
+    assert lists.with_kinds(["trombone", "accordion"], ["bass trombone"]) == ["trombone", "bass trombone", "accordion"]
 
 
 # (what is said before, the sentence naming the thing, the question, the answer): the question's own
 # verb said negated, hedged, hating, wanting or stopping, or a quality of one thing, names no item
 NOT_DONE = [
-    ("Odile plays bass in a covers band.", "Odile hates playing double bass.", "Which instruments does Odile play?",
-     "bass"),
-    ("Odile plays bass in a covers band.", "Odile doesn't play the accordion anymore.",
-     "Which instruments does Odile play?", "bass"),
-    ("Odile plays bass in a covers band.", "Odile never plays the banjo at home.",
-     "Which instruments does Odile play?", "bass"),
-    ("Odile plays bass in a covers band.", "Odile no longer plays the cello.", "Which instruments does Odile play?",
-     "bass"),
-    ("Odile plays bass in a covers band.", "Odile wants to play the harp.", "Which instruments does Odile play?",
-     "bass"),
-    ("Odile plays bass in a covers band.", "Odile stopped playing the oboe.", "Which instruments does Odile play?",
-     "bass"),
-    ("Odile plays bass in a covers band.", "Odile plays a loud bass at the pub.",
-     "Which instruments does Odile play?", "bass"),
+    ("Odile plays trombone in a covers band.", "Odile hates playing bass trombone.", "Which instruments does Odile play?",
+     "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile doesn't play the accordion anymore.",
+     "Which instruments does Odile play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile never plays the banjo at home.",
+     "Which instruments does Odile play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile no longer plays the cello.", "Which instruments does Odile play?",
+     "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile wants to play the harp.", "Which instruments does Odile play?",
+     "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile stopped playing the oboe.", "Which instruments does Odile play?",
+     "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile plays a loud trombone at the pub.",
+     "Which instruments does Odile play?", "trombone"),
 ]
 
 
@@ -136,10 +136,10 @@ def test_a_thing_not_taken_up_denied_or_qualified_is_no_item(tmp_path_factory: p
 def test_a_verb_said_with_fondness_or_taken_up_still_lists(tmp_path_factory: pytest.TempPathFactory,
                                                            home: Path) -> None:
     # a guard for the stricter reading above, not a regression test: it passed before it too
-    diary = _diary("# 2024-03-10\n\nOdile plays bass in a covers band.",
+    diary = _diary("# 2024-03-10\n\nOdile plays trombone in a covers band.",
                    "# 2024-04-14\n\nOdile loves playing the ukulele. Odile started playing the mandolin in May.")
     with written_memory(tmp_path_factory, "perpetua-fond.md", diary, "Perpetua Lisle") as memory:
-        assert memory.ask("Which instruments does Odile play?").text == "bass, ukulele and mandolin"
+        assert memory.ask("Which instruments does Odile play?").text == "trombone, ukulele and mandolin"
 
 
 # (what is said on two days, the question, the answer): the verb read in the question's own tense and

@@ -49,7 +49,7 @@ def test_a_greeting_and_a_name_is_no_new_entity(engine: OfflineEngine, text: str
 @pytest.mark.parametrize(
     ("text", "name"),
     [("Met Priya properly today. She's great.", "Priya"),
-     ("Kunle is away for Christmas with the dog, who keeps sending me photos. Via Kunle. Presumably.", "Kunle")],
+     ("Kunle is away for New Year with the cat, who keeps posting me selfies. Via Kunle. Allegedly.", "Kunle")],
 )
 def test_a_sentence_initial_verb_or_preposition_is_not_part_of_the_name(
     engine: OfflineEngine, text: str, name: str
@@ -71,7 +71,7 @@ def test_placeholder_lines_are_never_mined(engine: OfflineEngine) -> None:
 
 @pytest.mark.parametrize("speaker", ["unsaved contact …0456", "+44 7700 900456"])
 def test_an_unsaved_contact_speaks_but_is_not_an_entity(engine: OfflineEngine, speaker: str) -> None:
-    view = _view((speaker, "Hi, it's the plumber from Leeds Boilers, running late, there by 5"),
+    view = _view((speaker, "Hi, it's the electrician from Crewe Sparks, stuck in traffic, there by 4"),
                  ("Maya Patel", "no problem, thanks for letting me know"))
     names = _names(engine, view)
     assert "Maya Patel" in names
@@ -90,11 +90,11 @@ def test_the_exports_own_labels_are_the_diarist(engine: OfflineEngine, label: st
 @pytest.mark.parametrize(
     ("text", "word"),
     [
-        ("Her mum rang at 7 and sang down the phone, then switched to Yoruba and used her full name.", "Yoruba"),
-        ("Nain blew out the candles and then announced, in Welsh, that the sponge was dry.", "Welsh"),
-        ("Mum brought a tin of Welsh cakes, and Nain told the story of the Welsh border again.", "Welsh"),
-        ("Forty-two slides. We'll hear by Easter.", "Easter"),
-        ("Soyeon is cross with him for putting a picture on Instagram before she'd approved it.", "Instagram"),
+        ("His aunt called at 9 and chatted for ages, then switched to Igbo and used his middle name.", "Igbo"),
+        ("Bronwen cut the cake and then announced, in Welsh, that the icing was too sweet.", "Welsh"),
+        ("Gran baked a tray of Welsh rarebit, and Bronwen told the tale of the Welsh hills again.", "Welsh"),
+        ("Sixty pages. They'll decide by Easter.", "Easter"),
+        ("Soyeon is annoyed with him for posting a video on Instagram without asking her.", "Instagram"),
     ],
 )
 def test_languages_nationalities_holidays_and_platforms_are_not_entities(
@@ -105,8 +105,8 @@ def test_languages_nationalities_holidays_and_platforms_are_not_entities(
 
 @pytest.mark.parametrize(
     ("text", "word"),
-    [("Started piano lessons again, seventeen years after Grade 6.", "Grade"),
-     ("Dad loved ‘Clair de Lune’ more than anything, didn’t he.", "Clair de Lune")],
+    [("Took up violin again, a decade after Grade 4.", "Grade"),
+     ("Grandad loved ‘Moon River’ more than any other song, didn’t he.", "Moon River")],
 )
 def test_numbered_things_and_titles_in_single_quotes_are_not_entities(
     engine: OfflineEngine, text: str, word: str
@@ -127,15 +127,15 @@ def test_an_acronym_in_an_ordinary_sentence_stays(engine: OfflineEngine) -> None
 
 def test_a_possessive_of_a_known_name_is_that_entity(engine: OfflineEngine) -> None:
     known = [KnownEntity(1, "Órlaith", "person"), KnownEntity(2, "Tin Orchard", "org")]
-    view = _view(("Maya Patel", "Toasties at Órlaith's in Marlow Heath afterwards. Booked a week off for "
-                                "Tin Orchard's mini-tour, three dates in Scotland."))
+    view = _view(("Maya Patel", "Pancakes at Órlaith's in Marlow Heath after that. Took some leave for "
+                                "Tin Orchard's short tour, four nights in Wales."))
     names = _names(engine, view, known)
     assert not any(n.endswith("'s") for n in names), names
     assert {"Órlaith", "Tin Orchard"} <= names
 
 
 def test_a_possessive_beside_its_name_in_one_session_is_one_entity(engine: OfflineEngine) -> None:
-    view = _view(("Maya Patel", "Przemek plays bass in Tin Orchard, the band. We went to Tin Orchard's "
+    view = _view(("Maya Patel", "Przemek drums for Tin Orchard, the band. We went to Tin Orchard's "
                                 "gig at the Copper Rooms and Tin Orchard played for an hour."))
     names = _names(engine, view)
     assert "Tin Orchard's" not in names

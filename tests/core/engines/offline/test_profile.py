@@ -10,7 +10,7 @@ from memhop.core.engines.offline import profile as profiles
 
 DIARY = """## 2024-03-02
 
-Femi's cat knocked my tea over. Three years as Femi's flatmate and I still lose every argument about the heating.
+Femi's cat knocked my tea over. Two years as Femi's flatmate and I always lose the debate about the heating.
 
 ## 2024-03-09
 

@@ -41,17 +41,17 @@ def test_a_possessive_pronoun_is_not_pulled_to_the_previous_subject() -> None:
 def test_a_pronoun_that_speaks_is_not_the_pet_and_follows_its_own_sentences_subject() -> None:
     """A cat "on her lap" may take "she", but a "she" who started a job and "says" things is
     a person: here the subject of the pronoun's own sentence, named just before it."""
-    text = ("Granny Mair turned ninety on Saturday. Her cat, Pebble, slept through the whole thing on her "
-            "lap.\n\nShe's walking fine now.\n\n"
-            "Olu texted a photo from the clinic: she started on Monday and says the staff are lovely.")
-    assert "started on Monday" in facts_of("Olu", text)
-    assert "started on Monday" not in facts_of("Pebble", text)
-    assert "started on Monday" not in facts_of("Granny Mair", text)
+    text = ("Granny Mair turned eighty on Sunday. Her cat, Pebble, dozed through the whole party on her "
+            "lap.\n\nShe's sleeping well now.\n\n"
+            "Olu sent a selfie from the surgery: she started on Wednesday and says the nurses are kind.")
+    assert "started on Wednesday" in facts_of("Olu", text)
+    assert "started on Wednesday" not in facts_of("Pebble", text)
+    assert "started on Wednesday" not in facts_of("Granny Mair", text)
 
 
 def test_a_reflexive_pronoun_gives_its_subject_a_gender_for_the_next_sentence() -> None:
-    """"Dai Morgan let himself in": Dai Morgan (the subject, though named in two words) is a
+    """"Dai Morgan took himself upstairs": Dai Morgan (the subject, though named in two words) is a
     "he", so the next sentence's "He" is Dai Morgan."""
-    text = ("Gran had a fall on Tuesday. Dai Morgan from next door heard the dog barking and let himself in "
-            "with the spare key. He found her by the stairs.")
+    text = ("Gran slipped on Thursday. Dai Morgan from the flat below noticed the quiet and took himself "
+            "upstairs with the key under the mat. He found her by the bookcase.")
     assert "found" in facts_of("Dai Morgan", text)

@@ -20,9 +20,9 @@ PLAIN = (
     ("Which instrument does Kasimir play?", "play"),
     ("What did I give Odile for her birthday?", "give"),
     ("What does my sister's husband do for a living?", "do"),
-    ("Which city does my best friend's flatmate live in now?", "live"),
+    ("Which town does my best friend's flatmate live in today?", "live"),
     ("What did Tove bring to the picnic?", "bring"),
-    ("What did Kasimir's brother weigh at birth?", "weigh"),
+    ("What did Kasimir's brother weigh as a baby?", "weigh"),
     ("What does Lumi's daughter study?", "study"),
     ("In which city did Odile grow up?", "grow"),
     ("What did you see at the museum?", "see"),
@@ -40,7 +40,7 @@ PLAIN = (
 # subject that is no name or relation, another auxiliary, no auxiliary, an aside.
 OTHER = (
     ("What is Tove's band called now?", "call"),
-    ("Which songs does Odile enjoy listening to?", "enjoy"),
+    ("Which songs does Odile enjoy singing?", "enjoy"),
     ("What did the charity run raise money for?", "raise"),
     ("What has Kasimir painted lately?", "paint"),
     ("What inspired Tove to start running?", "inspire"),

@@ -14,7 +14,7 @@ from memhop.core.language.question import parse
 @pytest.mark.parametrize(
     ("cut", "question", "answers"),
     [
-        ("and readying myself", "What was Ilse doing?", False),  # opens mid-clause
+        ("and getting myself ready", "What was Ilse doing?", False),  # opens mid-clause
         ("is awesome", "What is Ilse's café like?", False),
         ("yours", "Whose bike did Ilse borrow?", False),  # only a pronoun
         ("something", "What did Ilse bake?", False),  # a placeholder

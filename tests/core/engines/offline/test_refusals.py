@@ -15,16 +15,16 @@ from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
 
 CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
-02/05/2023, 18:03 - Lenka Brandt: so good, I went to the pottery workshop on Saturday and made a mug
-02/05/2023, 18:04 - Ravi Oduya: nice!! what got you into pottery?
-02/05/2023, 18:06 - Lenka Brandt: my aunt had a wheel in her garage, I was hooked at nine
-02/05/2023, 18:07 - Ravi Oduya: you play any instruments too?
+02/05/2023, 18:03 - Lenka Brandt: so good, I did a glassblowing taster on Saturday and made a vase
+02/05/2023, 18:04 - Ravi Oduya: nice!! what got you into glassblowing?
+02/05/2023, 18:06 - Lenka Brandt: my aunt had a kiln in her shed, I was hooked at nine
+02/05/2023, 18:07 - Ravi Oduya: do you play an instrument as well?
 02/05/2023, 18:09 - Lenka Brandt: haha no, no time
 14/06/2023, 20:11 - Ravi Oduya: I'm finally opening the bike shop next month
-14/06/2023, 20:15 - Ravi Oduya: the grand opening is in July 2023, come by
+14/06/2023, 20:15 - Ravi Oduya: the launch party is in July 2023, come by
 15/06/2023, 09:02 - Ravi Oduya: went bouldering with my cousin again, we go twice a month now
-20/06/2023, 10:00 - Ravi Oduya: took a short trip to Porto last week to see the tile museums
-20/06/2023, 10:02 - Ravi Oduya: honestly opening a shop takes guts and a thick skin
+20/06/2023, 10:00 - Ravi Oduya: took a trip to Porto last week to see the tile museums
+20/06/2023, 10:02 - Ravi Oduya: honestly opening a shop needs nerve and a thick skin
 21/06/2023, 08:30 - Lenka Brandt: Ravi has quit his job at Cog & Spoke for good
 21/06/2023, 08:31 - Lenka Brandt: he starts at Wheelhouse Cycles on Monday
 """
@@ -36,15 +36,15 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
         yield memory
 
 
-@pytest.mark.parametrize("question", ["What instrument does Ravi play?", "What got Ravi into pottery?"])
+@pytest.mark.parametrize("question", ["What instrument does Ravi play?", "What got Ravi into glassblowing?"])
 def test_a_question_in_the_chat_is_not_an_answer(mem: Memory, home: Path, question: str) -> None:
-    # Ravi asked Lenka these; nothing says what Ravi plays or what got him into pottery
+    # Ravi asked Lenka these; nothing says what Ravi plays or what got him into glassblowing
     answer = mem.ask(question)
     assert is_idk(answer.text) and not answer.answered
 
 
 def test_a_when_answer_is_the_date_not_a_phrase(mem: Memory, home: Path) -> None:
-    assert mem.ask("When is the grand opening of Ravi's bike shop?").text == "July 2023"
+    assert mem.ask("When is the launch party of Ravi's bike shop?").text == "July 2023"
 
 
 def test_how_often_is_answered_with_a_frequency(mem: Memory, home: Path) -> None:
@@ -56,7 +56,7 @@ def test_no_quote_answers_a_yes_no_question(mem: Memory, home: Path) -> None:
 
 
 def test_a_sentence_not_naming_the_place_asked_about_does_not_answer(mem: Memory, home: Path) -> None:
-    # Ravi went to Porto; nothing is said of Lisbon, and "takes guts" is about the shop
+    # Ravi went to Porto; nothing is said of Lisbon, and "needs nerve" is about the shop
     assert is_idk(mem.ask("What did Ravi take a trip to Lisbon for?").text)
 
 

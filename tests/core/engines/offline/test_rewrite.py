@@ -5,8 +5,8 @@ from __future__ import annotations
 from memhop.core.engines.offline.rewrite import split_long
 
 LONG = (
-    "Rosa did the full spread: feijoada because it is her favourite, rice, a mountain of greens from the market "
-    "in town that I was sent to fetch, and — because she is Rosa — a plate of cakes on the side, and more food "
+    "Rosa made the whole lot: moqueca because it is her favourite, beans, a heap of salad from the stall down "
+    "the road that I was told to collect, and — because she is Rosa — a tray of pastries on the side, and more food "
     "than anybody could finish in one sitting."
 )
 
@@ -20,6 +20,6 @@ def test_no_fact_ends_on_a_conjunction_or_a_comma() -> None:
 
 def test_the_pieces_keep_their_punctuation_and_every_word() -> None:
     parts = split_long(LONG, "Rosa")
-    assert any("— a plate of cakes on the side, and more food" in p for p in parts)
+    assert any("— a tray of pastries on the side, and more food" in p for p in parts)
     words = [w for p in parts for w in p.replace("Rosa: ", "").split()]
     assert len(words) >= len(LONG.split()) - 2  # only a dangling "and" may go

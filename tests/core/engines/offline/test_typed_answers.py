@@ -116,16 +116,16 @@ def test_lists_gather_items_across_sessions() -> None:
 
 
 def test_a_list_keeps_a_longer_item_that_is_another_thing_and_drops_true_duplicates() -> None:
-    """"double bass" is not the same instrument as "bass"; "Bass" is."""
-    said = [turn(1, "Tomas plays bass in a covers band.", "2024-01-10"),
-            turn(2, "Tomas played the double bass at the village fair.", "2024-06-02"),
-            turn(3, "Tomas plays Bass on Fridays.", "2024-07-02")]
-    assert ask("Which instruments does Tomas play?", evidence=tuple(said)) == "bass and double bass"
+    """"bass guitar" is not the same instrument as "guitar"; "Guitar" is."""
+    said = [turn(1, "Tomas plays guitar in a covers band.", "2024-01-10"),
+            turn(2, "Tomas played the bass guitar at the village fair.", "2024-06-02"),
+            turn(3, "Tomas plays Guitar on Fridays.", "2024-07-02")]
+    assert ask("Which instruments does Tomas play?", evidence=tuple(said)) == "guitar and bass guitar"
 
 
 def test_a_list_after_a_colon() -> None:
     books = turn(1, "My favourite novels this year, in order: Kindred, Middlemarch, The Road.", "2024-12-30")
-    assert ask("What were my top three novels of 2024?", evidence=(books,)) == "Kindred, Middlemarch and The Road"
+    assert ask("What were my top 3 novels of 2024?", evidence=(books,)) == "Kindred, Middlemarch and The Road"
 
 
 def test_how_many_times_counts_the_days_it_happened() -> None:
@@ -137,10 +137,10 @@ def test_how_many_times_counts_the_days_it_happened() -> None:
 
 
 def test_a_period_in_the_question_picks_the_sentence_of_that_period() -> None:
-    old = turn(1, "Tomas turned 39 today, cake at Mum's.", "2023-05-20")
-    new = turn(2, "Tomas turned 40 today, cake at Mum's.", "2024-05-20")
-    assert ask("How old did Tomas turn in May 2024?", evidence=(old, new)) == "40"
-    assert ask("How old did Tomas turn in May 2023?", evidence=(old, new)) == "39"
+    old = turn(1, "Tomas turned 39 today, cake at Mum's.", "2023-08-20")
+    new = turn(2, "Tomas turned 40 today, cake at Mum's.", "2024-08-20")
+    assert ask("How old did Tomas turn in August 2024?", evidence=(old, new)) == "40"
+    assert ask("How old did Tomas turn in August 2023?", evidence=(old, new)) == "39"
 
 
 def test_ages_from_an_ordinal_birthday() -> None:
@@ -149,9 +149,9 @@ def test_ages_from_an_ordinal_birthday() -> None:
 
 
 def test_measures_come_from_the_recogniser_not_from_the_time_of_day() -> None:
-    born = EntitySlice("Lina", "Lina is Tomas's daughter.", ("Lina was born at twenty past three, weighing 3.4 kg.",))
+    born = EntitySlice("Lina", "Lina is Tomas's daughter.", ("Lina was born at ten to six, weighing 3.4 kg.",))
     tomas = EntitySlice("Tomas", "Tomas is Noor's brother. His daughter is Lina.", ())
-    assert ask("How much did Tomas's daughter weigh at birth?", slices=(tomas, born)) == "3.4 kg"
+    assert ask("How much did Tomas's daughter weigh as a newborn?", slices=(tomas, born)) == "3.4 kg"
 
 
 def test_now_prefers_the_latest_statement() -> None:
@@ -161,8 +161,8 @@ def test_now_prefers_the_latest_statement() -> None:
 
 
 def test_left_for_a_place_is_moving_there() -> None:
-    new = turn(2, "Ines left for Lyon this morning, with everything she owns in two bags.", "2024-09-01")
-    assert ask("Which city does Ines live in now?", evidence=(new,)) == "Lyon"
+    new = turn(2, "Ines left for Lyon this morning, with all her stuff in one suitcase.", "2024-09-01")
+    assert ask("Which city is Ines living in now?", evidence=(new,)) == "Lyon"
     old = turn(1, "Ines lives in Porto, near the river.", "2023-04-01")
     assert ask("Which city did Ines move to?", evidence=(old, new)) == "Lyon"
 
@@ -170,13 +170,13 @@ def test_left_for_a_place_is_moving_there() -> None:
 def test_left_for_never_outranks_a_move_and_a_trip_or_what_is_left_is_no_home() -> None:
     """"left for" may be a journey: a newer one does not beat "moved to" for where someone
     lives, and a trip, the noun "leave", an errand or what is left over say nothing of a home."""
-    moved = turn(1, "Ines moved to Leeds in 2019.", "2019-03-01")
+    moved = turn(1, "Ines moved to Exeter in 2019.", "2019-03-01")
     trip = turn(2, "Ines left for Rome on Friday for a two-day conference.", "2024-05-10")
-    assert ask("Where does Ines live now?", evidence=(moved, trip)) == "Leeds"
+    assert ask("Where does Ines live now?", evidence=(moved, trip)) == "Exeter"
     assert ask("Where does Ines live now?", evidence=(trip,)) == DONT_KNOW
     plain = turn(2, "Ines left for Rome on Friday.", "2024-05-10")
-    assert ask("Where does Ines live now?", evidence=(moved, plain)) == "Leeds"
-    assert ask("Where did Ines move to?", evidence=(moved, plain)) == "Leeds"
+    assert ask("Where does Ines live now?", evidence=(moved, plain)) == "Exeter"
+    assert ask("Where did Ines move to?", evidence=(moved, plain)) == "Exeter"
     for said in ("Ines left for the airport in Dublin after lunch.", "Ines is on leave for two weeks in Porto.",
                  "Ines has three days left for Lisbon."):
         assert ask("Where does Ines live now?", evidence=(turn(3, said, "2024-06-01"),)) == DONT_KNOW, said
@@ -265,20 +265,20 @@ def test_what_it_stands_for_and_never_the_question_repeated() -> None:
 
 
 def test_a_where_answer_is_never_a_person_the_question_walked_through() -> None:
-    entry = turn(1, "Tomas in a band is a different man from Tomas at a desk.", "2024-06-29")
-    assert ask("Where did my brother's band play in June 2024?", evidence=(entry,)) == DONT_KNOW
-    gig = turn(2, "Tomas's band played at the Copper Hall on Saturday.", "2024-06-29")
-    assert ask("Where did my brother's band play in June 2024?", evidence=(entry, gig)) == "Copper Hall"
+    entry = turn(1, "Tomas on a stage is not the same person as Tomas in an office.", "2024-07-27")
+    assert ask("Where did my brother's band play in July 2024?", evidence=(entry,)) == DONT_KNOW
+    gig = turn(2, "Tomas's band played at the Copper Hall on Saturday.", "2024-07-27")
+    assert ask("Where did my brother's band play in July 2024?", evidence=(entry, gig)) == "Copper Hall"
 
 
 def test_which_city_needs_a_place_not_a_clause() -> None:
-    chat = turn(1, "cant do tmrw, band practice got moved", "2024-09-16", speaker="Ines")
-    assert ask("Which city does my flatmate live in now?", evidence=(chat,)) == DONT_KNOW
+    chat = turn(1, "cant make it sat, rehearsal got cancelled", "2024-09-16", speaker="Ines")
+    assert ask("Which city is my flatmate living in now?", evidence=(chat,)) == DONT_KNOW
 
 
 def test_a_count_written_in_words_is_answered_in_digits() -> None:
-    party = turn(1, "Tomas is thirty! We had cake at midnight.", "2024-05-12")
-    assert ask("How old did my brother turn in May 2024?", evidence=(party,)) == "30"
+    party = turn(1, "Tomas is thirty! We had cake at midnight.", "2024-08-12")
+    assert ask("How old did my brother turn in August 2024?", evidence=(party,)) == "30"
 
 
 def test_a_nickname_in_the_question_starts_from_the_person_it_shortens() -> None:
@@ -315,18 +315,18 @@ def test_the_question_verb_bring_counts_as_much_as_any_other_verb() -> None:
 def test_who_did_something_to_someone_is_the_doer_of_a_sentence_about_them() -> None:
     """"Who found Gran?" is answered by whoever did the finding in a sentence that names Gran,
     not refused because the sentence's subject is someone else."""
-    gran = EntitySlice("Gran", "Gran is Noor's gran.", ("Gran had a fall in her kitchen on 5 March 2024.",))
+    gran = EntitySlice("Gran", "Gran is Noor's gran.", ("Gran had a fall in her garden on 14 April 2024.",))
     dai = EntitySlice("Dai Morgan", "Dai Morgan is Gran's neighbour.",
-                      ("Dai Morgan found Gran by the fridge, and her first words to him were a request for tea.",))
-    assert ask("Who found Gran after her fall in March 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
-    assert ask("Who found Gran after her fall?", slices=(NOOR, gran)) == DONT_KNOW
+                      ("Dai Morgan found Gran by the shed, and the first thing she asked him for was her glasses.",))
+    assert ask("Who found Gran after she fell in April 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
+    assert ask("Who found Gran after she fell?", slices=(NOOR, gran)) == DONT_KNOW
 
 
 def test_a_sibling_is_found_from_the_other_side_of_an_apposition() -> None:
     """"Ola's big sister Kemi" also says who Kemi's sibling is; a sister is not answered with
     someone the text calls a brother."""
     ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ())
-    kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi drove over from Leeds.",))
+    kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi came down from Exeter.",))
     rufus = EntitySlice("Rufus", "Rufus is Ola's dog.", ("Rufus is a Border terrier with opinions.",))
     assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi)) == "Ola"
     assert ask("What breed is Kemi's sister's dog?", slices=(NOOR, ola, kemi, rufus)) == "Border terrier"
@@ -338,8 +338,8 @@ def test_what_something_weighed_is_a_measure_even_with_its_unit_written_on() -> 
     """"What did the dog weigh?" asks for an amount, not what was weighed; "18.2KG" in a
     shouted chat message is 18.2 kg, not 18."""
     rufus = EntitySlice("Rufus", "Rufus is Ines's dog.", ())
-    weighed = (turn(1, "While we were there they weighed Rufus, 21.3 kg, and the vet sighed.", "2024-02-01"),
-               turn(3, "RUFUS WEIGHED IN AT 18.2KG TODAY!!!", "2024-11-01", speaker="Ines"))
+    weighed = (turn(1, "When we got there they weighed Rufus, 21.3 kg, and the nurse tutted.", "2024-02-01"),
+               turn(3, "RUFUS WEIGHED IN: 18.2KG, DIET WORKS!!!", "2024-11-01", speaker="Ines"))
     assert ask("What did Ines's dog weigh in February 2024?", slices=(NOOR, INES, rufus), evidence=weighed) == "21.3 kg"
     assert ask("What did Ines's dog weigh at its most recent weigh-in?", slices=(NOOR, INES, rufus),
                evidence=weighed) == "18.2 kg"
@@ -351,10 +351,10 @@ def test_the_band_someone_plays_in_is_read_from_what_they_are_in_it() -> None:
     cal = EntitySlice("Cal Rees", "Cal Rees is Ines's boyfriend.", ())
     ines = EntitySlice("Ines", "Ines is Noor's flatmate. Ines's boyfriend is Cal Rees.", ())
     gig = (turn(1, "Tin Owls at the Crescent last night. It is loud.", "2024-06-30"),
-           turn(2, "Also — small world — the drummer in Tin Owls is Cal Rees. Ines says she told me.", "2024-06-30"))
-    assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=gig) == "Tin Owls"
-    other = (turn(2, "Also — small world — the drummer in Tin Owls is Ana. Cal Rees was there too.", "2024-06-30"),)
-    assert ask("What band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=other) == DONT_KNOW
+           turn(2, "Funny thing — the drummer in Tin Owls is Cal Rees. Ines says she mentioned it.", "2024-06-30"))
+    assert ask("Which band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=gig) == "Tin Owls"
+    other = (turn(2, "Funny thing — the drummer in Tin Owls is Ana. Cal Rees was there too.", "2024-06-30"),)
+    assert ask("Which band does Ines's boyfriend play in?", slices=(NOOR, ines, cal), evidence=other) == DONT_KNOW
 
 
 def test_an_answer_is_never_someone_the_chain_walked_unless_a_name_is_asked() -> None:
@@ -373,13 +373,13 @@ def test_a_stranded_preposition_wants_its_object_not_an_idiom_or_a_clause() -> N
     assert ask("What is Crumb Hall Bakery famous for?", slices=(NOOR, ines, bakery)) == "rye sourdough"  # the object, when said
 
 
-ANSEL = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Noor's colleague Ansel plays keys in a band called Tin Owls.",))
+ANSEL = EntitySlice("Ansel", "Ansel is Noor's workmate.", ("Noor's workmate Ansel plays keys in a band called Tin Owls.",))
 
 
 def test_a_colleagues_band_is_the_band_he_plays_in_and_a_note_without_a_verb_says_where_it_played() -> None:
     owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
     gig = turn(1, "Tin Owls at the Copper Hall last night. Ansel was brilliant.", "2024-05-12")
-    question = "When did my colleague's band play at the Copper Hall?"
+    question = "When did my workmate's band play at the Copper Hall?"
     assert ask(question, slices=(NOOR, ANSEL, owls), evidence=(gig,)) == "11 May 2024"
 
 
@@ -398,7 +398,7 @@ def test_a_note_without_a_verb_stands_in_for_it_only_beside_another_word_and_bel
 def test_a_note_without_a_verb_answers_only_for_the_entity_it_opens_with() -> None:
     owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ())
     dinner = turn(1, "Dinner with Tin Owls at the Copper Hall last night.", "2024-05-12")
-    assert ask("Where did my colleague's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(dinner,)) == DONT_KNOW
+    assert ask("Where did my workmate's band play in May 2024?", slices=(NOOR, ANSEL, owls), evidence=(dinner,)) == DONT_KNOW
 
 
 def test_a_member_of_a_group_is_named_after_its_part_in_it() -> None:
@@ -406,13 +406,13 @@ def test_a_member_of_a_group_is_named_after_its_part_in_it() -> None:
     cal = EntitySlice("Cal Rees", "Cal Rees drums.", ("Cal Rees's girlfriend Wren is lovely.",))
     wren = EntitySlice("Wren", "Wren is Cal's girlfriend.", ())
     moved = turn(1, "Wren left for Lyon this morning.", "2024-10-02")
-    question = "Which city does the girlfriend of the drummer in my colleague's band live in now?"
+    question = "Which city is the girlfriend of the drummer in my workmate's band living in now?"
     assert ask(question, slices=(NOOR, ANSEL, owls, cal, wren), evidence=(moved,)) == "Lyon"
 
 
 def test_what_the_group_hop_cannot_answer_is_still_read_from_its_member() -> None:
     owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("Tin Owls rehearse on Thursdays.",))
-    ansel = EntitySlice("Ansel", "Ansel is Noor's colleague.", ("Ansel plays keys in a band called Tin Owls.",))
+    ansel = EntitySlice("Ansel", "Ansel is Noor's workmate.", ("Ansel plays keys in a band called Tin Owls.",))
     gig = turn(1, "Ansel's band played at the Copper Hall on Friday.", "2024-05-12")
     assert ask("What is Ansel's band called?", slices=(NOOR, ansel, owls)) == "Tin Owls"
     assert ask("Where did Ansel's band play?", slices=(NOOR, ansel, owls), evidence=(gig,)) == "Copper Hall"
