@@ -67,20 +67,13 @@ class TurnView:
 
 @dataclass(frozen=True)
 class GroupView:
-    """The chat group a question is about (core/groups.py): read from all its records, not
-    only the retrieved turns, so an answer gives its name now, not an old one."""
+    """The chat group whose name a question asks (core/groups.py): read from all its naming
+    records, not only the retrieved turns, so an answer gives its name now, not an old one."""
 
     called: str  # the question's words that name it ("our quiz team", a name it had)
-    asked: str  # what the question asks of it: "name" (what it is called now) or "count" (of what it did)
-    name: str | None  # its name now (the last one set), without trailing emoji; None: never named in a record
-    named_by: int | None  # the turn (a created or renamed record) that set that name
-    names: tuple[str, ...]  # every name it had, the first first
-    members: frozenset[str]  # who speaks in it: their "we" is the group
-    sessions: frozenset[int]  # its sessions: a turn said there is the group's
-    # for a count: every turn its members said in the period asked about, all given as evidence
-    # (complete: no more than GROUP_TURNS, so a count over them is no lower bound)
-    turns: frozenset[int] = frozenset()
-    complete: bool = False
+    asked: str  # "now" (what it is called now) or "before" (what it was called before its last renaming)
+    name: str | None  # the name asked for, without trailing emoji; None: not known (the question is refused)
+    named_by: int | None  # the naming record that name is read from (cited)
 
 
 @dataclass(frozen=True)

@@ -149,24 +149,22 @@ def read(
         cited = [t for s in chosen for source in s.sources for t in source.cited_turns] if cites else []
         query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()], paths=cites)
     evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
-    group = asked_group(store, query.question, date.today())
+    group = asked_group(store, query.snap, query.question)
     if group is not None:
-        evidence += _group_turns(query.snap.turns, group, evidence)
+        evidence += _group_record(query.snap.turns, group, evidence)
     trace.evidence = [e.pick for e in evidence]
     trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
     trace.timings_ms["evidence"] += _ms(clock)
     return Context(query.question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace, group)
 
 
-def _group_turns(turns: TurnIndex, group: GroupView, evidence: Sequence[Evidence]) -> list[Evidence]:
-    """The asked group's turns retrieval left out: the record that set its name now (an
-    answer read from it must be shown and cited) and, for a count, all its members said in
-    the period (what the group did is counted from all of it)."""
+def _group_record(turns: TurnIndex, group: GroupView, evidence: Sequence[Evidence]) -> list[Evidence]:
+    """The naming record the group's name is read from, when retrieval left it out: an
+    answer read from it must be shown and cited."""
     shown = {e.turn.id for e in evidence}
-    wanted = [t for t in (group.named_by, *sorted(group.turns)) if t is not None and t not in shown]
+    wanted = [t for t in (group.named_by,) if t is not None and t not in shown]
     rows, found = turns.lookup(wanted)
-    picks = [EvidencePick(t, None, "group name" if t == group.named_by else "group turn", None, 1.0)
-             for t, ok in zip(wanted, found) if ok]
+    picks = [EvidencePick(t, None, "group name", None, 1.0) for t, ok in zip(wanted, found) if ok]
     return evidence_of(turns, rows[found].tolist(), picks)
 
 

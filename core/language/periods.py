@@ -178,27 +178,6 @@ def stated_period(text: str, now: date | None = None) -> Period | None:
     return None
 
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-# A weekday as a kind of day: "on Tuesdays", "Tuesday quiz nights"; not one day ("on Tuesday", "last Tuesday").
-_WEEKDAY_KIND = re.compile(
-    rf"(?<![\w'’])(?:(?P<many>{'|'.join(_WEEKDAYS)})s\b"
-    rf"|(?<!on )(?<!last )(?<!next )(?<!this )(?<!that )(?<!since )(?<!until )(?<!before )(?<!after )(?<!by )(?<!from )"
-    rf"(?P<one>{'|'.join(_WEEKDAYS)})(?=\s+(?!last\b|next\b|before\b|after\b|the\b|of\b|and\b|or\b)[a-z]))",
-    re.I,
-)
-
-
-def weekday_kind(text: str) -> tuple[int | None, str]:
-    """The weekday a question counts by ("how many Tuesday quiz nights", "on Tuesdays": 1, as
-    date.weekday() numbers it) and the question without it, whose period is read as before;
-    None and the text unchanged when it names no such weekday (or two)."""
-    found = list(_WEEKDAY_KIND.finditer(text))
-    days = {(m["many"] or m["one"]).lower() for m in found}
-    if len(days) != 1:
-        return None, text
-    return _WEEKDAYS.index(days.pop()), _WEEKDAY_KIND.sub("", text)
-
-
 def unpinned(text: str, now: date | None = None) -> bool:
     """The question names a time its period does not pin down ("in June", "last week",
     "between June and July"): whatever is counted or listed over all time answers another

@@ -89,13 +89,10 @@ def reply_offline(request: AnswerRequest) -> Reply:
 
 def explain(request: AnswerRequest) -> Explanation:
     """The answer, the chain walked to reach it and the sentence it came from."""
-    sentences = gather(request)
-    if request.group is not None and request.group.asked == "name":  # "what is our quiz team called now?"
-        named = groups.name_now(request)
+    if request.group is not None:  # "what is our quiz team called now?", "what was the group called before?"
+        named = groups.name_of(request)
         return Explanation(named[0], (), named[1]) if named else Explanation(DONT_KNOW, (), None)
-    if request.group is not None and request.group.asked == "count":  # "how many times did our quiz team win?"
-        counted = groups.counted(request, sentences)
-        return Explanation(counted[0], (), counted[1].text) if counted else Explanation(DONT_KNOW, (), None)
+    sentences = gather(request)
     names = [s.name for s in request.slices]
     question = parse(request.question, names)
     found = _explain(question, request, sentences, names)

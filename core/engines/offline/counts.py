@@ -21,8 +21,7 @@ from memhop.core.language import lexical
 from memhop.core.language.dates import find_dates
 from memhop.core.language.dates import period as period_of
 from memhop.core.language.numbers import CURRENCY_CODES, CURRENCY_UNITS, MONEY_SUFFIXES, WORD_NUMBER, as_digits
-from memhop.core.language.periods import Period, unpinned, weekday_kind
-from memhop.core.language.question import COLLECTIVE
+from memhop.core.language.periods import Period, unpinned
 from memhop.core.language.sentences import Sentence
 
 if TYPE_CHECKING:
@@ -91,17 +90,6 @@ def counted_noun(text: str) -> str | None:
 
 def is_occasions(noun: str | None) -> bool:
     return noun in OCCASIONS
-
-
-# Nouns a count of days answers: an occasion, or a day or part of one ("quiz nights").
-_DAYS = frozenset({"day", "night", "evening", "morning", "afternoon"})
-
-
-def counts_days(question: str) -> bool:
-    """ "How many times", "how many quiz nights": one occasion a day is one of what it counts
-    (not "how many goals": a day may hold several)."""
-    noun = counted_noun(question)
-    return is_occasions(noun) or (noun is not None and noun.rstrip("s") in _DAYS)
 
 
 def is_currency(noun: str | None) -> bool:
@@ -206,7 +194,7 @@ class _Refused(Exception):
 
 def occasions(
     question: str, said: Sequence[tuple[Sentence, int]], period: Period | None, user: str | None = None,
-    room: int | None = None, weaker: Sequence[tuple[Sentence, int]] = (), group: frozenset[str] | None = None,
+    room: int | None = None, weaker: Sequence[tuple[Sentence, int]] = (),
 ) -> tuple[str, Sentence] | None:
     """How many distinct dated events of the question's verb the sentences assert (and the
     best supporting sentence counted), inside the question's period when it names one; none
@@ -225,30 +213,21 @@ def occasions(
     A count must not be a lower bound: it is refused when a `weaker` sentence (one that
     matched the question less well) asserts another occasion in the period, and when the
     occasions crowd the evidence (told in over half of the `room` it had when full), so
-    more may lie beyond it.
-
-    Asked of a chat `group` (the names it goes by, lower case; the sentences are its members'),
-    only what "we" or the group did counts: a member's "we" is the group. A weekday the
-    question counts by ("Tuesday quiz nights") keeps only the occasions on that weekday."""
-    weekday, rest = weekday_kind(question)
-    if unpinned(rest, date.today()):
+    more may lie beyond it."""
+    if unpinned(question, date.today()):
         return None
     verb = grammar.question_verb(question)
-    mine = group is None and bool(_ASKED_OF_ME.search(question))
+    mine = bool(_ASKED_OF_ME.search(question))
     days: dict[date, Sentence] = {}
     told: set[int | None] = set()  # the turns asserting an occasion, in the period or not
-
-    def counted(day: date | None) -> bool:
-        return day is not None and (period is None or period.covers(day)) and weekday in (None, day.weekday())
-
     try:
         for sentence, hit in said:
-            day = _occasion(sentence, hit, verb, mine, user, told, group)
-            if day is not None and counted(day):
+            day = _occasion(sentence, hit, verb, mine, user, told)
+            if day is not None and (period is None or period.covers(day)):
                 days.setdefault(day, sentence)
         for sentence, hit in weaker:
-            day = _occasion(sentence, hit, verb, mine, user, told, group)
-            if day is not None and counted(day) and day not in days:
+            day = _occasion(sentence, hit, verb, mine, user, told)
+            if day is not None and (period is None or period.covers(day)) and day not in days:
                 return None  # one more occasion, less sure: the count may be one short or not
     except _Refused:
         return None
@@ -258,16 +237,14 @@ def occasions(
 
 
 def _occasion(
-    sentence: Sentence, hit: int, verb: str | None, mine: bool, user: str | None, told: set[int | None],
-    group: frozenset[str] | None = None,
+    sentence: Sentence, hit: int, verb: str | None, mine: bool, user: str | None, told: set[int | None]
 ) -> date | None:
     """The day of the occasion the sentence asserts, None when it asserts none (noting its
     turn in `told` when it asserts one); raises _Refused when it cannot be counted. `mine`:
-    the question asks of "I" or "we"; `user`: who that is, when the store knows; `group`:
-    the names of the chat group it asks of."""
+    the question asks of "I" or "we"; `user`: who that is, when the store knows."""
     if mine and user is not None and sentence.speaker not in (None, user):
         return None  # "I went swimming" in someone else's message is not the user's swim
-    where = asserted(sentence.text, verb, hit, mine, group)
+    where = asserted(sentence.text, verb, hit, mine)
     if where is None:
         return None
     told.add(sentence.turn)
@@ -283,22 +260,18 @@ def _occasion(
     return day
 
 
-def asserted(
-    text: str, verb: str | None, hit: int, mine: bool = False, group: frozenset[str] | None = None
-) -> int | None:
+def asserted(text: str, verb: str | None, hit: int, mine: bool = False) -> int | None:
     """Where in `text` the event is asserted as having happened (the offset of its word),
     None where it is not: the question's verb where the sentence says it, else the matched
     word ("Canoeing again with Kester" for "go canoeing"), each in the stance it is said in;
-    `mine`: only where its doer is "I", "we" or unsaid (a diary's "Went swimming"); `group`:
-    only where it is "we", "our team" or one of these names of the group (never unsaid)."""
+    `mine`: only where its doer is "I", "we" or unsaid (a diary's "Went swimming")."""
     if text.rstrip().endswith("?"):
         return None
     doc = grammar.parsed(text)
     said = [t for t in doc if verb is not None and grammar.verb_base(t.lower_) == verb]
     if not said:
         said = [t for t in doc if t.idx <= hit < t.idx + len(t.text)][:1]
-    return next((t.idx for t in said if _happened(t) and (not mine or _done_by_me(t))
-                 and (group is None or _done_by_group(t, group))), None)
+    return next((t.idx for t in said if _happened(t) and (not mine or _done_by_me(t))), None)
 
 
 def _done_by_me(word: Token) -> bool:
@@ -311,25 +284,6 @@ def _done_by_me(word: Token) -> bool:
         if word.head.i == word.i or word.dep_ in _CLAUSES - {"conj"}:
             return True
         word = word.head
-
-
-def _done_by_group(word: Token, names: frozenset[str]) -> bool:
-    """The nearest subject up the verbs `word` hangs on is "we", the group by one of its
-    `names`, or "our" team, club... ("our team won"); unsaid, it may be anyone."""
-    while True:
-        subjects = [c for c in word.children if c.dep_ in ("nsubj", "nsubjpass")]
-        if subjects:
-            return any(_the_group(w, names) for s in subjects for w in (s, *s.conjuncts))
-        if word.head.i == word.i or word.dep_ in _CLAUSES - {"conj"}:
-            return False
-        word = word.head
-
-
-def _the_group(subject: Token, names: frozenset[str]) -> bool:
-    phrase = " ".join(t.lower_ for t in subject.subtree)
-    return subject.lower_ == "we" or phrase in names or (
-        subject.lower_ in COLLECTIVE and any(c.dep_ == "poss" and c.lower_ == "our" for c in subject.children)
-    )
 
 
 def _happened(word: Token) -> bool:

@@ -55,21 +55,10 @@ class Piece:
 @lru_cache(maxsize=4096)
 def parsed(text: str) -> Doc:
     """One sentence (or question) tagged and parsed; the recogniser, the costliest pipe, is
-    left to `entities`, which few questions need (and is not even loaded until one does).
-    A sentence in capitals ("WE WON!!") is parsed in lower case, offsets kept: the tagger
-    reads capitals as names ("WON" a proper noun) and the verb would be lost."""
+    left to `entities`, which few questions need (and is not even loaded until one does)."""
     from memhop.core.engines.offline.nlp import load_nlp
 
-    return load_nlp(ner=False)(_uncapitalised(text), disable=["ner"])
-
-
-def _uncapitalised(text: str) -> str:
-    """The text in lower case when it is all capitals (two words of two letters at least),
-    and lowering keeps every offset; else the text itself."""
-    if text != text.upper() or len(re.findall(r"[^\W\d_]{2,}", text)) < 2:
-        return text
-    low = text.lower()
-    return low if len(low) == len(text) else text
+    return load_nlp(ner=False)(text, disable=["ner"])
 
 
 @lru_cache(maxsize=1024)
