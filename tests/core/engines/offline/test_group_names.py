@@ -97,9 +97,12 @@ def test_the_name_before_is_the_one_the_last_renaming_replaced(quiz: Memory) -> 
     assert 'changed the group name from "Trivia Tuesdays"' in answer.support.items[0].cited.text
 
 
-def test_a_group_never_renamed_has_no_name_before(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_lone_group_never_renamed_has_no_name_before_and_is_no_book_club(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     for memory in _memory(tmp_path_factory, {"Sunday Strikers": FOOTBALL}):
-        assert memory.ask("What was the group called before?").text == "I don't know"
+        assert memory.ask("What was the group called before?").text == "I don't know"  # not the "created group" record
+        assert memory.ask("What is our book club called now?").text == "I don't know"  # the one chat is about football
 
 
 def test_a_description_answers_only_for_the_one_group_it_fits(quiz_and_football: Memory) -> None:
