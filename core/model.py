@@ -66,6 +66,17 @@ class TurnView:
 
 
 @dataclass(frozen=True)
+class GroupView:
+    """The chat group whose name a question asks (core/groups.py): read from all its naming
+    records, not only the retrieved turns, so an answer gives its name now, not an old one."""
+
+    called: str  # the question's words that name it ("our quiz team", a name it had)
+    asked: str  # "now" (what it is called now) or "before" (what it was called before its last renaming)
+    name: str | None  # the name asked for, without trailing emoji; None: not known (the question is refused)
+    named_by: int | None  # the naming record that name is read from (cited)
+
+
+@dataclass(frozen=True)
 class SessionView:
     id: int
     started_at: datetime | None
@@ -153,3 +164,4 @@ class AnswerRequest:
     # how many turns the read path could show: evidence that fills it may have left matches out
     # (a count over it is a lower bound); None: the evidence is all there is
     budget: int | None = None
+    group: GroupView | None = None  # the chat group the question is about, when one is known

@@ -23,16 +23,17 @@ from memhop.core.config import ReadSettings
 from memhop.core.embed import Embedder
 from memhop.core.evidence import Evidence, FactSource, Listener, evidence_of, people_rows
 from memhop.core.expansion import expand, walk_chain
+from memhop.core.groups import asked_group
 from memhop.core.language.names import NameMatch, find_names
 from memhop.core.language.periods import stated_period
 from memhop.core.language.question import parse as parse_question
-from memhop.core.model import AnswerRequest, EntitySlice, Reply, TurnView
+from memhop.core.model import AnswerRequest, EntitySlice, GroupView, Reply, TurnView
 from memhop.core.retrievers.base import Person, Query
 from memhop.core.route import classify
 from memhop.core.store import Store
 from memhop.core.store.recall import ProfileIndex, ResidualIndex, Snapshot, TurnIndex, cites_from_snapshot, snapshot
 from memhop.core.support import Support, find_support
-from memhop.core.trace import EntityFacts, FactScore, ProfileScore, Trace
+from memhop.core.trace import EntityFacts, EvidencePick, FactScore, ProfileScore, Trace
 from memhop.core.window import Window
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class Context:
     evidence: tuple[Evidence, ...]
     chain: tuple[str, ...]
     trace: Trace
+    group: GroupView | None = None  # the chat group the question is about (core/groups.py)
 
     def request(self) -> AnswerRequest:
         return AnswerRequest(
@@ -73,6 +75,7 @@ class Context:
             chain=self.chain,
             asker=self.trace.asker,
             budget=self.trace.settings.get("evidence"),
+            group=self.group,
         )
 
 
@@ -147,10 +150,23 @@ def read(
         cited = [t for s in chosen for source in s.sources for t in source.cited_turns] if cites else []
         query.snap.turns.prefetch([*ranking.rows, *query.snap.turns.rows_of(cited).tolist()], paths=cites)
     evidence = evidence_of(query.snap.turns, ranking.rows, [t.pick for t in ranking.turns])
+    group = asked_group(store, query.snap, query.question)
+    if group is not None:
+        evidence += _group_record(query.snap.turns, group, evidence)
     trace.evidence = [e.pick for e in evidence]
     trace.retriever, trace.retrieval = ranking.retriever, ranking.stages
     trace.timings_ms["evidence"] += _ms(clock)
-    return Context(query.question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace)
+    return Context(query.question, tuple(chosen), tuple(evidence), tuple(trace.chain), trace, group)
+
+
+def _group_record(turns: TurnIndex, group: GroupView, evidence: Sequence[Evidence]) -> list[Evidence]:
+    """The naming record the group's name is read from, when retrieval left it out: an
+    answer read from it must be shown and cited."""
+    shown = {e.turn.id for e in evidence}
+    wanted = [t for t in (group.named_by,) if t is not None and t not in shown]
+    rows, found = turns.lookup(wanted)
+    picks = [EvidencePick(t, None, "group name", None, 1.0) for t, ok in zip(wanted, found) if ok]
+    return evidence_of(turns, rows[found].tolist(), picks)
 
 
 def evidence_query(

@@ -73,6 +73,16 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
+def singular(word: str) -> str:
+    """A noun without its plural ending: "quizzes" and "quiz" are one word, "booked" and
+    "book" are not (`stem` would join them)."""
+    word = word.lower()
+    for plural, single in (("zzes", "z"), ("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"), ("xes", "x")):
+        if word.endswith(plural) and len(word) > len(plural) + 1:
+            return word[: -len(plural)] + single
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+
+
 def terms(text: str) -> list[str]:
     """Content-word stems of a text, in order (duplicates kept)."""
     return [stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1]

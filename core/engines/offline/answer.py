@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import counts, events, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, groups, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
@@ -89,6 +89,9 @@ def reply_offline(request: AnswerRequest) -> Reply:
 
 def explain(request: AnswerRequest) -> Explanation:
     """The answer, the chain walked to reach it and the sentence it came from."""
+    if request.group is not None:  # "what is our quiz team called now?", "what was the group called before?"
+        named = groups.name_of(request)
+        return Explanation(named[0], (), named[1]) if named else Explanation(DONT_KNOW, (), None)
     sentences = gather(request)
     names = [s.name for s in request.slices]
     question = parse(request.question, names)

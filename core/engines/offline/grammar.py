@@ -205,12 +205,27 @@ def frame(question: str) -> Frame:
     # "does ... play?" is a verb even when the tagger, unused to questions, calls it a noun
     verbal = head.tag_.startswith("VB") or any(c.dep_ == "aux" and c.lower_ in ("do", "does", "did") for c in head.children)
     verb = head if verbal and head.lower_ not in ("is", "was", "are", "were", "be") else None
+    verb = _done(head) or verb
     subject = next((c.text for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     filled = frozenset(
         t.lower_ for c in head.children if c.dep_ in ("dobj", "dative", "nsubj", "attr") and c.tag_ not in ("WP", "WDT")
         for t in c.subtree
     )
     return Frame(verb_base(verb.text) if verb is not None else None, subject, filled)
+
+
+def _done(head: Token) -> Token | None:
+    """The verb the parser took for the object of an auxiliary "did" it made the root: in
+    "how many times did Kit Vane win?" it reads "win" as a noun "did" does. Only a bare word
+    after the root (no article, no verb of its own under "did") that is a known verb."""
+    from memhop.core.engines.offline.nlp import verb_lemmas
+
+    if head.lower_ not in ("do", "does", "did") or any(c.dep_ == "aux" or c.tag_.startswith("VB") for c in head.children):
+        return None
+    return next((
+        c for c in head.children if c.dep_ in ("dobj", "attr") and c.i > head.i and c.tag_ == "NN"
+        and not any(d.dep_ in ("det", "poss", "amod", "nummod") for d in c.children) and c.lower_ in verb_lemmas()
+    ), None)
 
 
 def verbless(text: str) -> bool:

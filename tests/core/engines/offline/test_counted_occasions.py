@@ -179,3 +179,39 @@ def test_ask_trace_draws_the_period_read(tmp_path: Path, home: Path, runner: Cli
 )
 def test_only_an_asserted_event_counts(text: str, verb: str, happened: bool) -> None:
     assert (counts.asserted(text, verb, 0) is not None) is happened
+
+
+# Someone else's wins: "did" the parser may make the root of the question, "win" its object.
+OTHERS_WINS = """# Diary
+
+## 3 May 2024
+
+Chess club tonight. Kit Vane won the blitz round.
+
+## 10 May 2024
+
+Kit Vane won again at chess, against Ivo this time.
+
+## 17 May 2024
+
+Kit Vane lost to Ivo at chess.
+
+## 20 May 2024
+
+Kit Vane won the blitz round; Ivo did not.
+
+## 24 May 2024
+
+Kit Vane won the final game of the month.
+
+## 7 June 2024
+
+Kit Vane won at chess once more.
+"""
+
+
+def test_a_win_beside_another_did_is_counted(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The question's verb is "win", not the "did" the parser rooted it on: "Ivo did not"
+    denies Ivo's win, not Kit's (3, 10, 20 and 24 May)."""
+    with written_memory(tmp_path_factory, "chess.md", OTHERS_WINS, "Juno Pell") as memory:
+        assert memory.ask("How many times did Kit Vane win in May 2024?").text == "4"

@@ -118,3 +118,12 @@ def test_a_plain_question_is_answered_the_same_without_loading_the_parser(tmp_pa
     (answer, loaded), (parsed_answer, parser_loaded) = (r.stdout.strip().split("\n")[-2:] for r in runs)
     assert "vet" in answer and answer == parsed_answer
     assert (loaded, parser_loaded) == ("False", "True")
+
+
+@pytest.mark.parametrize("question", [
+    "How many quiz nights did Les Foo win in May?",  # the parser makes "did" the root and "win" its object
+    "How many times did Kit Vane win in May 2024?",
+])
+def test_a_verb_read_as_the_object_of_did_is_the_verb(question: str) -> None:
+    assert grammar.question_verb(question) == "win"
+    assert grammar.question_verb("How many times did Kit Vane do a run?") == "do"  # an object with its article
