@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memhop.core.language import group_events, lexical
-from memhop.core.language.question import COLLECTIVE
+from memhop.core.language.question import COLLECTIVE, is_possessive
 from memhop.core.model import GroupView
 from memhop.core.store import Store
 from memhop.core.store.recall import Snapshot
@@ -128,6 +128,8 @@ def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str]
     described = _DESCRIBED.match(said)
     if described is None:
         return None
+    if any(is_possessive(w) for w in described["words"].split()):
+        return None  # "my brother's quiz team" is his, not a chat of mine
     words = [w for w in described["words"].lower().split() if w not in lexical.STOPWORDS and w not in _GENERIC]
     if not words:  # "the group", "our group chat": only when there is one
         one = described["head"].lower() in ("group", "chat") and len(chats) == 1

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
-from memhop.core.language.relations import ANIMALS, SYMMETRIC, gender_of
+from memhop.core.language.relations import ANIMALS, PRONOUN_GENDER, SYMMETRIC, gender_of
 from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
 
 _GLUE_AFTER = frozenset({",", "(", ":", "named", "called", "is", "was", "-"})
@@ -71,8 +71,12 @@ def named_by(written: str, names: Sequence[str]) -> list[str]:
     return []
 
 
-_PRONOUN_GENDER = {"she": "f", "her": "f", "hers": "f", "herself": "f", "he": "m", "him": "m", "his": "m", "himself": "m"}
-_THIRD_PERSON = re.compile(r"\b(?:" + "|".join(_PRONOUN_GENDER) + r")\b", re.I)
+_THIRD_PERSON = re.compile(r"\b(?:" + "|".join(PRONOUN_GENDER) + r")\b", re.I)
+_OTHER_SIDE = relation_forms("partner") | relation_forms("sister") | relation_forms("brother")
+_KIN_WORD = re.compile(
+    r"\b(?:" + "|".join(sorted(_OTHER_SIDE | relation_forms("son") | relation_forms("daughter"), key=len, reverse=True)) + r")\b",
+    re.I,
+)
 _NO_LONGER = frozenset({"ex", "former"})  # a relation that was, not one that is
 
 
@@ -129,8 +133,14 @@ def relative(entity: str, relation: str, names: Sequence[str], sentences: Sequen
     """One hop of a chain, for the read path and the answerer alike: who the sentences say
     is `entity`'s `relation`, else who it is from the other side ("Seren's husband, Ivo"
     says who Ivo's wife is), or through a partner or sibling for an in-law."""
-    return (follow(entity, relation, sentences) or _spouse_of(entity, relation, names, sentences)
-            or _in_law(entity, relation, names, sentences) or _sibling_of(entity, relation, names, sentences))
+    found = follow(entity, relation, sentences)
+    if found or not (relation_forms(relation.split()[-1]) & _OTHER_SIDE or relation.endswith(_IN_LAW)):
+        return found
+    # Each name is tried against what the sentences say of partners and siblings: only the
+    # sentences with such a word are read for it (a profile naming hundreds stays cheap).
+    kin = [s for s in sentences if _KIN_WORD.search(s.text)]
+    return (_spouse_of(entity, relation, names, kin) or _in_law(entity, relation, names, kin, sentences)
+            or _sibling_of(entity, relation, names, kin, sentences))
 
 
 def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
@@ -140,22 +150,42 @@ def _spouse_of(entity: str, relation: str, names: Sequence[str], sentences: Sequ
     forms = relation_forms(relation.split()[-1])
     if not forms & _SPOUSES:
         return None
-    found = {n for n in names if not same_entity(n, entity) and same_entity(follow(n, "partner", sentences), entity)}
+    told = _about(sentences, entity)
+    found = {n for n in names if not same_entity(n, entity) and same_entity(follow(n, "partner", told), entity)}
     return found.pop() if len(found) == 1 else None
 
 
-def _called(name: str, word: str, names: Sequence[str], sentences: Sequence[Sentence]) -> bool:
-    """`name` is `word` ("sister") as the text tells it: someone's `word` is `name`, or the
-    pronouns that stand for `name` are all of that word's gender ("Kemi … she")."""
-    if any(same_entity(follow(m, word, sentences), name) for m in names if not same_entity(m, name)):
+def _called(name: str, word: str, names: Sequence[str], kin: Sequence[Sentence], sentences: Sequence[Sentence]) -> bool:
+    """`name` is `word` ("sister") as the text tells it: someone's `word` is `name` (in the
+    `kin` sentences), or at least two pronouns stand for `name` alone (no one else named
+    before them in their sentence) and all are of that word's gender ("Kemi … she … her")."""
+    told = _about(kin, name)
+    if any(same_entity(follow(m, word, told), name) for m in names if not same_entity(m, name)):
         return True
     want = gender_of(word)
-    said = {_PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
-            if same_entity(resolve_pronoun(s, m.start()) or "", name)}
-    return want is not None and said == {want}
+    said = [PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
+            if _stands_for(s, m.start(), name)]
+    return want is not None and len(said) >= 2 and set(said) == {want}
 
 
-def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+def _about(sentences: Sequence[Sentence], name: str) -> list[Sentence]:
+    """The sentences that may relate someone to `name`: those that name it (by a known
+    mention, its first word written, or a pronoun carried on from it)."""
+    first = name.split()[0] if name.split() else name
+    return [s for s in sentences if first in s.text or same_entity(s.carry or "", name)
+            or any(same_entity(m.entity, name) for m in s.names)]
+
+
+def _stands_for(sentence: Sentence, position: int, name: str) -> bool:
+    """The pronoun at `position` can only mean `name`: every name before it in the sentence is
+    that one (or, with none, the person the sentence carries on from)."""
+    earlier = [m.entity for m in sentence.names if m.end <= position]
+    return all(same_entity(e, name) for e in earlier) if earlier else same_entity(sentence.carry or "", name)
+
+
+def _sibling_of(
+    entity: str, relation: str, names: Sequence[str], kin: Sequence[Sentence], sentences: Sequence[Sentence]
+) -> str | None:
     """"Kemi's sister" when the text only says "Ola's big sister Kemi" and calls Ola
     someone's sister too: siblings are each other's, but a sibling is a sister only where
     the text says so (Ola may be a brother). Only one such sibling may answer, and not one
@@ -163,32 +193,36 @@ def _sibling_of(entity: str, relation: str, names: Sequence[str], sentences: Seq
     head = relation.split()[-1].lower()
     if head not in _SIBLINGS:
         return None
+    told = _about(kin, entity)
     other = _SIBLINGS[1 - _SIBLINGS.index(head)]
     found = {n for n in names if not same_entity(n, entity)
-             and any(same_entity(follow(n, word, sentences), entity) for word in _SIBLINGS)}
-    found = {n for n in found if _called(n, head, names, sentences) and not _called(n, other, names, sentences)}
+             and any(same_entity(follow(n, word, told), entity) for word in _SIBLINGS)}
+    found = {n for n in found if _called(n, head, names, kin, sentences) and not _called(n, other, names, kin, sentences)}
     return found.pop() if len(found) == 1 else None
 
 
-def _in_law(entity: str, relation: str, names: Sequence[str], sentences: Sequence[Sentence]) -> str | None:
+def _in_law(
+    entity: str, relation: str, names: Sequence[str], kin: Sequence[Sentence], sentences: Sequence[Sentence]
+) -> str | None:
     """"Teo's sister-in-law" when the text never says it: Teo's partner's sister (or the
     one person whose sibling that partner is and whom the text calls a sister), else Teo's
     brother's partner; a son-in-law is only a daughter's partner."""
     head = relation.split()[-1].lower()
     if not head.endswith(_IN_LAW):
         return None
-    kin = head[: -len(_IN_LAW)]
-    partner = follow(entity, "partner", sentences) or _spouse_of(entity, "partner", names, sentences)
-    if partner and kin not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
-        found = follow(partner, kin, sentences)
+    kin_word = head[: -len(_IN_LAW)]
+    partner = follow(entity, "partner", kin) or _spouse_of(entity, "partner", names, kin)
+    if partner and kin_word not in _CHILDREN:  # a partner's daughter is a stepdaughter, not a daughter-in-law
+        found = follow(partner, kin_word, kin)
+        of_partner = _about(kin, partner)
         siblings = {n for n in names if not same_entity(n, partner) and not same_entity(n, entity)
-                    and any(same_entity(follow(n, word, sentences), partner) for word in _SIBLINGS)
-                    and _called(n, kin, names, sentences)}
-        if found or len(siblings) == 1 and kin in _SIBLINGS:
+                    and any(same_entity(follow(n, word, of_partner), partner) for word in _SIBLINGS)
+                    and _called(n, kin_word, names, kin, sentences)}
+        if found or len(siblings) == 1 and kin_word in _SIBLINGS:
             return found or siblings.pop()
-    other = _IN_LAW_VIA.get(kin)
-    via = follow(entity, other, sentences) if other else None
-    return follow(via, "partner", sentences) or _spouse_of(via, "partner", names, sentences) if via else None
+    other = _IN_LAW_VIA.get(kin_word)
+    via = follow(entity, other, kin) if other else None
+    return follow(via, "partner", kin) or _spouse_of(via, "partner", names, kin) if via else None
 
 
 def _pairs(sentence: Sentence, toks: list[Token], k: int) -> list[tuple[str, str]]:

@@ -133,6 +133,10 @@ def is_pet_word(word: str) -> bool:
     return base_word(word) in ANIMALS
 
 
+# A third-person pronoun's gender.
+PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "himself": "m", "she": "f", "her": "f", "hers": "f", "herself": "f"}
+
+
 def gender_of(word: str) -> str | None:
     base = base_word(word)
     return "f" if base in FEMALE else "m" if base in MALE else None

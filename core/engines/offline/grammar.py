@@ -220,11 +220,12 @@ def _done(head: Token) -> Token | None:
     after the root (no article, no verb of its own under "did") that is a known verb."""
     from memhop.core.engines.offline.nlp import verb_lemmas
 
-    if head.lower_ not in ("do", "does", "did") or any(c.dep_ == "aux" or c.tag_.startswith("VB") for c in head.children):
+    if head.lower_ not in ("do", "does", "did") or any(c.dep_ == "aux" for c in head.children):
         return None
-    return next((
-        c for c in head.children if c.dep_ in ("dobj", "attr") and c.i > head.i and c.tag_ == "NN"
-        and not any(d.dep_ in ("det", "poss", "amod", "nummod") for d in c.children) and c.lower_ in verb_lemmas()
+    return next((  # as its object, or as its subject when nothing follows ("did Kit Vane win?")
+        c for c in head.children if c.dep_ in ("dobj", "attr", "nsubj") and c.i > head.i and c.text.islower()
+        and c.tag_ in ("NN", "VB", "VBP") and not any(d.dep_ in ("det", "poss", "amod", "nummod") for d in c.children)
+        and c.lower_ in verb_lemmas()
     ), None)
 
 

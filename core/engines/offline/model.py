@@ -11,7 +11,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from memhop.core.language.dates import DateMention
-from memhop.core.language.relations import Relation
+from memhop.core.language.relations import PRONOUN_GENDER, Relation
 from memhop.core.model import FoundEntity, SessionView, TurnView
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 FIRST = frozenset({"i", "me", "my", "mine", "myself"})
 GROUP = frozenset({"we", "us", "our", "ours", "ourselves"})
 SECOND = frozenset({"you", "your", "yours", "yourself", "ya", "u", "ur"})
-THIRD = {"he": "m", "him": "m", "his": "m", "himself": "m", "she": "f", "her": "f", "hers": "f", "herself": "f"}
+THIRD = PRONOUN_GENDER
 
 
 @dataclass

@@ -92,6 +92,7 @@ def answer_messages(prompt: Prompt, request: AnswerRequest, fit: Fit) -> Message
         keep = set(facts[:kept_facts])
         return prompt.render(
             question=data_json(request.question),
+            asker=data_json(request.asker),
             chain=data_json(list(request.chain)),
             entities=data_lines(
                 {"name": s.name, "profile": s.profile,

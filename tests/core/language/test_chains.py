@@ -51,9 +51,11 @@ def test_a_sibling_from_the_other_side_is_a_sister_only_where_the_text_says_so()
     assert relative("Cal Rees", "sister", names, only_brother) is None
     called_sister = said("Noor Haddad's brother Cal Rees came too. Carol's sister Noor Haddad drove.")
     assert relative("Cal Rees", "sister", names, called_sister) == "Noor Haddad"
-    her = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and she sang all the way.")
+    her = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and she sang until her voice went.")
     assert relative("Cal Rees", "sister", names, her) == "Noor Haddad"
-    him = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and he sang all the way.")
+    once = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and she sang.")
+    assert relative("Cal Rees", "sister", names, once) is None  # one pronoun may be misread
+    him = said("Noor Haddad's brother Cal Rees came too. Noor Haddad drove, and he sang until his voice went.")
     assert relative("Cal Rees", "sister", names, him) is None
     assert relative("Cal Rees", "brother", names, him) == "Noor Haddad"
 

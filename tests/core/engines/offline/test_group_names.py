@@ -110,6 +110,8 @@ def test_a_description_answers_only_for_the_one_group_it_fits(quiz_and_football:
     assert quiz_and_football.ask("What's the name of our football team?").text == "Sunday Strikers"
     assert quiz_and_football.ask("What is our book club called now?").text == "I don't know"  # nobody talks of books
     assert quiz_and_football.ask("What is the group called now?").text == "I don't know"  # two groups
+    # someone else's team is no chat of the writer's, whatever its words
+    assert quiz_and_football.ask("What is my brother's quiz team called now?").text == "I don't know"
 
 
 def test_a_description_two_chats_fit_is_refused(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -6,6 +6,8 @@ counts calls on the server side and records the prompts it was sent.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 import logging
 import traceback
@@ -116,6 +118,18 @@ def test_answer_sends_facts_and_evidence(fake: FakeOpenAI) -> None:
     assert "Bob Kowalski plays the piano." in user and "He played the piano" in user
     bob = block_lines(fake.requests[-1], "entities")[1]
     assert bob["facts"] == ["Bob Kowalski plays the piano."] and "verified_facts" not in bob
+
+
+def test_answer_says_who_i_is(fake: FakeOpenAI) -> None:
+    """"What did I give Ana's husband?" walks from Ana: the model is told who "I" is, as the
+    chain no longer starts at the writer."""
+    fake.script(good({"answer": "a scarf"}), good({"answer": "I don't know"}))
+    request = AnswerRequest(question="What did I give Ana's husband?", slices=(), evidence=(SESSION.turns[1],),
+                            chain=("Ana", "Ben"), asker="Wren Alder")
+    make_engine(fake).answer(request)
+    assert "<asker>\n\"Wren Alder\"\n</asker>" in fake.messages()[1]
+    make_engine(fake).answer(replace(request, asker=None))
+    assert "<asker>\nnull\n</asker>" in fake.messages()[1]
 
 
 def test_rewrite_retries_a_reply_that_still_names_the_entity(fake: FakeOpenAI) -> None:
