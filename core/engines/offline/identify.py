@@ -96,7 +96,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
                 continue
             if not_an_entity(span) is not None:
-                against[name] += 1  # "by Easter", "in Welsh", "on Instagram"
+                against[name] += 1  # "by Diwali", "in Breton", "on TikTok"
                 continue
             stated = kinds_of.stated_kind(doc, first.idx, span.end_char)
             if stated == kinds_of.THING:

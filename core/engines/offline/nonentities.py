@@ -1,9 +1,9 @@
 """Spans the NER calls names that are not anyone's or anything's name in a life-log.
 
 Each rule reads the text the way a person would, from grammar and spaCy's own labels
-rather than from lists of names: a nationality or language ("Welsh cakes", "switched to
-Yoruba"), a holiday used as a deadline ("by Easter"), an app one posts on ("a picture on
-Instagram"), a numbered thing ("Grade 6"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
+rather than from lists of names: a nationality or language ("Breton crêpes", "switched to
+Tagalog"), a holiday used as a deadline ("by Diwali"), an app one posts on ("a clip on
+TikTok"), a numbered thing ("Level 3"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
 tagger took for part of a name ("Via Femi", "Met Priya").
 """
 
