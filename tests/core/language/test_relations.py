@@ -36,7 +36,7 @@ def test_names_bound_by_a_kin_or_role_word(text: str, expected: list[tuple[str, 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Nonna is Mum's mother, so of course Mum has flown to Bari.", [("Mum", "Mum"), ("Nonna", "Nonna")]),
+        ("Nonna is Mum's mother, and Mum phones her every evening.", [("Mum", "Mum"), ("Nonna", "Nonna")]),
         ("Nonna, Mum's mum, is eighty-seven.", [("Mum", "Mum"), ("Nonna", "Nonna")]),
         ("my grandmother, Nonna, is eighty-seven.", [("Nonna", "Nonna")]),
         ("Halmeoni is Dad's mum.", [("Dad", "Dad"), ("Halmeoni", "Halmeoni")]),
