@@ -142,7 +142,7 @@ def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
 
 
 def _fold_possessives(found: dict[str, _Candidate]) -> None:
-    """"Zoë's" beside "Zoë", "Paper Lanterns's" beside "Paper Lanterns": one entity."""
+    """"Zoë's" beside "Zoë", "Paper Kites's" beside "Paper Kites": one entity."""
     for name in [n for n in found if n.endswith("'s") and n[:-2] in found]:
         owned, cand = found.pop(name), found[name[:-2]]
         cand.labels.update(owned.labels)
@@ -310,7 +310,7 @@ def _keep(cand: _Candidate, kind: str) -> bool:
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:
     """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known;
-    "Paper Lanterns's" is the known band's."""
+    "Paper Kites's" is the known band's."""
     if surface.endswith("'s") and match_registry(surface[:-2], [(k.name, k.aliases) for k in registry]):
         return True
     people = [(k.name, k.aliases) for k in registry if kinds.get(k.name) in ("person", "self", "pet")]

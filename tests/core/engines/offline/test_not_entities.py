@@ -136,7 +136,7 @@ def test_a_possessive_of_a_known_name_is_that_entity(engine: OfflineEngine) -> N
 
 def test_a_possessive_beside_its_name_in_one_session_is_one_entity(engine: OfflineEngine) -> None:
     view = _view(("Maya Patel", "Przemek drums for Tin Orchard, the band. We went to Tin Orchard's "
-                                "gig at the Copper Rooms and Tin Orchard played for an hour."))
+                                "gig at the Quayside Vaults and Tin Orchard played for an hour."))
     names = _names(engine, view)
     assert "Tin Orchard's" not in names
 
