@@ -184,7 +184,7 @@ def test_left_for_never_outranks_a_move_and_a_trip_or_what_is_left_is_no_home() 
 
 
 def test_where_from_wants_the_place_after_from_and_never_an_owner() -> None:
-    said = turn(1, "Ines met Tomas's friends from the clinic. She's from Valparaíso originally.", "2024-03-01")
+    said = turn(1, "Ines met Tomas's friends from the rowing club. She's from Valparaíso originally.", "2024-03-01")
     rafa = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
     assert ask("Where is Ines from?", slices=(rafa,), evidence=(said,)) == "Valparaíso"
 
