@@ -124,7 +124,7 @@ def _named(said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
 
 
 def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
-    """The one group "the group" or a description ("our quiz team") fits, and those words."""
+    """The one group "the group" or a description ("our chess club") fits, and those words."""
     described = _DESCRIBED.match(said)
     if described is None:
         return None

@@ -61,7 +61,7 @@ class _Candidate:
     vocative_only: bool = True  # only ever addressed ("Thanks, Freddo!"), never talked about
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
-    adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
+    adjective: bool = False  # also used as a capitalised adjective ("Breton crêpes")
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:

@@ -59,7 +59,7 @@ def not_an_entity(ent: Span) -> str | None:
     numbered = len(ent) == 1 and after is not None and after.like_num and after.head.i == ent.root.i
     numbered = numbered and is_english_word(ent.text)
     if numbered and ent.label_ not in ("GPE", "LOC", "FAC"):
-        return "NUMBERED"  # "Grade 6", "Year 9", "Level 3": a numbered thing ("Carlisle 3" is a score)
+        return "NUMBERED"  # "Stage 2", "Year 9", "Level 3": a numbered thing ("Carlisle 3" is a score)
     root = ent.root
     head = root.head
     if root.dep_ != "pobj" or len(ent) > 3:
@@ -94,7 +94,7 @@ def _stem(token: Token) -> str:
 
 
 def proper_adjectives(doc: Doc) -> set[str]:
-    """Capitalised adjectives used before a noun inside a sentence: "Welsh cakes", "a Korean
+    """Capitalised adjectives used before a noun inside a sentence: "Breton crêpes", "a Korean
     supermarket" — nationalities, languages, religions, never a person's or a place's name."""
     out: set[str] = set()
     for token in doc:
