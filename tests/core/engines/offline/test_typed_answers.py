@@ -274,7 +274,7 @@ def test_a_where_answer_is_never_a_person_the_question_walked_through() -> None:
 
 def test_which_city_needs_a_place_not_a_clause() -> None:
     chat = turn(1, "no lift to the match sun, kickoff got moved to the indoor pitch", "2024-09-16", speaker="Ines")
-    assert ask("Which city is my flatmate living in now?", evidence=(chat,)) == DONT_KNOW
+    assert ask("Which city does my flatmate live in now?", evidence=(chat,)) == DONT_KNOW
 
 
 def test_a_count_written_in_words_is_answered_in_digits() -> None:
