@@ -30,7 +30,7 @@ from memhop.core.store.recall import Snapshot
 _GENERIC = frozenset({"group", "chat", "whatsapp", "telegram", "old", "new", "little", "current", "own", "main"})
 _OWNERS = r"(?:my|our|the|this)"
 _NOT_A_MODIFIER = r"(?!(?:my|our|the|this|that|your|his|her|their|of|a|an|in|at|for|with|and|or|to|from)\b)"
-# "the group", "our group chat", "my pub quiz team": up to three words before the collective noun
+# "the group", "our group chat", "my Sunday chess club": up to three words before the collective noun
 _DESCRIBED = re.compile(
     rf"^{_OWNERS}\s+(?P<words>(?:{_NOT_A_MODIFIER}[a-z][\w'’-]*\s+){{0,3}}?)"
     rf"(?P<head>{'|'.join(sorted(COLLECTIVE))}|chat)(?:\s+chat)?$",
@@ -124,7 +124,7 @@ def _named(said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
 
 
 def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
-    """The one group "the group" or a description ("our quiz team") fits, and those words."""
+    """The one group "the group" or a description ("our chess club") fits, and those words."""
     described = _DESCRIBED.match(said)
     if described is None:
         return None

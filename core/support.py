@@ -109,7 +109,7 @@ class _Target:
     pattern: re.Pattern[str] | None  # its words in order, on folded text
     terms: frozenset[str]  # its content-word stems
     days: tuple[tuple[date, str], ...]  # the dates it says, with their grain: day | monthday | month | year
-    numbers: frozenset[str]  # the amounts it says besides dates ("3.1" of "3.1 kg")
+    numbers: frozenset[str]  # the amounts it says besides dates ("2.9" of "2.9 kg")
 
     @classmethod
     def of(cls, answer: str) -> _Target:
@@ -275,7 +275,7 @@ def _once(candidates: list[Cited]) -> list[Cited]:
 
 
 def _joined(words: list[str]) -> str:
-    """The answer's words in order; a unit may be written onto its number ("16.4KG" for "16.4 kg")."""
+    """The answer's words in order; a unit may be written onto its number ("12.7KG" for "12.7 kg")."""
     out = _word_pattern(words[0])
     for before, word in zip(words, words[1:]):
         glued = before.isdigit() and word.isalpha()
@@ -318,7 +318,7 @@ def _in_sentence(target: _Target, sentence: str, ref: date | None) -> _Found:
                     return _Found(DATE, sentence, (mention.start, mention.end), "date")
     if target.terms:
         if target.numbers and not target.numbers & _numbers(sentence):
-            return _Found(0.0, sentence, None)  # "19.6 kg" shares the unit of "3.1 kg", not the amount
+            return _Found(0.0, sentence, None)  # "14.3 kg" shares the unit of "2.9 kg", not the amount
         said = {t for t in lexical.terms(sentence) if not t.isdigit()} | _numbers(sentence)
         share = len(target.terms & said) / len(target.terms)
         return _Found(PARTIAL * share, sentence, None, "some words")

@@ -275,7 +275,7 @@ def _possessor(sentence: Sentence, toks: list[Token], k: int) -> tuple[str | Non
         if sentence.owner:
             return sentence.owner, k
         if sentence.first_person and sentence.speaker and _predicative(toks, j):
-            return sentence.speaker, k  # "Bo … is the only colleague who came" in my diary: my colleague
+            return sentence.speaker, k  # "Bo … is the colleague who fixes the printer" in my diary: my colleague
     return None, k
 
 

@@ -21,7 +21,7 @@ MODIFIERS = frozenset(
 # People who act together under a name of their own: "my cousin's band" is one more hop,
 # to the band he is in by name.
 GROUPS = frozenset({"band", "team", "choir", "orchestra", "club", "crew", "troupe", "ensemble", "group"})
-COLLECTIVE = GROUPS | {"squad"}  # what a group of people calls itself: "our team won", "my quiz squad"
+COLLECTIVE = GROUPS | {"squad"}  # what a group of people calls itself: "our team won", "my darts squad"
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 CURRENT = frozenset({"now", "currently", "still", "nowadays", "anymore"})  # asks for the latest state
 _AUX = frozenset("is are was were do does did has have had can could will would should".split())

@@ -93,7 +93,7 @@ _AS_ROLE = LazyPattern(rf"\bas\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
 # clause states the relation of the name it follows.
 _WHO = r"\s*,\s*who(?:\s+[^.;:!?]*?\s+and)?\s+(?:is|was|has been)"
 _RELATIVE_CLAUSE = LazyPattern(rf"{_X}{_WHO}\s+{_POSS}\s+({_MOD}{_REL})\b", re.I)
-# "⟦1⟧ is a colleague", "⟦1⟧, who …, is the only colleague who came": a mutual relation with
+# "⟦1⟧ is a colleague", "⟦1⟧, who …, is the colleague who fixes the printer": a mutual relation with
 # nobody named is the speaker's (the caller passes the owner only for first-person sentences).
 _UNOWNED = LazyPattern(
     rf"{_X}(?:{_WHO}|\s+(?:is|was|has been)|\s*['’]s)\s+(?:a|an|the)\s+(?:only\s+|other\s+|new\s+)?"

@@ -16,7 +16,7 @@ DIARY = """# Odile's diary
 
 # 2024-02-10
 
-Climbing at the old mill. Ottilie Keogh's new boyfriend, Fenwick Arden, came along and was annoyingly good.
+Ottilie Keogh's boyfriend, Fenwick Arden, helped us paint the hall.
 
 # 2024-03-02
 
@@ -28,7 +28,7 @@ Quiz night in Harrowgate with Fenwick Arden and two of his bandmates.
 
 # 2024-03-20
 
-I gave Fenwick Arden a chalk bag for his birthday.
+I gave Fenwick Arden a box kite for his birthday.
 """
 
 
@@ -58,14 +58,14 @@ def test_a_question_that_says_i_walks_from_the_name_that_owns_the_chain(store: P
     assert chain_of(store, "What did I give Ottilie Keogh's boyfriend?") == "Ottilie Keogh → Fenwick Arden"
     result = CliRunner().invoke(app, ["ask", "What did I give Ottilie Keogh's boyfriend?", "--db", str(store),
                                       "--engine", "offline"])
-    assert "chalk bag" in result.output.splitlines()[0]
+    assert "box kite" in result.output.splitlines()[0]
 
 
 SIBLINGS = """# Odile's diary
 
 # 2024-01-06
 
-Bouldering with Ola Fenn. Ola Fenn's sister, Kemi Fenn, came along and beat us both on the overhang.
+Ola Fenn's sister, Kemi Fenn, lent me her tent for the weekend.
 
 # 2024-01-13
 
@@ -92,4 +92,4 @@ def test_a_brother_is_not_taken_for_the_sister_asked_about(siblings: Path, home:
     result = CliRunner().invoke(app, ["ask", "Where does Sam Fenn's sister live?", "--db", str(siblings),
                                       "--engine", "offline"])
     assert result.exit_code == 0, result.output
-    assert "Bristol" not in result.output.splitlines()[0]
+    assert result.output.splitlines()[0] == "I don't know"

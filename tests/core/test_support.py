@@ -147,11 +147,11 @@ NUMBERS_DIARY = """# Tamsin's diary
 
 # 2024-05-02
 
-Met Oriel for coffee at 9:30 before work. Oriel's birthday party is on Saturday.
+Met Oriel for coffee at 9:40 before work. Oriel's birthday party is on Saturday.
 
 # 2024-05-04
 
-Oriel is thirty! Oriel's birthday party went on until two. Oriel's nephew took thirty-six selfies.
+Oriel is forty! Oriel's birthday party went on until two. Oriel's nephew took forty-six selfies.
 
 # 2024-05-05
 
@@ -187,14 +187,14 @@ def numbers_diary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def test_a_number_is_found_spelt_out_and_not_inside_a_time(numbers_diary: Store) -> None:
-    items = asked(numbers_diary, "How old did Oriel turn at her birthday party?", "30").support.items
+    items = asked(numbers_diary, "How old did Oriel turn at her birthday party?", "40").support.items
     proven = [i for i in items if not i.closest]
-    assert proven and proven[0].quote == "Oriel is thirty!" and proven[0].how == "words"
-    assert not any("9:30" in i.quote or "thirty-six" in i.quote for i in proven)
+    assert proven and proven[0].quote == "Oriel is forty!" and proven[0].how == "words"
+    assert not any("9:40" in i.quote or "forty-six" in i.quote for i in proven)
 
 
 def test_an_amount_is_not_supported_by_its_unit_alone(numbers_diary: Store) -> None:
-    items = asked(numbers_diary, "How much did Oriel's niece weigh as a newborn?", "3.1 kg").support.items
+    items = asked(numbers_diary, "How much did Oriel's niece weigh as a newborn?", "2.9 kg").support.items
     assert all(i.closest for i in items)  # "4.2 kg" is another amount
 
 

@@ -89,7 +89,7 @@ def reply_offline(request: AnswerRequest) -> Reply:
 
 def explain(request: AnswerRequest) -> Explanation:
     """The answer, the chain walked to reach it and the sentence it came from."""
-    if request.group is not None:  # "what is our quiz team called now?", "what was the group called before?"
+    if request.group is not None:  # "what is our choir called now?", "what was the group called before?"
         named = groups.name_of(request)
         return Explanation(named[0], (), named[1]) if named else Explanation(DONT_KNOW, (), None)
     sentences = gather(request)
@@ -137,7 +137,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     asking = [r.sentence for r in ranked if is_question(r.sentence.text)]
-    ranked = [r for r in ranked if not is_question(r.sentence.text)]  # "what got you into running?" tells nothing
+    ranked = [r for r in ranked if not is_question(r.sentence.text)]  # "how did you get into pottery?" tells nothing
     other_names = refusals.other_names(question, chain, names, sentences)
     if other_names:  # "a trip to Lyon" is not one to Rome
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]

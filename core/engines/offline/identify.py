@@ -61,7 +61,7 @@ class _Candidate:
     vocative_only: bool = True  # only ever addressed ("Thanks, Freddo!"), never talked about
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
-    adjective: bool = False  # also used as a capitalised adjective ("Welsh cakes")
+    adjective: bool = False  # also used as a capitalised adjective ("Breton crêpes")
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
@@ -96,7 +96,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
                 continue
             if not_an_entity(span) is not None:
-                against[name] += 1  # "by Easter", "in Welsh", "on Instagram"
+                against[name] += 1  # "by Diwali", "in Breton", "on TikTok"
                 continue
             stated = kinds_of.stated_kind(doc, first.idx, span.end_char)
             if stated == kinds_of.THING:
@@ -142,7 +142,7 @@ def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
 
 
 def _fold_possessives(found: dict[str, _Candidate]) -> None:
-    """"Zoë's" beside "Zoë", "Paper Lanterns's" beside "Paper Lanterns": one entity."""
+    """"Zoë's" beside "Zoë", "Paper Kites's" beside "Paper Kites": one entity."""
     for name in [n for n in found if n.endswith("'s") and n[:-2] in found]:
         owned, cand = found.pop(name), found[name[:-2]]
         cand.labels.update(owned.labels)
@@ -310,7 +310,7 @@ def _keep(cand: _Candidate, kind: str) -> bool:
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:
     """"Alice's" (a flat), "Dan & Priya's" (a home), "Met Priya" stand for people already known;
-    "Paper Lanterns's" is the known band's."""
+    "Paper Kites's" is the known band's."""
     if surface.endswith("'s") and match_registry(surface[:-2], [(k.name, k.aliases) for k in registry]):
         return True
     people = [(k.name, k.aliases) for k in registry if kinds.get(k.name) in ("person", "self", "pet")]

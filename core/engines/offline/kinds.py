@@ -201,7 +201,7 @@ def _named_by_pronoun(doc: Doc, i: int) -> bool:
 
 
 def _called_kind(doc: Doc, i: int) -> str | None:
-    """"a band called Paper Lanterns" (org), "a cat named Mochi" (pet), "a booklet called
+    """"a band called Paper Kites" (org), "a cat named Mochi" (pet), "a booklet called
     Healthy Paws" (a thing: not an entity), from the noun before "called"/"named"."""
     if i < 2 or doc[i - 1].lower_ not in ("called", "named"):
         return None

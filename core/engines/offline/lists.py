@@ -3,7 +3,7 @@
 
 The items are gathered across every supporting sentence (one session may name the cello,
 another the piano), each read by the grammar: the complements of the question's verb ("plays
-guitar and drums"), or a list after a colon ("Top three: A, B, C"). A count is the number of
+guitar and drums"), or a list after a colon ("Favourites: A, B, C"). A count is the number of
 distinct dated events the supporting sentences assert (counts.occasions).
 
 An item found so narrows what else counts: a bare noun phrase with the same head and a

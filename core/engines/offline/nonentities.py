@@ -1,9 +1,9 @@
 """Spans the NER calls names that are not anyone's or anything's name in a life-log.
 
 Each rule reads the text the way a person would, from grammar and spaCy's own labels
-rather than from lists of names: a nationality or language ("Welsh cakes", "switched to
-Yoruba"), a holiday used as a deadline ("by Easter"), an app one posts on ("a picture on
-Instagram"), a numbered thing ("Grade 6"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
+rather than from lists of names: a nationality or language ("Breton crêpes", "switched to
+Tagalog"), a holiday used as a deadline ("by Diwali"), an app one posts on ("a clip on
+TikTok"), a numbered thing ("Level 3"), a shouted line ("WE WONNNNN"), a sentence-initial verb or preposition the
 tagger took for part of a name ("Via Femi", "Met Priya").
 """
 
@@ -59,7 +59,7 @@ def not_an_entity(ent: Span) -> str | None:
     numbered = len(ent) == 1 and after is not None and after.like_num and after.head.i == ent.root.i
     numbered = numbered and is_english_word(ent.text)
     if numbered and ent.label_ not in ("GPE", "LOC", "FAC"):
-        return "NUMBERED"  # "Grade 6", "Year 9", "Level 3": a numbered thing ("Carlisle 3" is a score)
+        return "NUMBERED"  # "Stage 2", "Year 9", "Level 3": a numbered thing ("Carlisle 3" is a score)
     root = ent.root
     head = root.head
     if root.dep_ != "pobj" or len(ent) > 3:
@@ -94,7 +94,7 @@ def _stem(token: Token) -> str:
 
 
 def proper_adjectives(doc: Doc) -> set[str]:
-    """Capitalised adjectives used before a noun inside a sentence: "Welsh cakes", "a Korean
+    """Capitalised adjectives used before a noun inside a sentence: "Breton crêpes", "a Korean
     supermarket" — nationalities, languages, religions, never a person's or a place's name."""
     out: set[str] = set()
     for token in doc:

@@ -24,7 +24,7 @@ def found(text: str, entities=PEOPLE) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Toasties at Órlaith's afterwards.", [("Órlaith Rooney", "Órlaith")]),
+        ("Pancakes at Órlaith's on Sunday.", [("Órlaith Rooney", "Órlaith")]),
         ("orlaith delete this", [("Órlaith Rooney", "orlaith")]),
         ("ÓRLAITH ROONEY got the job", [("Órlaith Rooney", "ÓRLAITH ROONEY")]),
         ("His real name is Przemysław.", [("Przemek Wilk", "Przemysław")]),

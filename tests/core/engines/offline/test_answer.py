@@ -121,11 +121,11 @@ def test_deterministic(question: str) -> None:
 def test_a_relative_clause_names_who_the_relative_is_and_their_doings_are_told_apart() -> None:
     # Only Maya is a known entity; Ottilie is named in passing, and someone else plays too.
     diary = (
-        turn(1, "Ottilie, who sits by the window and is the only colleague who laughs at my jokes, came to lunch. "
+        turn(1, "Ottilie, who parks beside me every morning and is the colleague who fixes the printer, came to lunch. "
                 "Turns out Ottilie plays cello in a quartet called The Slow Ferns.", "2024-04-02"),
         turn(2, "I am playing my uncle's banjo at the quartet's party, Ferdie says.", "2024-05-09", speaker="Ferdie"),
     )
-    request = AnswerRequest("Which instrument does my colleague play in her quartet?", (MAYA,), diary, ("Maya Patel",),
+    request = AnswerRequest("In her quartet, what does my colleague play?", (MAYA,), diary, ("Maya Patel",),
                             asker="Maya Patel")
     steps = explain(request)
     assert steps.chain == ("Maya Patel", "Ottilie")

@@ -1,5 +1,5 @@
-"""Counting occasions over a period: "how many times did we win between September and
-November 2024?" counts the wins the diary or chat asserts inside the whole range, one per
+"""Counting occasions over a period: "how many times did we win between August and
+October 2024?" counts the wins the diary or chat asserts inside the whole range, one per
 dated event (a race told of twice, or recalled the next day, counts once), and never a
 "nearly won", a "didn't win", a "did we win?" or an "if you win"."""
 
@@ -48,7 +48,7 @@ Results are in: we won the Weir Bridge 5k on Saturday.
 
 # 2024-12-07
 
-The Harriers ran the Lantern Mile. We didn't win, fourth place.
+The Harriers ran the Gorse Mile. We didn't win, fourth place.
 
 # 2025-01-11
 
@@ -61,7 +61,7 @@ CHAT = """14/09/2024, 10:02 - Sorcha Penhale: we won the Bellrock relay!!
 05/10/2024, 12:10 - Ilse Marrow: did you win the Tarnside?
 05/10/2024, 12:15 - Sorcha Penhale: we nearly won, so close
 10/11/2024, 09:00 - Sorcha Penhale: we won the Weir Bridge 5k yesterday
-12/11/2024, 19:30 - Ilse Marrow: if you win the Lantern Mile I'll buy the cake
+12/11/2024, 19:30 - Ilse Marrow: if you win the Gorse Mile I'll buy the cake
 """
 
 SORCHA = EntitySlice("Sorcha Penhale", "Sorcha Penhale keeps this diary. She runs with the Larkfield Harriers.", ())
@@ -84,7 +84,7 @@ def chat(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     [
         ("How many times did we win?", "4"),  # not the "nearly", the "didn't", the "did we?"; 14 Sept once
         ("How many times did we win in 2024?", "3"),
-        ("How many times did we win between September and November 2024?", "2"),  # the whole range
+        ("How many times did we win between August and October 2024?", "2"),  # the whole range; 14 Sept once
         ("How many times did we win since October 2024?", "2"),  # 9 November (told on the 10th) and January
         ("How many times did we win from September 2024 to January 2025?", "3"),
     ],
@@ -147,8 +147,8 @@ def test_an_event_with_no_day_of_its_own_makes_the_count_unknown() -> None:
 
 
 def test_the_trace_shows_the_period_read(diary: Memory, home: Path) -> None:
-    trace = diary.ask("How many times did we win between September and November 2024?").context.trace
-    assert trace.period == "1 September 2024 – 30 November 2024 (between September and November 2024)"
+    trace = diary.ask("How many times did we win between August and October 2024?").context.trace
+    assert trace.period == "1 August 2024 – 31 October 2024 (between August and October 2024)"
     assert diary.ask("How many times did we win?").context.trace.period == ""
 
 

@@ -110,7 +110,7 @@ Odalys and Brannock are coming to the barn dance on Saturday.
 
 # 2024-05-17
 
-Marisol's leaving do is at the Tin Lantern.
+Marisol's leaving do is at the Tin Kettle.
 
 # 2024-05-20
 
@@ -139,7 +139,7 @@ def test_who_is_doing_it_is_the_one_said_to_do_it(plans: Memory, home: Path, who
 @pytest.mark.parametrize("where", ["Where's", "Where is"])
 def test_a_feast_is_a_time_not_a_place(plans: Memory, home: Path, where: str) -> None:
     assert is_idk(plans.ask(f"{where} Fenwick's party?").text)  # "at Christmas" says when
-    assert plans.ask(f"{where} Marisol's leaving do?").text == "Tin Lantern"
+    assert plans.ask(f"{where} Marisol's leaving do?").text == "Tin Kettle"
 
 
 def test_a_when_question_that_names_its_event_after_it_is_answered(plans: Memory, home: Path) -> None:

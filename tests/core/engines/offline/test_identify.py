@@ -18,7 +18,7 @@ def found(text: str, known: list[KnownEntity]) -> dict[str, tuple[str, tuple[str
 
 
 def test_a_name_written_family_name_first_and_its_given_name_are_one_person() -> None:
-    people = found("My brother's baby, Lima Sora, was born on Friday. Sora means sky. I held Sora for an hour.", [ME])
+    people = found("My brother's baby, Lima Sora, arrived on Friday. We all love the name Sora. I held Sora for an hour.", [ME])
     assert "Sora" not in people
     assert "Sora" in people["Lima Sora"][1]
 
@@ -35,7 +35,7 @@ def test_a_surname_alone_is_not_taken_for_a_person_of_that_surname() -> None:
 
 
 def test_a_name_before_a_verb_the_tagger_took_for_a_noun_is_still_a_name() -> None:
-    people = found("Noodle swallowed a glove. Apparently Oakfield Vets charges £95 on a bank holiday just to see a pet.", [ME])
+    people = found("Noodle swallowed a glove. Apparently Oakfield Vets charges £140 for a night-time X-ray.", [ME])
     assert people.get("Oakfield Vets", ("",))[0] == "org"
 
 

@@ -162,7 +162,7 @@ def test_the_placeholder_profile_of_a_first_guess_is_not_kept_as_a_fact() -> Non
 
 def test_a_possessive_pronoun_belongs_to_its_clauses_subject() -> None:
     engine = OfflineEngine()
-    session = _session(("Ada Heath", "Dahye is small and she naps all afternoon. Soyeon is back at her clinic on Tuesdays."))
+    session = _session(("Ada Heath", "Dahye is small and she naps all afternoon. Soyeon runs her clinic on Tuesdays."))
     known = [KnownEntity(1, "Ada Heath", "self"), KnownEntity(2, "Dahye", "person"), KnownEntity(3, "Soyeon", "person")]
     found = engine.identify(session, known)
     haneul = next(e for e in found if e.name == "Dahye")

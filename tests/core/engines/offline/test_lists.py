@@ -20,8 +20,8 @@ Lunch with Caspar Wendell from the archive. Turns out Caspar plays cello in a st
 
 # 2024-05-18
 
-Went to hear the quartet in the chapel. Caspar on a stage is not the same person as Caspar in the archive.
-Over a drink later he told me he started on baroque cello at a summer school in Orlby. He sold his old cello last year.
+Went to hear the quartet in the chapel. Caspar bought the first round afterwards.
+Later, over a pint, he admitted he started on baroque cello as a boy in Orlby. He sold his old cello last year.
 I started on electric cello myself, and gave up.
 
 # 2024-09-07

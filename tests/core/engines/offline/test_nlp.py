@@ -72,7 +72,7 @@ def test_the_recogniser_added_on_demand_finds_what_a_whole_load_finds(whole: obj
     texts = [
         "Aoibheann moved to Tralee in May 2024 and paid €1,200 for the van.",
         "Had dinner at Alice's tonight — her roommate Bob played the piano for us after we ate.",
-        "Ji-ho's daughter weighed 3.1 kg when she was born at St Mary's on 22 November.",
+        "Ji-ho's daughter weighed 2.9 kg when she was born at St Mary's on 22 November.",
     ]
     lean = nlp.load_nlp(ner=False)
     parsed = [[(t.tag_, t.dep_, t.head.i) for t in lean(text, disable=["ner"])] for text in texts]

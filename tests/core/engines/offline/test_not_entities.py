@@ -49,7 +49,7 @@ def test_a_greeting_and_a_name_is_no_new_entity(engine: OfflineEngine, text: str
 @pytest.mark.parametrize(
     ("text", "name"),
     [("Met Priya properly today. She's great.", "Priya"),
-     ("Kunle is away for New Year with the cat, who keeps posting me selfies. Via Kunle. Allegedly.", "Kunle")],
+     ("Kunle is in Oslo with the band this week. Via Kunle, a tin of herring arrived today.", "Kunle")],
 )
 def test_a_sentence_initial_verb_or_preposition_is_not_part_of_the_name(
     engine: OfflineEngine, text: str, name: str
@@ -90,11 +90,11 @@ def test_the_exports_own_labels_are_the_diarist(engine: OfflineEngine, label: st
 @pytest.mark.parametrize(
     ("text", "word"),
     [
-        ("His aunt called at 9 and chatted for ages, then switched to Igbo and used his middle name.", "Igbo"),
-        ("Bronwen cut the cake and then announced, in Welsh, that the icing was too sweet.", "Welsh"),
+        ("His aunt rang at noon and talked for an hour, then switched to Igbo for the gossip.", "Igbo"),
+        ("Bronwen leaned over and whispered, in Welsh, that the soup was cold.", "Welsh"),
         ("Gran baked a tray of Welsh rarebit, and Bronwen told the tale of the Welsh hills again.", "Welsh"),
-        ("Sixty pages. They'll decide by Easter.", "Easter"),
-        ("Soyeon is annoyed with him for posting a video on Instagram without asking her.", "Instagram"),
+        ("Forty slides to mark. The board will vote by Easter.", "Easter"),
+        ("Pia is cross with him for putting her holiday photos on Instagram.", "Instagram"),
     ],
 )
 def test_languages_nationalities_holidays_and_platforms_are_not_entities(
@@ -105,7 +105,7 @@ def test_languages_nationalities_holidays_and_platforms_are_not_entities(
 
 @pytest.mark.parametrize(
     ("text", "word"),
-    [("Took up violin again, a decade after Grade 4.", "Grade"),
+    [("Back at the piano tonight, still stuck on Grade 4 scales.", "Grade"),
      ("Grandad loved ‘Moon River’ more than any other song, didn’t he.", "Moon River")],
 )
 def test_numbered_things_and_titles_in_single_quotes_are_not_entities(
@@ -136,7 +136,7 @@ def test_a_possessive_of_a_known_name_is_that_entity(engine: OfflineEngine) -> N
 
 def test_a_possessive_beside_its_name_in_one_session_is_one_entity(engine: OfflineEngine) -> None:
     view = _view(("Maya Patel", "Przemek drums for Tin Orchard, the band. We went to Tin Orchard's "
-                                "gig at the Copper Rooms and Tin Orchard played for an hour."))
+                                "gig at the Quayside Vaults and Tin Orchard played for an hour."))
     names = _names(engine, view)
     assert "Tin Orchard's" not in names
 

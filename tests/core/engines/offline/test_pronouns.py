@@ -50,8 +50,8 @@ def test_a_pronoun_that_speaks_is_not_the_pet_and_follows_its_own_sentences_subj
 
 
 def test_a_reflexive_pronoun_gives_its_subject_a_gender_for_the_next_sentence() -> None:
-    """"Dai Morgan took himself upstairs": Dai Morgan (the subject, though named in two words) is a
+    """"Dai Morgan took himself off to the shop": Dai Morgan (the subject, though named in two words) is a
     "he", so the next sentence's "He" is Dai Morgan."""
-    text = ("Gran slipped on Thursday. Dai Morgan from the flat below noticed the quiet and took himself "
-            "upstairs with the key under the mat. He found her by the bookcase.")
-    assert "found" in facts_of("Dai Morgan", text)
+    text = ("Gran's bin was still out on Thursday. Dai Morgan from the flat below dragged it in and took himself "
+            "off to the shop for milk. He left a pint on her step.")
+    assert "left" in facts_of("Dai Morgan", text)

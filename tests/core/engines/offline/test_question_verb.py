@@ -121,7 +121,7 @@ def test_a_plain_question_is_answered_the_same_without_loading_the_parser(tmp_pa
 
 
 @pytest.mark.parametrize("question", [
-    "How many quiz nights did Les Foo win in May?",  # the parser makes "did" the root and "win" its object
+    "How many chess nights did Rook Hounds win in May?",  # the parser makes "did" the root and "win" its object
     "How many times did Kit Vane win in May 2024?",
     "How many times did Kit Vane win?",  # "win" parsed as the subject of "did"
 ])

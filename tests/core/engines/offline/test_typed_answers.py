@@ -125,8 +125,8 @@ def test_a_list_keeps_a_longer_item_that_is_another_thing_and_drops_true_duplica
 
 
 def test_a_list_after_a_colon() -> None:
-    books = turn(1, "My favourite novels this year, in order: Kindred, Middlemarch, The Road.", "2024-12-30")
-    assert ask("What were my top 3 novels of 2024?", evidence=(books,)) == "Kindred, Middlemarch and The Road"
+    books = turn(1, "My favourite films that year, in order: Alien, Heat, Up.", "2023-12-30")
+    assert ask("What were my top 3 films of 2023?", evidence=(books,)) == "Alien, Heat and Up"
 
 
 def test_how_many_times_counts_the_days_it_happened() -> None:
@@ -184,7 +184,7 @@ def test_left_for_never_outranks_a_move_and_a_trip_or_what_is_left_is_no_home() 
 
 
 def test_where_from_wants_the_place_after_from_and_never_an_owner() -> None:
-    said = turn(1, "Ines met Tomas's friends from the clinic. She's from Valparaíso originally.", "2024-03-01")
+    said = turn(1, "Ines met Tomas's friends from the rowing club. She's from Valparaíso originally.", "2024-03-01")
     rafa = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
     assert ask("Where is Ines from?", slices=(rafa,), evidence=(said,)) == "Valparaíso"
 
@@ -266,20 +266,20 @@ def test_what_it_stands_for_and_never_the_question_repeated() -> None:
 
 
 def test_a_where_answer_is_never_a_person_the_question_walked_through() -> None:
-    entry = turn(1, "Tomas on a stage is not the same person as Tomas in an office.", "2024-07-27")
-    assert ask("Where did my brother's band play in July 2024?", evidence=(entry,)) == DONT_KNOW
-    gig = turn(2, "Tomas's band played at the Copper Hall on Saturday.", "2024-07-27")
-    assert ask("Where did my brother's band play in July 2024?", evidence=(entry, gig)) == "Copper Hall"
+    entry = turn(1, "Tomas borrowed my ladder again and still has not returned it.", "2024-07-27")
+    assert ask("Where did my brother's band perform in July 2024?", evidence=(entry,)) == DONT_KNOW
+    gig = turn(2, "Tomas's band performed at the Copper Hall on Saturday.", "2024-07-27")
+    assert ask("Where did my brother's band perform in July 2024?", evidence=(entry, gig)) == "Copper Hall"
 
 
 def test_which_city_needs_a_place_not_a_clause() -> None:
-    chat = turn(1, "cant make it sat, rehearsal got cancelled", "2024-09-16", speaker="Ines")
-    assert ask("Which city is my flatmate living in now?", evidence=(chat,)) == DONT_KNOW
+    chat = turn(1, "no lift to the match sun, kickoff got moved to the indoor pitch", "2024-09-16", speaker="Ines")
+    assert ask("Which city does my flatmate live in now?", evidence=(chat,)) == DONT_KNOW
 
 
 def test_a_count_written_in_words_is_answered_in_digits() -> None:
-    party = turn(1, "Tomas is thirty! We had cake at midnight.", "2024-08-12")
-    assert ask("How old did my brother turn in August 2024?", evidence=(party,)) == "30"
+    party = turn(1, "Tomas is fifty! We had cake at midnight.", "2024-08-12")
+    assert ask("How old did my brother turn in August 2024?", evidence=(party,)) == "50"
 
 
 def test_a_nickname_in_the_question_starts_from_the_person_it_shortens() -> None:
@@ -314,20 +314,20 @@ def test_the_question_verb_bring_counts_as_much_as_any_other_verb() -> None:
 
 
 def test_who_did_something_to_someone_is_the_doer_of_a_sentence_about_them() -> None:
-    """"Who found Gran?" is answered by whoever did the finding in a sentence that names Gran,
+    """"Who drove Gran home?" is answered by whoever did the driving in a sentence that names Gran,
     not refused because the sentence's subject is someone else."""
-    gran = EntitySlice("Gran", "Gran is Noor's gran.", ("Gran had a fall in her garden on 14 April 2024.",))
+    gran = EntitySlice("Gran", "Gran is Noor's gran.", ("Gran got lost in the market on 14 April 2024.",))
     dai = EntitySlice("Dai Morgan", "Dai Morgan is Gran's neighbour.",
-                      ("Dai Morgan found Gran by the shed, and the first thing she asked him for was her glasses.",))
-    assert ask("Who found Gran after she fell in April 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
-    assert ask("Who found Gran after she fell?", slices=(NOOR, gran)) == DONT_KNOW
+                      ("Dai Morgan drove Gran home from the market, and she paid him in scones.",))
+    assert ask("Who drove Gran home after she got lost in April 2024?", slices=(NOOR, gran, dai)) == "Dai Morgan"
+    assert ask("Who drove Gran home after she got lost?", slices=(NOOR, gran)) == DONT_KNOW
 
 
 def test_a_sibling_is_found_from_the_other_side_of_an_apposition() -> None:
     """"Ola's big sister Kemi" also says who Kemi's sibling is; a sister only when the text
     calls Ola one too (else Ola may be a brother), and not someone it calls a brother."""
     ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ())
-    kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi came down from Exeter.",))
+    kemi = EntitySlice("Kemi", "", ("Ola's big sister Kemi phoned from Belfast at dawn.",))
     assert ask("Who is Kemi's sister?", slices=(NOOR, ola, kemi)) == DONT_KNOW
     ola = EntitySlice("Ola", "Ola is Noor's flatmate.", ("Ines's sister Ola sings.",))
     rufus = EntitySlice("Rufus", "Rufus is Ola's dog.", ("Rufus is a Border terrier with opinions.",))
@@ -344,7 +344,7 @@ def test_what_something_weighed_is_a_measure_even_with_its_unit_written_on() -> 
     weighed = (turn(1, "When we got there they weighed Rufus, 21.3 kg, and the nurse tutted.", "2024-02-01"),
                turn(3, "RUFUS WEIGHED IN: 18.2KG, DIET WORKS!!!", "2024-11-01", speaker="Ines"))
     assert ask("What did Ines's dog weigh in February 2024?", slices=(NOOR, INES, rufus), evidence=weighed) == "21.3 kg"
-    assert ask("What did Ines's dog weigh at its most recent weigh-in?", slices=(NOOR, INES, rufus),
+    assert ask("What did Ines's dog weigh the last time it was weighed?", slices=(NOOR, INES, rufus),
                evidence=weighed) == "18.2 kg"
 
 
@@ -405,11 +405,11 @@ def test_a_note_without_a_verb_answers_only_for_the_entity_it_opens_with() -> No
 
 
 def test_a_member_of_a_group_is_named_after_its_part_in_it() -> None:
-    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("By chance the drummer in Tin Owls is Cal Rees.",))
-    cal = EntitySlice("Cal Rees", "Cal Rees drums.", ("Cal Rees's girlfriend Wren is lovely.",))
-    wren = EntitySlice("Wren", "Wren is Cal's girlfriend.", ())
+    owls = EntitySlice("Tin Owls", "Tin Owls is a band.", ("As it happens the bassist in Tin Owls is Cal Rees.",))
+    cal = EntitySlice("Cal Rees", "Cal Rees plays bass.", ("Cal Rees's wife Wren is lovely.",))
+    wren = EntitySlice("Wren", "Wren is Cal's wife.", ())
     moved = turn(1, "Wren left for Lyon this morning.", "2024-10-02")
-    question = "Which city is the girlfriend of the drummer in my workmate's band living in now?"
+    question = "Where does the wife of the bassist in my workmate's band live these days?"
     assert ask(question, slices=(NOOR, ANSEL, owls, cal, wren), evidence=(moved,)) == "Lyon"
 
 
