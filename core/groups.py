@@ -24,7 +24,7 @@ from datetime import date
 from memhop.core.language import group_events, lexical
 from memhop.core.language.question import COLLECTIVE, is_possessive
 from memhop.core.model import GroupView
-from memhop.core.store import Store
+from memhop.core.store import Store, chat_rows
 from memhop.core.store.recall import Snapshot
 
 _GENERIC = frozenset({"group", "chat", "whatsapp", "telegram", "old", "new", "little", "current", "own", "main"})
@@ -161,11 +161,7 @@ def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str]
 def _mentions(store: Store, word: str) -> list[tuple[int, str | None, date | None]]:
     """(source, speaker, day) of every message that says the word (or its plural), group
     records left out."""
-    rows = store.con.execute(
-        "SELECT s.source_id, t.speaker, CAST(coalesce(t.ts, s.started_at) AS DATE), t.text "
-        "FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.text ILIKE ?",
-        [f"%{lexical.singular(word)[:4]}%"],
-    ).fetchall()
+    rows = chat_rows.saying(store, lexical.singular(word)[:4])
     one = lexical.singular(word)
     return [
         (source, speaker, day) for source, speaker, day, text in rows
@@ -195,16 +191,10 @@ def _chats(store: Store, snap: Snapshot) -> list[_Chat]:
 
 def _read_chats(store: Store) -> list[_Chat]:
     """A source with a group-event record of its own, or one where at least three people speak."""
-    rows = store.con.execute(
-        "SELECT DISTINCT s.source_id, t.speaker FROM turns t JOIN sessions s ON s.id = t.session_id"
-    ).fetchall()
     speakers: dict[int, set[str]] = {}
-    for source, speaker in rows:
+    for source, speaker in chat_rows.speakers_by_source(store):
         speakers.setdefault(source, set()).add(speaker)
-    records = store.con.execute(
-        "SELECT s.source_id, t.id, t.speaker, t.text FROM turns t JOIN sessions s ON s.id = t.session_id "
-        "WHERE t.text ILIKE '%group%' OR t.text ILIKE '%subject%' ORDER BY t.ts NULLS LAST, s.started_at, t.position"
-    ).fetchall()
+    records = chat_rows.group_record_candidates(store)
     namings: dict[int, list[tuple[int, str | None, str]]] = {}
     grouped: set[int] = set()
     for source, turn, speaker, text in records:
