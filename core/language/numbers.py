@@ -12,11 +12,12 @@ UNIT_WORDS = (
 ).split()
 TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
 _SCALES = {"hundred": 100, "thousand": 1000}
-_SIMPLE = rf"(?:(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNIT_WORDS[1:10])}))?|{'|'.join(reversed(UNIT_WORDS))})"
+# one number word, or a compound of tens and units ("forty-one"): longest forms first
+SIMPLE_NUMBER = rf"(?:(?:{'|'.join(TENS)})(?:-(?:{'|'.join(UNIT_WORDS[1:10])}))?|{'|'.join(reversed(UNIT_WORDS))})"
 # "one hundred and twenty", "a dozen", "a couple of", "several": a number said in words
 WORD_NUMBER = (
-    rf"(?:{_SIMPLE}|a)\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{_SIMPLE})?"
-    rf"|{_SIMPLE}|hundreds|thousands|a\s+dozen|dozens?|a\s+couple\s+of|couple\s+of|a\s+few|several"
+    rf"(?:{SIMPLE_NUMBER}|a)\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{SIMPLE_NUMBER})?"
+    rf"|{SIMPLE_NUMBER}|hundreds|thousands|a\s+dozen|dozens?|a\s+couple\s+of|couple\s+of|a\s+few|several"
 )
 
 

@@ -11,19 +11,15 @@ from datetime import date
 from memhop.core.engines.offline import counts, dating, doers, grammar, tense
 from memhop.core.language import lexical
 from memhop.core.language.dates import CLOCK_TIME, COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
-from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, as_digits
+from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, SIMPLE_NUMBER, as_digits
 from memhop.core.language.question import Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
 _NUMBER = re.compile(
-    r"\b(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-    r"thirty|forty|fifty|sixty|hundred|a few|several|a couple of|dozens of)\b(?:\s+([a-z]+))?",
+    rf"\b(\d+(?:[.,]\d+)?|{SIMPLE_NUMBER}|hundred|a few|several|a couple of|dozens of)\b(?:\s+([a-z]+))?",
     re.I,
 )
-_COUNT = (
-    r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-)
+_COUNT = rf"\d{{1,3}}|{SIMPLE_NUMBER}"  # "forty-one" whole, not "forty"
 _AGE = re.compile(
     rf"(?:\b(?:is|was|aged|age|turned|turns|turning)\s+|['’]s\s+)({_COUNT})\b(?!\s*(?:am|pm|:|%))"
     rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b"

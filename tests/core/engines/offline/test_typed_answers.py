@@ -149,6 +149,13 @@ def test_ages_from_an_ordinal_birthday() -> None:
     assert ask("How old did Tomas turn?", evidence=(party,)) == "40"
 
 
+def test_an_age_in_words_is_read_whole() -> None:
+    """"forty-one" is 41, not the "forty" before its hyphen."""
+    party = turn(1, "Tomas turned forty-one today and pretended not to mind.", "2024-05-18")
+    assert ask("How old did Tomas turn?", evidence=(party,)) == "41"
+    assert ask("How old is Tomas?", evidence=(turn(2, "Tomas is sixteen and taller than me.", "2024-05-19"),)) == "16"
+
+
 def test_measures_come_from_the_recogniser_not_from_the_time_of_day() -> None:
     born = EntitySlice("Lina", "Lina is Tomas's daughter.", ("Lina was born at ten to six, weighing 3.4 kg.",))
     tomas = EntitySlice("Tomas", "Tomas is Noor's brother. His daughter is Lina.", ())
