@@ -76,13 +76,13 @@ def asked_group(store: Store, snap: Snapshot, question: str) -> GroupView | None
     found = (_named(said, chats) or _described(store, said, chats)) if chats else None
     if found is None:
         return _unknown(said) if kind == "before" else None
-    chat, called = found
+    chat = found
     record = chat.namings[-1] if chat.namings else None
     if kind == "now":
         name = name_now(record[2]) if record else None
     else:  # before: the name the last renaming replaced, read from that record
         name = name_now(record[1]) if record and record[1] else None
-    return GroupView(called=called, asked=kind, name=name, named_by=record[0] if record and name else None)
+    return GroupView(name=name, named_by=record[0] if record and name else None)
 
 
 def _asks(question: str) -> tuple[str, str] | None:
@@ -103,10 +103,10 @@ def _unknown(said: str) -> GroupView | None:
     (the generic answer would read out the raw "created group" record)."""
     described = _DESCRIBED.match(said)
     plain = described is not None and described["head"].lower() in ("group", "chat")
-    return GroupView(called=said, asked="before", name=None, named_by=None) if plain else None
+    return GroupView(name=None, named_by=None) if plain else None
 
 
-def _named(said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
+def _named(said: str, chats: list[_Chat]) -> _Chat | None:
     """The group whose whole name (now or before) is what the question asks about; a name
     inside a longer one said ("Otters" in "Brainy Otters") is not said."""
     low = said.lower()
@@ -120,11 +120,11 @@ def _named(said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
     start, end, chat = max(whole, key=lambda s: s[1] - s[0])
     if low[end:].strip() or low[:start].strip() not in ("", "the"):
         return None  # "the Otters' captain": the name is not all that is asked about
-    return chat, said[start:end]
+    return chat
 
 
-def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str] | None:
-    """The one group "the group" or a description ("our chess club") fits, and those words."""
+def _described(store: Store, said: str, chats: list[_Chat]) -> _Chat | None:
+    """The one group "the group" or a description ("our chess club") fits."""
     described = _DESCRIBED.match(said)
     if described is None:
         return None
@@ -133,7 +133,7 @@ def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str]
     words = [w for w in described["words"].lower().split() if w not in lexical.STOPWORDS and w not in _GENERIC]
     if not words:  # "the group", "our group chat": only when there is one
         one = described["head"].lower() in ("group", "chat") and len(chats) == 1
-        return (chats[0], said) if one else None
+        return chats[0] if one else None
     mentions: Counter[int] = Counter()  # source -> mentions of the words
     passed: Counter[int] = Counter()  # chat source -> words its members talk of
     members = {c.source: c.speakers for c in chats}
@@ -155,14 +155,14 @@ def _described(store: Store, said: str, chats: list[_Chat]) -> tuple[_Chat, str]
     chat = next(c for c in chats if c.source == fits[0])
     if any(n >= mentions[chat.source] for s, n in mentions.items() if s != chat.source):
         return None  # another source (a diary, a 1:1 chat) talks of it as much: the group may be its
-    return chat, said
+    return chat
 
 
 def _mentions(store: Store, word: str) -> list[tuple[int, str | None, date | None]]:
     """(source, speaker, day) of every message that says the word (or its plural), group
     records left out."""
-    rows = chat_rows.saying(store, lexical.singular(word)[:4])
     one = lexical.singular(word)
+    rows = chat_rows.saying(store, one[:4])
     return [
         (source, speaker, day) for source, speaker, day, text in rows
         if not group_events.is_record(text, speaker) for w in lexical.words(text) if lexical.singular(w) == one

@@ -70,8 +70,6 @@ class GroupView:
     """The chat group whose name a question asks (core/groups.py): read from all its naming
     records, not only the retrieved turns, so an answer gives its name now, not an old one."""
 
-    called: str  # the question's words that name it ("our chess club", a name it had)
-    asked: str  # "now" (what it is called now) or "before" (what it was called before its last renaming)
     name: str | None  # the name asked for, without trailing emoji; None: not known (the question is refused)
     named_by: int | None  # the naming record that name is read from (cited)
 

@@ -318,8 +318,7 @@ def _chain_start(anchors: dict[int, str], owner: str | None, relations: Sequence
     first = next(iter(anchors), None)
     if first is None or not relations or not owner:
         return first
-    owned = [row for row, text in anchors.items() if text.lower() == owner.lower()]
-    return owned[0] if owned else first
+    return next((row for row, text in anchors.items() if text.lower() == owner.lower()), first)
 
 
 def _stage1(
