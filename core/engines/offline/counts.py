@@ -114,10 +114,13 @@ def not_a_count(text: str, start: int, end: int, bare: bool, money: bool = False
     )
 
 
-def stated(text: str, noun: str | None, hit: int) -> str | None:
+def stated(text: str, noun: str | None, hit: int, cues: Sequence[str] = ()) -> str | None:
     """The count of `noun` the text states nearest the matched word at `hit`, as digits
     ("forty lengths" -> "40 lengths"); occasions only within the clause of the match
-    ("walked there twice", not "...; she lay down twice"). None when the text states none."""
+    ("walked there twice", not "...; she lay down twice"). None when the text states none.
+    Of two counts of the same noun, the one whose clause says more of the question's
+    `cues` (content stems) wins before nearness: "forty people came, and twelve people
+    stayed" answers "how many people stayed?" with 12."""
     dates = [(d.start, d.end) for d in find_dates(text, _NO_DAY)]
     found: list[tuple[int, str]] = []
     low, high = clause_at(text, hit)
@@ -136,7 +139,14 @@ def stated(text: str, noun: str | None, hit: int) -> str | None:
         if counts is None or (is_occasions(noun) and not low <= m.start() < high):
             continue
         found.append((m.start(), value if is_occasions(noun) else f"{value} {counts}"))
-    return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
+    wanted = set(cues) - ({lexical.stem(noun)} if noun else set())
+    return min(found, key=lambda f: (-_said_in_clause(text, f[0], wanted), abs(f[0] - hit), f[0]))[1] if found else None
+
+
+def _said_in_clause(text: str, at: int, wanted: set[str]) -> int:
+    """How many of the `wanted` stems the clause around offset `at` says."""
+    low, high = clause_at(text, at)
+    return len(wanted & set(lexical.terms(text[low:high])))
 
 
 def _words_after(text: str, end: int) -> list[str]:

@@ -138,7 +138,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh == "how often":
         return _nearest([(m.start(), m.group(0)) for m in _FREQUENCY.finditer(sentence.text)], hit) or None
     if wh == "how many":  # only a count of what the question counts
-        return counts.stated(sentence.text, counts.counted_noun(question.text), hit)
+        return counts.stated(sentence.text, counts.counted_noun(question.text), hit, question.predicate)
     if wh.startswith("how ") and wh != "how often":
         return _number(sentence.text, hit, wh, _amount_kind(question))
     if wh in ("what", "which"):

@@ -248,3 +248,12 @@ def test_a_question_counting_a_currency_takes_the_price(money: Memory, home: Pat
 ])
 def test_a_price_counts_only_its_currency(text: str, noun: str, count: str | None) -> None:
     assert counts.stated(text, noun, 0) == count
+
+
+def test_of_two_counts_of_one_noun_the_clause_saying_the_question_s_verb_answers(
+    tmp_path_factory: pytest.TempPathFactory, home: Path
+) -> None:
+    diary = "# 2024-06-01\n\nAbout sixty walkers set off from the green, and only nine walkers reached the summit cairn.\n"
+    with written_memory(tmp_path_factory, "ridge-walk.md", diary, "Tamsin Hale") as memory:
+        assert memory.ask("How many walkers reached the summit?").text == "9 walkers"
+        assert memory.ask("How many walkers set off from the green?").text == "60 walkers"
