@@ -246,7 +246,26 @@ def role(text: str, current: bool = False) -> tuple[str, int] | None:
     if found:
         return found[0].group(1).strip(), found[0].start(1)
     field = _FIELD.search(text)
-    return (f"works in {field.group(1)}", field.start()) if field else None
+    return (f"works in {field.group(1)}", field.start()) if field else _trade(text)
+
+
+# Verbs whose present tense with an object is a living: "teaches chemistry", "coaches
+# rowing", "studies law". Not "runs" or "owns": "runs a marathon", "owns two cats" are not jobs.
+_TRADE_VERBS = frozenset({"teach", "lecture", "tutor", "coach", "study"})
+
+
+def _trade(text: str) -> tuple[str, int] | None:
+    """"Dora teaches chemistry at the high school" -> ("teaches chemistry", its start): the
+    verb and its object, said in the present and not denied."""
+    for token in grammar.parsed(text):
+        if token.tag_ not in ("VBZ", "VBP") or grammar.verb_base(token.lower_) not in _TRADE_VERBS:
+            continue
+        if any(c.dep_ == "neg" for c in token.children):
+            continue
+        taught = next((c for c in token.children if c.dep_ == "dobj" and c.tag_.startswith("NN")), None)
+        if taught is not None and taught.i > token.i:
+            return text[token.idx : taught.idx + len(taught.text)], token.idx
+    return None
 
 
 def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:

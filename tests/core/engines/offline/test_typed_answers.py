@@ -110,6 +110,16 @@ def test_roles_read_past_adverbs_and_fields_of_work() -> None:
     assert ask("What does Ines do?", slices=(NOOR, field)) == "works in marketing"
 
 
+def test_a_living_said_by_a_verb_answers_what_someone_does() -> None:
+    teaches = turn(1, "Ines teaches geography at the sixth-form college.", "2024-03-01")
+    assert ask("What does Ines do for a living?", evidence=(teaches,)) == "teaches geography"
+    # a verb that is not a living, or a denied one, answers nothing
+    runs = turn(2, "Ines runs a half marathon every spring.", "2024-03-02")
+    assert ask("What does Ines do for a living?", evidence=(runs,)) == DONT_KNOW
+    stopped = turn(3, "Ines doesn't teach geography any more.", "2024-03-03")
+    assert ask("What does Ines do for a living?", evidence=(stopped,)) == DONT_KNOW
+
+
 def test_lists_gather_items_across_sessions() -> None:
     first = turn(1, "Tomas plays the cello in the county orchestra.", "2024-01-10")
     second = turn(2, "Tomas is playing his grandad's banjo at the village fair.", "2024-06-02")
