@@ -22,6 +22,7 @@ from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
+    JOB_QUALIFIERS,
     JOB_WORDS,
     PLACE_NOUNS,
     STRANDED,
@@ -130,7 +131,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     if question.wh in AMOUNTS:
         predicate = tuple(t for t in predicate if t not in _AMOUNT_WORDS)
     if identity_question(question):
-        predicate = tuple(t for t in predicate if t not in {lexical.stem(w) for w in JOB_WORDS})
+        predicate = tuple(t for t in predicate if t not in {lexical.stem(w) for w in JOB_WORDS} | JOB_QUALIFIERS)
     elif not predicate and question.wh not in TYPED:
         if end and len(chain) > 1:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"

@@ -36,7 +36,7 @@ _FESTIVAL = re.compile(
     r"(?!\s+(?-i:[A-Z]))",
     re.I,
 )
-STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in)\W*$", re.I)  # "what is it famous for?"
+STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in|to|at|into)\W*$", re.I)  # "what is it famous for?"
 # "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
 _DESTINATION = re.compile(r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?" + _PROPER)
 # "three days left for Lisbon", "the flat was left for Ines": what remains, not who went.
@@ -71,9 +71,10 @@ def set_off(text: str, start: int) -> re.Match[str] | None:
 
 _EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?" + _PROPER)
 _ROLE = re.compile(
-    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|as)\s+"
+    r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|being|as)\s+"
     r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
-    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since)\b|[,.;:!?—–)]|$)"
+    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since|"
+    r"is|was|has|had|means|pays|last|this|next|yesterday|today|tonight|tomorrow|recently|now)\b|[,.;:!?—–)]|$)"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
 _APPOSED = re.compile(
@@ -86,6 +87,7 @@ _GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|lbs?|km|cm|mm|mi|ml)\b", re.I)
 # "once or twice a year", "three times a week", "every Sunday", "weekly": how often
 _DAYS = "|".join(WEEKDAYS)
 _PERIOD = r"(?:day|night|morning|evening|week|weekend|fortnight|month|year|summer|winter|" + _DAYS + ")"
+_WEEKDAYS_PLURAL = re.compile(rf"\b(?:{_DAYS})s\b", re.I)
 _FREQUENCY = re.compile(
     r"\b(?:(?:once|twice|(?:\w+|\d+)\s+times)(?:\s+or\s+(?:once|twice|(?:\w+|\d+)\s+times))?\s+(?:a|an|per|every)\s+\w+"
     rf"|every\s+(?:other\s+|single\s+|{COUNT_WORDS}\s+)?{_PERIOD}s?"  # "every two weeks", "every few months"
@@ -115,6 +117,7 @@ PLACE_NOUNS = frozenset(
 TIME_NOUNS = frozenset({"year", "date", "day", "month", "time"})  # "in what year ...", "at what time ..."
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
+JOB_QUALIFIERS = frozenset(lexical.stem(w) for w in ("current", "present", "new", "day", "main", "usual"))
 _WORK_STEMS = _JOB_STEMS - {lexical.stem("living")}  # "for a living" is work, "live" (the same stem) is not
 
 
@@ -181,7 +184,7 @@ def _asks_measure(question: Question) -> bool:
 
 
 def _asks_current(question: Question) -> bool:
-    return bool(re.search(r"\b(?:now|currently|still|these days|nowadays)\b", question.text, re.I))
+    return bool(re.search(r"\b(?:now|currently|still|these days|nowadays|current|new|present)\b", question.text, re.I))
 
 
 def asks_class(question: Question) -> bool:
@@ -223,14 +226,17 @@ def identity_question(question: Question) -> bool:
     """"What does Carol do (for a living)?", "what is Bob's job?" ask for a role."""
     if question.target in JOB_WORDS:
         return True
-    if question.wh == "what" and question.predicate and set(question.predicate) <= _JOB_STEMS:
+    asked = set(question.predicate) - JOB_QUALIFIERS  # "the current job of Ines" asks for a job all the same
+    if question.wh == "what" and asked and asked <= _JOB_STEMS:
         return True
     return question.wh == "what" and bool(
         re.search(r"\bdo(?:es)?\b.*\bdo(?:\s+for\s+(?:a\s+living|work))?\W*$", question.text, re.I)
     )
 
 
-_PAST_ROLE = re.compile(r"\b(?:was|used to be|worked as|former(?:ly)?|previously|until)\b", re.I)
+_PAST_ROLE = re.compile(
+    r"\b(?:was|used to be|worked as|former(?:ly)?|previously|until|no longer|quit|left|leaving|gave up)\b", re.I
+)
 _FIELD = re.compile(
     r"\b[Ww]ork(?:s|ed)? in\s+(?!(?:the|a|an|his|her|their|my|our)\b)([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=[,.;:!?]|$)"
 )
@@ -300,6 +306,7 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
     no place: "at Christmas", "at Whitsun", or what the recogniser reads as a date."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     dates += [(m.start(), m.end()) for m in _FESTIVAL.finditer(text)]
+    dates += [(m.start(), m.end()) for m in _WEEKDAYS_PLURAL.finditer(text)]  # "on Saturdays" is when
     named = [(m.start(1), m.group(1), m.group(0).split()[0].lower())
              for m in (*_PLACE.finditer(text), *(_EMPLOYER.finditer(text) if employer else ()))]
     named += [(m.start(2), m.group(2), "to") for m in _DESTINATION.finditer(text)  # "left for Lyon": gone to Lyon

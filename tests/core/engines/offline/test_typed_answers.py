@@ -502,3 +502,26 @@ def test_who_did_it_is_the_subject_of_the_clause_that_says_it() -> None:
     assert who("Who was invited to the wedding?", "Marek was invited to the wedding by Ines.") == "Marek"
     assert who("Who is bringing the tent?", "My sister is bringing the tent.") == DONT_KNOW  # not the writer
     assert who("Who is bringing the tent?", "We are bringing the tent.") == DONT_KNOW
+
+
+def test_a_preposition_left_at_the_end_asks_for_its_object() -> None:
+    allergy = turn(1, "Had to be careful at dinner: Ines is allergic to walnuts, so we changed the plan.", "2024-03-01")
+    assert ask("What is Ines allergic to?", evidence=(allergy,)) == "walnuts"
+    skill = turn(2, "Ines is annoyingly good at darts.", "2024-03-02")
+    assert ask("What is Ines good at?", evidence=(skill,)) == "darts"
+
+
+def test_the_current_job_is_the_role_taken_up_not_the_one_left() -> None:
+    being = turn(1, "Ines had a long week at work; being a paramedic is no joke.", "2024-03-01")
+    assert ask("What is the current job of Ines?", evidence=(being,)) == "paramedic"
+    switched = turn(2, "Last week Ines quit her job as a florist and started as a surveyor.", "2024-03-08")
+    assert ask("What is Ines's new job?", evidence=(switched,)) == "surveyor"
+    no_role = turn(3, "Ines had a long week at work.", "2024-03-09")
+    assert ask("What is Ines's current job?", evidence=(no_role,)) == DONT_KNOW
+
+
+def test_a_weekday_is_no_place() -> None:
+    chess = turn(1, "Ines plays chess on Sundays.", "2024-03-01")
+    assert ask("Where does Ines play chess?", evidence=(chess,)) == DONT_KNOW
+    club = turn(2, "Ines plays chess at the Rook & Pawn on Sundays.", "2024-03-02")
+    assert ask("Where does Ines play chess?", evidence=(club,)) == "Rook & Pawn"
