@@ -151,8 +151,14 @@ def ranked(
         if span(question, sentence, hit, entity):
             score += SPAN_BONUS
         found.append(Scored(score, sentence, hit, second))
-    current = any(w in CURRENT for w in lexical.words(question.text))
-    return sorted(_newer_first(found, RECENCY_NOW if current else RECENCY_BONUS), key=lambda f: (f.second, -f.score))
+    return sorted(_newer_first(found, RECENCY_NOW if asks_now(question) else RECENCY_BONUS), key=lambda f: (f.second, -f.score))
+
+
+def asks_now(question: Question) -> bool:
+    """"Where does she live now?" and "where does she live?" alike ask for the state today:
+    a question in the simple present wants the latest statement, as one saying "now" does."""
+    words = lexical.words(question.text)
+    return any(w in CURRENT for w in words) or any(w in ("do", "does") for w in words[1:])
 
 
 _NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
