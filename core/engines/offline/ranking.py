@@ -154,11 +154,19 @@ def ranked(
     return sorted(_newer_first(found, RECENCY_NOW if asks_now(question) else RECENCY_BONUS), key=lambda f: (f.second, -f.score))
 
 
+# States one holds one at a time (a home, a job): asked in the simple present, the latest
+# statement answers. Not "which instrument does she play?": she may play several.
+_ONE_AT_A_TIME = frozenset(lexical.stem(w) for w in ("live", "work", "study", "stay"))
+
+
 def asks_now(question: Question) -> bool:
-    """"Where does she live now?" and "where does she live?" alike ask for the state today:
-    a question in the simple present wants the latest statement, as one saying "now" does."""
+    """"Where does she live now?" and "where does she live?" alike ask for the state today."""
     words = lexical.words(question.text)
-    return any(w in CURRENT for w in words) or any(w in ("do", "does") for w in words[1:])
+    if any(w in CURRENT for w in words):
+        return True
+    if not any(w in ("do", "does") for w in words[1:]):
+        return False
+    return identity_question(question) or bool(set(question.predicate) & _ONE_AT_A_TIME)
 
 
 _NOTE_PLACE = re.compile(r"\s+(?:at|in|on|from|to|near)\s")
