@@ -13,7 +13,7 @@ instead of guessing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -152,6 +152,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         records = [r.score for r in ranked if _group_record(r.sentence)]
         if records:  # "when did Lasse leave?": only what is supported as well as the record may answer
             ranked = [r for r in ranked if r.score > max(records) and not _group_record(r.sentence)]
+    kinds = {s.name: s.kind for s in request.slices if s.kind}  # "who" is never answered by a known place
     turns = {turn.id: turn for turn in request.evidence}  # the evidence by id: for the event and the replies alike
     about = _of_event(question, sentences, turns)
     count_asked = question.wh == "how many"
@@ -160,14 +161,14 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             continue  # "It begins at 11am", of the parade, is no time of the recital
         if count_asked and not counts.stated_within(scored.sentence, scored.hit, scope):
             continue  # "won 3 races in 2024" counts none of March 2025's
-        short = _typed_cut(question, scored.sentence, scored.hit, end, chain)
+        short = _typed_cut(question, scored.sentence, scored.hit, end, chain, kinds)
         if short:
             return Explanation(short, tuple(chain), scored.sentence.text)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
         for reply in replies.replies_to(question, asking, turns, sentences):
             if not about(reply) or (count_asked and not counts.stated_within(reply, 0, scope)):
                 continue
-            short = _typed_cut(question, reply, 0, end, chain)
+            short = _typed_cut(question, reply, 0, end, chain, kinds)
             if short:
                 return Explanation(short, tuple(chain), reply.text)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
@@ -223,12 +224,13 @@ def _of_event(question: Question, sentences: Sequence[Sentence],
     return lambda sentence: events.speaks_of(noun, sentence, said, turns)
 
 
-def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str]) -> str | None:
+def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str],
+               kinds: Mapping[str, str]) -> str | None:
     """The span of the question's type in the sentence, if it is a well-formed answer that
-    does not echo the question."""
+    does not echo the question and, for "who", names no known place or thing."""
     short = refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "")
     if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
-        return short
+        return None if refusals.not_a_person(short, question, sentence.text, kinds) else short
     return None
 
 

@@ -7,7 +7,7 @@ repeats the question's words tells nothing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from memhop.core.engines.offline import grammar
@@ -137,6 +137,29 @@ def echoes(short: str, question: Question, chain: Sequence[str] = ()) -> bool:
     asked = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", question.text)} - {"what", "which", "who", "where", "when", "how"}
     named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’&-]+", short)}
     return question.wh in ("where", "who", "whom") and bool(named & asked)
+
+
+# Kinds of entity that never answer "who": a town, or a thing ("who is Ines seeing now?" is
+# not answered by "Leeds" from "she'll see if she can get down from Leeds").
+_NOT_WHO = frozenset({"place", "thing"})
+_WORK_FOR = re.compile(r"\b(?:work(?:s|ed|ing)?\s+for|employ\w*|hire[sd]?|hiring|run(?:s|ning)?|own(?:s|ed)?)\b", re.I)
+_PLACE_PREPOSITIONS = r"(?:from|in|at|to|near|into|around|outside|via|through|across|towards?|inside)"
+
+
+def not_a_person(short: str, question: Question, sentence: str, kinds: Mapping[str, str]) -> bool:
+    """A "who" question is answered by someone. A cut naming a known entity the store holds
+    as a place or a thing (or an organisation, unless the question asks who someone works
+    for or who runs or owns something) is none — when the sentence itself says it as a place,
+    after "from", "in", "at" and the like. The store's kind alone is not trusted: a person
+    it misfiled as a place still answers where the sentence has them act ("Bertrand painted it")."""
+    if question.wh not in ("who", "whom"):
+        return False
+    kind = kinds.get(short) or next((k for name, k in kinds.items() if same_entity(short, name)), "")
+    if kind not in _NOT_WHO and not (kind == "org" and not _WORK_FOR.search(question.text)):
+        return False
+    said = list(re.finditer(rf"(?<![\w'’]){re.escape(short)}(?![\w'’])", sentence))
+    as_place = [m for m in said if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+(?:the\s+)?$", sentence[: m.start()], re.I)]
+    return bool(said) and len(as_place) == len(said)
 
 
 def repeats(short: str, question: Question) -> bool:

@@ -525,3 +525,25 @@ def test_a_weekday_is_no_place() -> None:
     assert ask("Where does Ines play chess?", evidence=(chess,)) == DONT_KNOW
     club = turn(2, "Ines plays chess at the Rook & Pawn on Sundays.", "2024-03-02")
     assert ask("Where does Ines play chess?", evidence=(club,)) == "Rook & Pawn"
+
+
+def test_who_is_never_answered_by_a_known_place() -> None:
+    """"see if she can get down from Leeds" holds the question's verb and a known name, but
+    Leeds is a town: a who-question wants someone, so it is refused."""
+    leeds = EntitySlice("Leeds", "Leeds is a city in the north.", (), "place")
+    wrote = turn(1, "Ines will see if she can get down from Leeds.", "2024-05-02")
+    assert ask("Who is Ines seeing now?", slices=(NOOR, TOMAS, INES, leeds), evidence=(wrote,)) == DONT_KNOW
+    said = TurnView(2, "Ines", "I'll see if I can get down from Leeds", datetime(2024, 5, 2), "2024-05-02#2")
+    assert ask("Who is Ines seeing now?", slices=(NOOR, TOMAS, INES, leeds), evidence=(said,)) == DONT_KNOW
+    # someone known as a person still answers
+    bryn = EntitySlice("Bryn", "Bryn is Ines's boyfriend.", (), "person")
+    dating = turn(3, "Ines is seeing Bryn, who she met at the climbing wall.", "2024-05-03")
+    assert ask("Who is Ines seeing now?", slices=(NOOR, TOMAS, INES, leeds, bryn), evidence=(dating,)) == "Bryn"
+    # an organisation answers who someone works for
+    firm = EntitySlice("Harrow Freight", "Harrow Freight is a haulage firm.", (), "org")
+    job = turn(4, "Ines works for Harrow Freight in the depot.", "2024-05-04")
+    assert ask("Who does Ines work for?", slices=(NOOR, TOMAS, INES, firm), evidence=(job,)) == "Harrow Freight"
+    # a person the store misfiled as a place still answers where the sentence has them act
+    cosmo = EntitySlice("Cosmo", "Cosmo is a neighbour.", (), "place")
+    fixed = turn(5, "Cosmo fixed the garden gate for Ines.", "2024-05-05")
+    assert ask("Who fixed the garden gate?", slices=(NOOR, TOMAS, INES, cosmo), evidence=(fixed,)) == "Cosmo"
