@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import counts, events, groups, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, grammar, groups, lists, ranking, refusals, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
@@ -142,6 +142,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     other_names = refusals.other_names(question, chain, names, sentences)
     if other_names:  # "a trip to Lyon" is not one to Rome
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
+    ranked = [r for r in ranked if not refusals.another_kind(question, r.sentence.text)]  # "her favourite drink" is no cuisine
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked, sentences, end)
         if gathered:
@@ -269,6 +270,8 @@ def _needs_span(question: Question) -> bool:
     "in what year": the type the question names must be found, or nothing is."""
     if STRANDED.search(question.text):  # "what is the gallery famous for?": its object, or nothing
         return True
+    if question.target and grammar.verb_base((grammar.question_verb(question.text) or "").lower()) == "play":
+        return True  # "which sport does Ines play?": what she plays, of that kind, or nothing
     return question.wh in NEEDS_SPAN or question.target in PLACE_NOUNS | TIME_NOUNS
 
 

@@ -257,6 +257,42 @@ def complements(text: str, verb: str, skip: frozenset[str], said: Callable[[Toke
     return [p for _, p in sorted(found, key=lambda f: f[0])]
 
 
+# What "play" with no article takes: "plays squash", "play chess". "Play the X" is an
+# instrument or a part ("plays the cello", "played the villain"), never a sport or game.
+BARE_PLAY = frozenset({"sport", "game"})
+
+
+def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
+    """What the sentence says is played, of the kind `asked` (the question's type noun:
+    "which sport", "what instrument"). A capitalised object is a piece, a part or an opponent
+    ("played Greensleeves on the oboe"), neither instrument nor sport: then the common noun
+    after "on" is what was played on, unless a sport or game is asked. For a sport or a game
+    an object with an article or owner ("plays the cello", "her violin") is none."""
+    if not _may_hold_verb(text, "play"):
+        return []
+    found: list[Piece] = []
+    for token in parsed(text):
+        if not token.tag_.startswith("VB") or verb_base(token.text) != "play":
+            continue
+        for child in token.children:
+            if child.dep_ != "dobj" or child.tag_ in ("PRP", "WP", "WDT", "EX") or child.lower_ in skip:
+                continue
+            if child.tag_ in ("NNP", "NNPS") or child.text[:1].isupper():
+                if asked in BARE_PLAY:
+                    continue
+                on = next((c for c in token.children if c.dep_ == "prep" and c.lower_ == "on"), None)
+                held = next((c for c in on.children if c.dep_ == "pobj"), None) if on is not None else None
+                if held is not None and held.tag_ in ("NN", "NNS") and held.text.islower():
+                    phrase = _phrase(held)
+                    found += [phrase] if phrase else []
+                continue
+            if asked in BARE_PLAY and any(c.dep_ in ("det", "poss") and c.lower_ not in ("no", "any") for c in child.children):
+                continue
+            phrase = _phrase(child)
+            found += [phrase] if phrase else []
+    return found
+
+
 def _may_hold_verb(text: str, verb: str) -> bool:
     """False only when no word of `text` can have `verb` as its `verb_base`: a regular form
     starts with the verb less its last letter ("liked", "liking", "tried"), an irregular
@@ -423,7 +459,16 @@ def _generic(text: str, kind_word: str | None) -> bool:
     words = _without_owner(text).lower().split()
     return not words or (kind_word is not None and words[-1].rstrip("s") == kind_word.rstrip("s")) or words[-1] in (
         "one", "thing", "person", "name"
-    )
+    ) or words[-1] in EVALUATIVE
+
+
+# Nouns that judge rather than class: "Juno is a menace", "a legend", "a good boy" say what
+# one thinks of Juno, never its breed or kind.
+EVALUATIVE = frozenset(
+    """menace legend star nightmare angel darling sweetheart gem treasure pest nuisance handful delight joy
+    disaster hero genius monster terror rascal diva character mess pain dream idiot clown cutie sweetie
+    champ champion beast brute baby boy girl lad love diamond saint devil horror hoot riot scream""".split()
+)
 
 
 def entities(text: str, labels: frozenset[str]) -> list[Piece]:

@@ -12,7 +12,7 @@ from datetime import date, datetime
 
 from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.ranking import AMOUNTS
-from memhop.core.engines.offline.spans import CURRENCY_SIGNS, TIME_NOUNS, asks_name
+from memhop.core.engines.offline.spans import CURRENCY_SIGNS, PREFERS, TIME_NOUNS, asks_name, type_noun
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import MONTHS, WEEKDAYS, find_dates
@@ -160,6 +160,29 @@ def not_a_person(short: str, question: Question, sentence: str, kinds: Mapping[s
     said = list(re.finditer(rf"(?<![\w'’]){re.escape(short)}(?![\w'’])", sentence))
     as_place = [m for m in said if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+(?:the\s+)?$", sentence[: m.start()], re.I)]
     return bool(said) and len(as_place) == len(said)
+
+
+_FAVOURITE = frozenset({"favourite", "favorite", "favourites", "favorites"})
+def asked_kind(question: Question) -> str | None:
+    """The kind of favourite a question asks for: its type noun ("the favourite cuisine of
+    Ines", "which drink does Ines like best") or the verb it likes ("what does Ines like to
+    drink most?": drink); None when it asks for no favourite."""
+    if not PREFERS.search(question.text):
+        return None
+    asked = type_noun(question)
+    return asked if asked != "name" else None
+
+
+def another_kind(question: Question, sentence: str) -> bool:
+    """The sentence names a favourite of another kind than the one asked ("it's her favourite
+    drink" to "what is the favourite cuisine of Ines?", "her favourite cuisine, no contest" to
+    "what does Ines like to drink most?"): what it holds is no answer."""
+    asked = asked_kind(question)
+    if asked is None or not _FAVOURITE.intersection(w.lower() for w in re.findall(r"[a-z]+", sentence, re.I)):
+        return False
+    kinds = [t.head for t in grammar.parsed(sentence) if t.lower_ in _FAVOURITE and t.dep_ == "amod"]
+    said = {lexical.stem(t.lower_) for t in kinds if t.tag_.startswith("NN")}
+    return bool(said) and lexical.stem(asked) not in said
 
 
 def repeats(short: str, question: Question) -> bool:

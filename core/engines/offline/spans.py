@@ -98,7 +98,7 @@ _FREQUENCY = re.compile(
 )
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
-_COPULA_NOUN = re.compile(
+COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
     r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\W*$)",
     re.I,
@@ -166,6 +166,10 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             if found_object and found_object.lower() not in _IDIOMS:
                 return found_object
         verb = grammar.question_verb(question.text)
+        if verb and question.target and grammar.verb_base(verb.lower()) == "play":  # "which sport does Ines play?"
+            skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
+            kept = grammar.played(sentence.text, skip, question.target)
+            return kept[0].text if kept else None
         if verb:
             skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
             found_objects = grammar.complements(sentence.text, verb, skip)
@@ -213,9 +217,16 @@ def type_noun(question: Question) -> str | None:
         m = re.search(r"\bname of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
         return m.group(1).lower() if m else None
     if question.target is None:  # "what is the favourite drink of Ines?", "what is Ines's usual order?"
-        m = _COPULA_NOUN.match(question.text)
-        return m.group(1).lower() if m else None
+        m = COPULA_NOUN.match(question.text)
+        if m:
+            return m.group(1).lower()
+        liked = LIKES_TO.search(question.text) if PREFERS.search(question.text) else None
+        return liked.group(1).lower() if liked else None  # "what does Ines like to drink most?": a drink
     return question.target
+
+
+PREFERS = re.compile(r"\b(?:favou?rite|most|best)\b", re.I)
+LIKES_TO = re.compile(r"\b(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys)\s+to\s+([a-z]+)\b", re.I)
 
 
 def _kind_word(question: Question) -> str | None:

@@ -547,3 +547,34 @@ def test_who_is_never_answered_by_a_known_place() -> None:
     cosmo = EntitySlice("Cosmo", "Cosmo is a neighbour.", (), "place")
     fixed = turn(5, "Cosmo fixed the garden gate for Ines.", "2024-05-05")
     assert ask("Who fixed the garden gate?", slices=(NOOR, TOMAS, INES, cosmo), evidence=(fixed,)) == "Cosmo"
+
+
+def test_a_favourite_of_another_kind_is_no_answer() -> None:
+    """"her favourite stew" names a stew: it answers no question about her favourite
+    colour, and "her favourite cuisine" nothing she likes to drink."""
+    stew = turn(1, "Ines cooked goulash again, it's her favourite stew.", "2024-05-02")
+    assert ask("What is the favourite colour of Ines?", evidence=(stew,)) == DONT_KNOW
+    food = turn(2, "Ines loves Basque food; her favourite cuisine, no contest.", "2024-05-03")
+    assert ask("What does Ines like to drink most?", evidence=(food,)) == DONT_KNOW
+    tea = turn(3, "Ines ordered rooibos, her favourite drink.", "2024-05-04")
+    assert ask("What does Ines like to drink most?", evidence=(food, tea)) == "rooibos"
+
+
+def test_what_is_played_must_be_of_the_kind_asked() -> None:
+    """"play the X" is an instrument or a part, never a sport; a capitalised object is a
+    piece, and the instrument is the one it was played on."""
+    cello = turn(1, "Tomas plays the harpsichord in a baroque ensemble.", "2024-05-02")
+    assert ask("Which sport does Tomas play?", evidence=(cello,)) == DONT_KNOW
+    piece = turn(2, "Tomas played Jerusalem on the euphonium at the fete.", "2024-05-03")
+    assert ask("What instrument does Tomas play?", evidence=(piece,)) == "euphonium"
+    assert ask("Which sport does Tomas play?", evidence=(piece,)) == DONT_KNOW
+    bare = turn(3, "Tomas plays netball with the university club.", "2024-05-04")
+    assert ask("Which sport does Tomas play?", evidence=(bare,)) == "netball"
+
+
+def test_a_judgement_is_no_class() -> None:
+    """"Biscuit is a menace" says what the family thinks of the dog, not its breed."""
+    biscuit = EntitySlice("Biscuit", "Biscuit is Tomas's dog.", ("Biscuit is an absolute menace.",))
+    assert ask("What breed is Tomas's dog?", slices=(TOMAS, biscuit)) == DONT_KNOW
+    bred = EntitySlice("Biscuit", "Biscuit is Tomas's dog.", ("Biscuit is an absolute menace.", "Biscuit is a basset hound."))
+    assert ask("What breed is Tomas's dog?", slices=(TOMAS, bred)) == "basset hound"
