@@ -24,10 +24,10 @@ from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
 from memhop.core.engines.offline.spans import (
     JOB_QUALIFIERS,
     JOB_WORDS,
-    PLACE_NOUNS,
     STRANDED,
     TIME_NOUNS,
     asks_name,
+    asks_place,
     clause,
     identity_question,
     span,
@@ -54,7 +54,7 @@ DONT_KNOW = "I don't know"
 NEEDS_SPAN = TYPED | {"who", "whom", "how often", "yes/no"}
 STRONG_SHARE = 0.6  # a list or count gathers from sentences scoring at least this share of the best
 SPAN_REACH = 8  # supporting sentences searched for a typed span before falling back to the best one
-_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was)\s+I\b")
+_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:do|did|have|had|will|would|can|could|should|am|was|were|are)\s+(?:I|we)\b", re.I)
 # Words of an amount question that name its type, not what the sentence must say.
 _AMOUNT_WORDS = frozenset(lexical.stem(w) for w in ("turn", "turned", "age", "aged", "old", "cost", "long", "far", "times"))
 
@@ -272,7 +272,7 @@ def _needs_span(question: Question) -> bool:
         return True
     if question.target and grammar.verb_base((grammar.question_verb(question.text) or "").lower()) == "play":
         return True  # "which sport does Ines play?": what she plays, of that kind, or nothing
-    return question.wh in NEEDS_SPAN or question.target in PLACE_NOUNS | TIME_NOUNS
+    return question.wh in NEEDS_SPAN or asks_place(question) or question.target in TIME_NOUNS
 
 
 def _grounded(question: Question, sentence: Sentence) -> bool:

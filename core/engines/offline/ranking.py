@@ -244,8 +244,9 @@ def _first_content(sentence: Sentence) -> int:
 def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: str | None = None) -> float:
     """How surely the word at `position` is said of `entity` (1 sure, 0 it is someone else's);
     with `asked_doer`, of that actor doing it to `entity`."""
-    if entity is None:
-        return 1.0
+    if entity is None:  # "which venues did we look at?": the asker's doing, not another speaker's "I"
+        found = actor(sentence, position)[0] if asked_doer is not None else None
+        return 1.0 if found is None or same_entity(found, asked_doer) else 0.0
     doer, distance = actor(sentence, position)
     if distance == 0 and _equated(sentence.text, position, entity):
         return 1.0  # "the drummer in Tin Owls is Cal": Cal is the drummer

@@ -135,7 +135,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             year = re.search(r"\b(?:1[89]|20)\d\d\b", found)
             return year.group(0) if year else None
         return found
-    if wh == "where" or (wh in ("what", "which") and question.target in PLACE_NOUNS):
+    if wh == "where" or (wh in ("what", "which") and asks_place(question)):
         return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question))
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
@@ -180,6 +180,19 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
 
 
 _MEASURE_VERBS = frozenset({"weigh", "cost", "measure"})
+
+
+def asks_place(question: Question) -> bool:
+    """"Which city", "in what part of town": a place noun is asked for. "Part" names
+    a place only with "of" after it: "what part did Ines get in the play?" asks for a
+    role."""
+    target = question.target
+    if target not in PLACE_NOUNS:
+        return False
+    return target not in _PLACE_ONLY_OF or bool(re.search(rf"\b{target}s?\s+of\b", question.text, re.I))
+
+
+_PLACE_ONLY_OF = frozenset({"part"})
 
 
 def _asks_measure(question: Question) -> bool:

@@ -578,3 +578,22 @@ def test_a_judgement_is_no_class() -> None:
     assert ask("What breed is Tomas's dog?", slices=(TOMAS, biscuit)) == DONT_KNOW
     bred = EntitySlice("Biscuit", "Biscuit is Tomas's dog.", ("Biscuit is an absolute menace.", "Biscuit is a basset hound."))
     assert ask("What breed is Tomas's dog?", slices=(TOMAS, bred)) == "basset hound"
+
+
+def test_a_part_is_a_place_only_as_a_part_of_somewhere() -> None:
+    """"What part did Ines get in the play?" asks for a role: "to Sunrise", a song's title,
+    is no place that answers it; "which part of Leeds" still asks for one."""
+    song = EntitySlice("Sunrise", "Sunrise is mentioned.", (), "person")
+    tune = turn(1, "Ines played us Hymn to Sunrise on the violin, twice.", "2024-05-02")
+    assert ask("What part did Ines get in the school play?", slices=(NOOR, TOMAS, INES, song), evidence=(tune,)) == DONT_KNOW
+    home = turn(2, "Ines lives in Headingley, on the north side of Leeds.", "2024-05-03")
+    assert ask("Which part of Leeds does Ines live in?", evidence=(home,)) == "Headingley"
+
+
+def test_we_in_a_question_is_the_writer_not_another_speaker() -> None:
+    """"Which venues did we look at?" asks what the writer did: another chat speaker's
+    "Priya and I are looking at a flat" is their doing, not the asker's."""
+    theirs = TurnView(1, "Tomas", "Priya and I are looking at a flat in Hove.", datetime(2024, 5, 2), "2024-05-02#1")
+    assert ask("Which wedding venues did we look at?", evidence=(theirs,)) == DONT_KNOW
+    ours = turn(2, "We looked at the old mill and the tithe barn.", "2024-05-03")
+    assert ask("Which wedding venues did we look at?", evidence=(theirs, ours)) == "old mill and the tithe barn"
