@@ -62,6 +62,7 @@ class _Candidate:
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Breton crêpes")
+    pet_cues: int = 0  # named as an animal: "our cat Thimble", "the rescue named him Bodkin"
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
@@ -116,6 +117,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if clean_name(pet) == pet:
                 cand = add(pet)
                 cand.cued_kind, cand.mid_sentence, cand.vocative_only = "pet", True, False
+                cand.pet_cues += 1
     _fold_possessives(found)
     for name, cand in found.items():
         cand.against = against[name] + against[f"{name}'s"]
@@ -212,6 +214,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
                     votes[canonical(word, "person")]["person"] += kinds_of.CUED
 
     candidates = _collect(session, docs)
+    named_pets: set[str] = {k.name for k in registry if kinds.get(k.name) == "pet"}
     # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
     kinded = [(c, c.cued_kind or _vote(c.labels) or "person") for c in candidates.values()]
     # People first (so "Alice's" is known to be Alice's place), longer names first (so
@@ -228,13 +231,16 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             continue
         name = canonical(cand.surface, kind)
         votes[name].update(kinds_of.label_votes(cand.labels))  # what the text states counts per mention, in _mentions
+        if cand.pet_cues:  # the naming grammar outweighs NER's guess
+            votes[name]["pet"] += kinds_of.CUED * cand.pet_cues
+            named_pets.add(name)
 
     forms = [
         (k.name, tuple(k.aliases) + tuple(sorted(aliases.get(k.name, ()))))
         for k in registry
         if k.name.lower() not in _PRONOUN_NAMES
     ]
-    mentions = _mentions(session, docs, forms, votes)
+    mentions = _mentions(session, docs, forms, votes, named_pets)
     for name in list(present):
         mentions.setdefault(name, [])
     out: list[FoundEntity] = []
@@ -390,9 +396,11 @@ def _mentions(
     docs: Sequence[Doc],
     forms: list[tuple[str, tuple[str, ...]]],
     votes: dict[str, Counter[str]],
+    pets: frozenset[str] | set[str] = frozenset(),
 ) -> dict[str, list[int]]:
     """Turn ids per entity named in them (in first-mention order); each mention's
-    surroundings add to `votes`."""
+    surroundings add to `votes`. A pet's name, capitalised, is the pet even where it is
+    also a word the tagger reads otherwise at a sentence start ("Bramble snored")."""
     out: dict[str, list[int]] = {}
     for turn, doc in zip(session.turns, docs):
         if is_bot(turn.speaker):
@@ -401,7 +409,8 @@ def _mentions(
         tagged = {e.start_char for e in doc.ents}
         self_turn = is_self_speaker(session, turn.speaker)
         for match in find_names(turn.text, forms):
-            if plausible_mention(match, doc, starts, self_turn, tagged):
+            pet = match.entity in pets and match.text[:1].isupper() and match.text.lower() not in relations.KIN_ALIASES
+            if pet or plausible_mention(match, doc, starts, self_turn, tagged):
                 votes[match.entity].update(kinds_of.mention_votes(doc, match.start, match.end))
                 ids = out.setdefault(match.entity, [])
                 if turn.id not in ids:
