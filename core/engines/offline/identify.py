@@ -36,6 +36,7 @@ from memhop.core.engines.offline.nonentities import (
     shouted,
 )
 from memhop.core.engines.offline.propn import proper_noun_runs
+from memhop.core.engines.offline.titles import title_ranges
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry, name_key
 from memhop.core.language.placeholders import is_unnamed
@@ -81,19 +82,24 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
         starts = sentence_starts(doc)
         things = relations.thing_names(turn.text)
         adjectives |= proper_adjectives(doc)
+        titles = title_ranges(doc)
         for ent in doc.ents:
             if ent.label_ in NOT_ENTITY_LABELS and (other := clean_name(ent.text)) is not None:
                 against[other] += 1  # "Zoë" once read as a nationality still counts as one
         for span, label in spans:
             tokens = list(span)
-            while len(tokens) > 1 and tokens[0].tag_ in LEADING_JUNK:
-                tokens = tokens[1:]  # "Took Pepper"
+            while len(tokens) > 1 and (tokens[0].tag_ in LEADING_JUNK or tokens[0].lower_ in _FEELINGS):
+                tokens = tokens[1:]  # "Took Pepper", "Poor Halvard"
             if len(tokens) > 1 and tokens[0].i == span.start and (id(doc), span.start_char) in cuts:
                 tokens = tokens[1:]  # "Met Priya", "Via Femi": a verb or preposition in capitals
             first = tokens[0]
             if first.i > 0 and doc[first.i - 1].lower_ in ("a", "an") and len(tokens) == 1:
                 continue  # "a Steinway": names take no indefinite article
-            name = clean_name(doc[first.i : tokens[-1].i + 1].text, keep_possessive=label not in (None, "PERSON"))
+            owner = _owns_something_personal(doc, tokens[-1].i)  # "Uncle Osric's dog" is his, not a place
+            name = clean_name(doc[first.i : tokens[-1].i + 1].text, keep_possessive=label not in (None, "PERSON") and not owner)
+            if name is not None and any(s <= first.idx < e for s, e in titles):
+                against[name] += 1  # "played us Song of Dawn": a title's words are nobody
+                continue
             if name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
                 continue
             if not_an_entity(span) is not None:
@@ -123,6 +129,23 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
         cand.against = against[name] + against[f"{name}'s"]
         cand.adjective = name in adjectives
     return found
+
+
+# Feelings stuck to a name at a sentence start: "Poor Halvard.", "Lucky Odile!"
+_FEELINGS = frozenset({"poor", "lucky", "sweet", "silly", "brave", "clever", "bless", "darling", "proud", "grumpy", "quiet"})
+
+
+def _owns_something_personal(doc: Doc, last: int) -> bool:
+    """The name ends in "'s" and what follows is a person's or a pet's: "Uncle Osric's dog"."""
+    token = doc[last]
+    after = last + 1
+    if token.lower_ in ("'s", "’s"):
+        after = last + 1
+    elif after < len(doc) and doc[after].lower_ in ("'s", "’s"):
+        after += 1
+    else:
+        return False
+    return after < len(doc) and kinds_of.personal(doc[after].lower_)
 
 
 def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:

@@ -171,7 +171,7 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
     owned = doc[last.i + 2].lower_ if possessive and last.i + 2 < len(doc) else ""
     if owned in _PET_CARE:
         votes["pet"] += CONTEXT  # "Snarfle's vet", "Bodkin's lead"
-    elif owned and _personal(owned):
+    elif owned and personal(owned):
         votes["person"] += CONTEXT  # "Femi's sister", "Oma's cat", "Min-ji's eyebrows"
     if _taken_to_the_vet(doc, last.i):
         votes["pet"] += CONTEXT  # "took Snarfle to the vet"
@@ -275,8 +275,8 @@ def _preposition_votes(before: Token, before2: Token | None, after: Token | None
     governor = _governor(before)
     if word in _PLACE_PREPS:
         votes["place"] += CONTEXT  # "in Wetherby", "near Ashgrove Park"
-    elif word == "to" and (lead in _MOTION or governor in _MOTION):
-        votes["place"] += CONTEXT  # "drove to Penzance", "moved back over to Lerwick"
+    elif word == "to" and lead in _MOTION:
+        votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick"
     elif word == "from" and (lead in _ORIGIN or governor in _MOTION | _ORIGIN):
         votes["place"] += CONTEXT  # "she's from Porto Alegre", "flew over from Kilrush"
     elif word in ("at", "for") and lead in _JOB:
@@ -319,7 +319,7 @@ def _somewhere_at(prep: Token) -> bool:
     # a capitalised noun opening a line is tagged a proper noun: "Gym at Hammerlock."
     opening = head.tag_ == "NNP" and (head.i == 0 or head.is_sent_start) and is_english_word(head.lower_)
     if head.tag_ in ("NN", "NNS") or opening:
-        return not _personal(head.lower_)
+        return not personal(head.lower_)
     return head.tag_.startswith("VB") and head.lower_ in _STAY_AT
 
 
@@ -338,7 +338,7 @@ def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
     return votes
 
 
-def _personal(word: str) -> bool:
+def personal(word: str) -> bool:
     """What only a person (or a pet) has: kin, friends, pets, a body, a birthday, a home."""
     base = relations.base_word(word)
     return base in relations.RELATION_WORDS or base in _PERSONAL or base.rstrip("s") in _PERSONAL or (

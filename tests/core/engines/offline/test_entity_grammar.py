@@ -61,3 +61,25 @@ def test_a_name_a_preposition_of_place_governs_is_no_person(home: Path, runner: 
     kinds = {n: found[n]["kind"] if n in found else None for n in ("Kilrush", "Hammerlock", "Wessex Wanderers", "Marlowe")}
     assert kinds == {"Kilrush": "place", "Hammerlock": "place", "Wessex Wanderers": "org", "Marlowe": "place"}, kinds
     assert found["Tobiah"]["kind"] == "person" and found["Ferdia"]["kind"] == "person"
+
+
+TITLES = """# 2025-05-03
+
+Gran and Pip came up for the weekend. Pip played us Song of Dawn on the cello, twice.
+Wendell read Lanterns in Winter aloud to the kids. Pip hates that book.
+
+# 2025-05-06
+
+Sent Halvard a card. Poor Halvard. He hates hospitals. Wendell said that Aunty Briony's dog "ran off again".
+Quiet NYE in the end. The new VP is a nightmare. Drinks with Odile at Easter, she is paying.
+"""
+
+
+def test_the_words_of_a_title_a_holiday_or_a_feeling_are_no_entities(
+    home: Path, runner: CliRunner, tmp_path: Path
+) -> None:
+    found = _ingest(runner, tmp_path / "titles.md", TITLES)
+    spurious = {"Song", "Dawn", "Song of Dawn", "Lanterns", "Winter", "Poor Halvard", "NYE", "VP", "Easter"}
+    assert not spurious & set(found), sorted(found)
+    assert not [n for n in found if n.endswith("'s")], sorted(found)
+    assert {"Pip", "Wendell", "Halvard"} <= set(found), sorted(found)
