@@ -238,6 +238,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
 
     candidates = _collect(session, docs)
     named_pets: set[str] = {k.name for k in registry if kinds.get(k.name) == "pet"}
+    read_as_person: Counter[str] = Counter()  # person votes that are only NER's guess
     # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
     kinded = [(c, c.cued_kind or _vote(c.labels) or "person") for c in candidates.values()]
     # People first (so "Alice's" is known to be Alice's place), longer names first (so
@@ -254,6 +255,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             continue
         name = canonical(cand.surface, kind)
         votes[name].update(kinds_of.label_votes(cand.labels))  # what the text states counts per mention, in _mentions
+        read_as_person[name] += kinds_of.LABEL * cand.labels["PERSON"]
         if cand.pet_cues:  # the naming grammar outweighs NER's guess
             votes[name]["pet"] += kinds_of.CUED * cand.pet_cues
             named_pets.add(name)
@@ -277,6 +279,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         stored = stored_kinds.get(name)
         if stored is None:  # what the name is made of counts once, when it is new
             votes[name].update(kinds_of.name_votes(name))
+        _only_guessed_a_person(votes[name], read_as_person[name])
         evidence = tuple(sorted(votes[name].items()))
         if name == self_entity:
             kind = "self"
@@ -288,6 +291,14 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             name, seen = renamed[name], sorted({*seen, name} - {renamed[name]})
         out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids)), evidence))
     return out
+
+
+def _only_guessed_a_person(votes: Counter[str], guessed: int) -> None:
+    """A name the text puts somewhere ("flew over from X", "brunch at X") and never makes do
+    what people do is no person for NER's guess alone: its guessed person votes go."""
+    if 0 < votes["person"] <= guessed and votes["place"] + votes["org"] >= kinds_of.CONTEXT:
+        votes["person"] = 0
+        del votes["person"]
 
 
 def _kin_names(doc: Doc) -> list[str]:

@@ -83,3 +83,18 @@ def test_the_words_of_a_title_a_holiday_or_a_feeling_are_no_entities(
     assert not spurious & set(found), sorted(found)
     assert not [n for n in found if n.endswith("'s")], sorted(found)
     assert {"Pip", "Wendell", "Halvard"} <= set(found), sorted(found)
+
+
+GUESSED = """# 2025-07-14
+
+Back from the hen weekend in Porthkerris. I'm so tired I could sleep for a week.
+Porthkerris? We went when we were nineteen and Sunniva loved it.
+Porthkerris, fine, I'll look at houses there.
+"""
+
+
+def test_a_place_a_text_puts_someone_in_is_no_person_for_the_taggers_guess_alone(
+    home: Path, runner: CliRunner, tmp_path: Path
+) -> None:
+    found = _ingest(runner, tmp_path / "guessed.md", GUESSED)
+    assert found.get("Porthkerris", {}).get("kind") == "place", sorted((n, e["kind"]) for n, e in found.items())
