@@ -180,10 +180,12 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
 
 # Cue patterns on raw text, used before any entity is known (identify).
 _NAME = r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)"
+# "it's", "that's": a verb, not an owner ("It's the best dog Jo has had").
+_NOT_OWNERS = r"(?i:it|that|what|there|he|she|who|here|let|where|how)"
 _PET_CUES = tuple(
     LazyPattern(p)
     for p in (
-        rf"\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Tt]heir|[Aa]|[Aa]n|\w+['’]s)\s+(?:[\w-]+\s+){{0,3}}(?:{_alternation(ANIMALS)})\s*,?\s+(?:(?:named|called)\s+)?{_NAME}\b",
+        rf"\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Tt]heir|[Aa]|[Aa]n|(?!{_NOT_OWNERS}['’]s)\w+['’]s)\s+(?:[\w-]+\s+){{0,3}}(?:{_alternation(ANIMALS)})\s*,?\s+(?:(?:named|called)\s+)?{_NAME}\b",
         rf"\b{_NAME}\s*,\s+(?:my|our|her|his|their|the)\s+(?:[\w'’]+\s+){{0,3}}(?:{_alternation(ANIMALS)})\b",
         rf"\b{_NAME}\s+(?:is|was)\s+(?:my|our|her|his|their|a|an)\s+(?:\w+\s+)?(?:{_alternation(ANIMALS)})\b",
         rf"\b(?:{_alternation(ANIMALS)})\s*,?\s+(?:named|called)\s+{_NAME}\b",
