@@ -45,7 +45,8 @@ ANIMALS = frozenset(
     """dog cat puppy pup kitten kitty greyhound whippet labrador lab beagle poodle terrier
     spaniel retriever collie husky dachshund pug bulldog corgi chihuahua shepherd rescue
     hamster rabbit bunny parrot budgie cockatiel bird goldfish fish tortoise turtle horse pony
-    snake lizard gecko ferret rat mouse chinchilla hedgehog""".split()
+    snake lizard gecko ferret rat mouse chinchilla hedgehog lurcher mutt moggy tomcat springer
+    schnauzer sheepdog pointer setter staffie staffy rottweiler doberman mongrel""".split()
 ) | {"guinea pig"}
 RELATION_WORDS = SYMMETRIC | FEMALE | MALE | OTHER_RELATIONS | ANIMALS
 _MODIFIERS = "older younger elder eldest oldest youngest little big baby twin best close old good dear new lovely step".split()
@@ -179,13 +180,19 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
 
 # Cue patterns on raw text, used before any entity is known (identify).
 _NAME = r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)"
+# "it's", "that's": a verb, not an owner ("It's the best dog Jo has had").
+_NOT_OWNERS = r"(?i:it|that|what|there|he|she|who|here|let|where|how)"
 _PET_CUES = tuple(
     LazyPattern(p)
     for p in (
-        rf"\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Tt]heir|[Aa]|[Aa]n|\w+['’]s)\s+(?:\w+\s+)?(?:{_alternation(ANIMALS)})\s*,?\s+(?:(?:named|called)\s+)?{_NAME}\b",
+        rf"\b(?:[Mm]y|[Oo]ur|[Hh]er|[Hh]is|[Tt]heir|[Aa]|[Aa]n|(?!{_NOT_OWNERS}['’]s)\w+['’]s)\s+(?:[\w-]+\s+){{0,3}}(?:{_alternation(ANIMALS)})\s*,?\s+(?:(?:named|called)\s+)?{_NAME}\b",
         rf"\b{_NAME}\s*,\s+(?:my|our|her|his|their|the)\s+(?:[\w'’]+\s+){{0,3}}(?:{_alternation(ANIMALS)})\b",
         rf"\b{_NAME}\s+(?:is|was)\s+(?:my|our|her|his|their|a|an)\s+(?:\w+\s+)?(?:{_alternation(ANIMALS)})\b",
         rf"\b(?:{_alternation(ANIMALS)})\s*,?\s+(?:named|called)\s+{_NAME}\b",
+        # "came home with a lurcher. The rescue named him Bodkin": a name given to the animal
+        # just mentioned (in the same sentence or the next)
+        rf"\b(?:{_alternation(ANIMALS)})s?\b[^.!?\n]{{0,80}}(?:[.!?]\s+[^.!?\n]{{0,80}})?"
+        rf"\b(?:named|renamed|christened|called)\s+(?:him|her|it)\s+{_NAME}\b",
     )
 )
 _THING_NAME = LazyPattern(

@@ -36,6 +36,7 @@ from memhop.core.engines.offline.nonentities import (
     shouted,
 )
 from memhop.core.engines.offline.propn import proper_noun_runs
+from memhop.core.engines.offline.titles import title_ranges
 from memhop.core.language import relations
 from memhop.core.language.names import find_names, match_registry, name_key
 from memhop.core.language.placeholders import is_unnamed
@@ -62,6 +63,7 @@ class _Candidate:
     mentions: int = 0  # read as a name: by NER or as a run of proper nouns
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Breton crêpes")
+    pet_cues: int = 0  # named as an animal: "our cat Thimble", "the rescue named him Bodkin"
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
@@ -80,19 +82,24 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
         starts = sentence_starts(doc)
         things = relations.thing_names(turn.text)
         adjectives |= proper_adjectives(doc)
+        titles = title_ranges(doc)
         for ent in doc.ents:
             if ent.label_ in NOT_ENTITY_LABELS and (other := clean_name(ent.text)) is not None:
                 against[other] += 1  # "Zoë" once read as a nationality still counts as one
         for span, label in spans:
             tokens = list(span)
-            while len(tokens) > 1 and tokens[0].tag_ in LEADING_JUNK:
-                tokens = tokens[1:]  # "Took Pepper"
+            while len(tokens) > 1 and (tokens[0].tag_ in LEADING_JUNK or tokens[0].lower_ in _FEELINGS):
+                tokens = tokens[1:]  # "Took Pepper", "Poor Halvard"
             if len(tokens) > 1 and tokens[0].i == span.start and (id(doc), span.start_char) in cuts:
                 tokens = tokens[1:]  # "Met Priya", "Via Femi": a verb or preposition in capitals
             first = tokens[0]
             if first.i > 0 and doc[first.i - 1].lower_ in ("a", "an") and len(tokens) == 1:
                 continue  # "a Steinway": names take no indefinite article
-            name = clean_name(doc[first.i : tokens[-1].i + 1].text, keep_possessive=label not in (None, "PERSON"))
+            owner = _owns_something_personal(doc, tokens[-1].i)  # "Uncle Osric's dog" is his, not a place
+            name = clean_name(doc[first.i : tokens[-1].i + 1].text, keep_possessive=label not in (None, "PERSON") and not owner)
+            if name is not None and any(s <= first.idx < e for s, e in titles):
+                against[name] += 1  # "played us Song of Dawn": a title's words are nobody
+                continue
             if name is None or name.split()[0] in things or in_quotes(span) or modifier(span):
                 continue
             if not_an_entity(span) is not None:
@@ -116,11 +123,29 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if clean_name(pet) == pet:
                 cand = add(pet)
                 cand.cued_kind, cand.mid_sentence, cand.vocative_only = "pet", True, False
+                cand.pet_cues += 1
     _fold_possessives(found)
     for name, cand in found.items():
         cand.against = against[name] + against[f"{name}'s"]
         cand.adjective = name in adjectives
     return found
+
+
+# Feelings stuck to a name at a sentence start: "Poor Halvard.", "Lucky Odile!"
+_FEELINGS = frozenset({"poor", "lucky", "sweet", "silly", "brave", "clever", "bless", "darling", "proud", "grumpy", "quiet"})
+
+
+def _owns_something_personal(doc: Doc, last: int) -> bool:
+    """The name ends in "'s" and what follows is a person's or a pet's: "Uncle Osric's dog"."""
+    token = doc[last]
+    after = last + 1
+    if token.lower_ in ("'s", "’s"):
+        after = last + 1
+    elif after < len(doc) and doc[after].lower_ in ("'s", "’s"):
+        after += 1
+    else:
+        return False
+    return after < len(doc) and kinds_of.personal(doc[after].lower_)
 
 
 def _name_spans(doc: Doc) -> list[tuple[Span, str | None]]:
@@ -212,6 +237,8 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
                     votes[canonical(word, "person")]["person"] += kinds_of.CUED
 
     candidates = _collect(session, docs)
+    named_pets: set[str] = {k.name for k in registry if kinds.get(k.name) == "pet"}
+    read_as_person: Counter[str] = Counter()  # person votes that are only NER's guess
     # An unlabelled name (the tagger's, not NER's) starts as a person; the votes decide.
     kinded = [(c, c.cued_kind or _vote(c.labels) or "person") for c in candidates.values()]
     # People first (so "Alice's" is known to be Alice's place), longer names first (so
@@ -228,13 +255,17 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             continue
         name = canonical(cand.surface, kind)
         votes[name].update(kinds_of.label_votes(cand.labels))  # what the text states counts per mention, in _mentions
+        read_as_person[name] += kinds_of.LABEL * cand.labels["PERSON"]
+        if cand.pet_cues:  # the naming grammar outweighs NER's guess
+            votes[name]["pet"] += kinds_of.CUED * cand.pet_cues
+            named_pets.add(name)
 
     forms = [
         (k.name, tuple(k.aliases) + tuple(sorted(aliases.get(k.name, ()))))
         for k in registry
         if k.name.lower() not in _PRONOUN_NAMES
     ]
-    mentions = _mentions(session, docs, forms, votes)
+    mentions = _mentions(session, docs, forms, votes, named_pets)
     for name in list(present):
         mentions.setdefault(name, [])
     out: list[FoundEntity] = []
@@ -248,6 +279,7 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         stored = stored_kinds.get(name)
         if stored is None:  # what the name is made of counts once, when it is new
             votes[name].update(kinds_of.name_votes(name))
+        _only_guessed_a_person(votes[name], read_as_person[name])
         evidence = tuple(sorted(votes[name].items()))
         if name == self_entity:
             kind = "self"
@@ -259,6 +291,14 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
             name, seen = renamed[name], sorted({*seen, name} - {renamed[name]})
         out.append(FoundEntity(name, kind, tuple(seen), tuple(sorted(turn_ids)), evidence))
     return out
+
+
+def _only_guessed_a_person(votes: Counter[str], guessed: int) -> None:
+    """A name the text puts somewhere ("flew over from X", "brunch at X") and never makes do
+    what people do is no person for NER's guess alone: its guessed person votes go."""
+    if 0 < votes["person"] <= guessed and votes["place"] + votes["org"] >= kinds_of.CONTEXT:
+        votes["person"] = 0
+        del votes["person"]
 
 
 def _kin_names(doc: Doc) -> list[str]:
@@ -390,9 +430,11 @@ def _mentions(
     docs: Sequence[Doc],
     forms: list[tuple[str, tuple[str, ...]]],
     votes: dict[str, Counter[str]],
+    pets: frozenset[str] | set[str] = frozenset(),
 ) -> dict[str, list[int]]:
     """Turn ids per entity named in them (in first-mention order); each mention's
-    surroundings add to `votes`."""
+    surroundings add to `votes`. A pet's name, capitalised, is the pet even where it is
+    also a word the tagger reads otherwise at a sentence start ("Bramble snored")."""
     out: dict[str, list[int]] = {}
     for turn, doc in zip(session.turns, docs):
         if is_bot(turn.speaker):
@@ -401,7 +443,8 @@ def _mentions(
         tagged = {e.start_char for e in doc.ents}
         self_turn = is_self_speaker(session, turn.speaker)
         for match in find_names(turn.text, forms):
-            if plausible_mention(match, doc, starts, self_turn, tagged):
+            pet = match.entity in pets and match.text[:1].isupper() and match.text.lower() not in relations.KIN_ALIASES
+            if pet or plausible_mention(match, doc, starts, self_turn, tagged):
                 votes[match.entity].update(kinds_of.mention_votes(doc, match.start, match.end))
                 ids = out.setdefault(match.entity, [])
                 if turn.id not in ids:

@@ -93,6 +93,17 @@ _PERSONAL = frozenset(
 )
 
 
+# What only an animal has or is taken to: "Snarfle's vet", "Bodkin's lead", "took Bodkin to the vet".
+_PET_CARE = frozenset(
+    "vet vets veterinarian lead leash collar kennel kennels hutch cage litter tray paw paws fur flea fleas "
+    "worming groomer grooming muzzle harness".split()
+)
+
+
+# Parts of a town named by a place in it: "the Marlowe side of town".
+_QUARTERS = frozenset({"side", "end", "part", "edge"})
+
+
 def label_votes(labels: Counter[str]) -> Counter[str]:
     """spaCy's labels of a name's mentions, one weak vote each."""
     votes: Counter[str] = Counter()
@@ -149,11 +160,21 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
     after = doc[last.i + 1] if last.i + 1 < len(doc) else None
     possessive = after is not None and after.lower_ in ("'s", "’s")
     if before is not None and not possessive:
-        votes.update(_preposition_votes(before, before2))
-    if before is not None:
+        votes.update(_preposition_votes(before, before2, after))
+    quarter = before is not None and before.lower_ == "the" and after is not None and after.lower_ in _QUARTERS
+    if quarter:
+        votes["place"] += CUED  # "on the Marlowe side of town", "the Hallam end"
+    elif before is not None:
         votes.update(_title_votes(before, before2))
-    if possessive and last.i + 2 < len(doc) and _personal(doc[last.i + 2].lower_):
+    if last.dep_ in ("pobj", "dobj") and [t.lower_ for t in doc[last.i + 1 : last.i + 3]] in (["as", "their"], ["as", "its"]):
+        votes["org"] += CUED  # "off to Wessex Wanderers as their physio": an employer
+    owned = doc[last.i + 2].lower_ if possessive and last.i + 2 < len(doc) else ""
+    if owned in _PET_CARE:
+        votes["pet"] += CONTEXT  # "Snarfle's vet", "Bodkin's lead"
+    elif owned and personal(owned):
         votes["person"] += CONTEXT  # "Femi's sister", "Oma's cat", "Min-ji's eyebrows"
+    if _taken_to_the_vet(doc, last.i):
+        votes["pet"] += CONTEXT  # "took Snarfle to the vet"
     if _named_by_pronoun(doc, first.i):
         votes["person"] += CONTEXT  # "She's called Sora", "he was named Tiago" (a pet word elsewhere outvotes it)
     stated = stated_kind(doc, start_char, end_char)
@@ -190,6 +211,17 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
             if child.dep_ == "attr" and (kind := _noun_kind(child.lower_)) is not None:
                 return kind
     return None
+
+
+def _taken_to_the_vet(doc: Doc, i: int) -> bool:
+    """The name is followed, within its clause, by "to the vet(s)" or "to the groomer"."""
+    words = [t.lower_ for t in doc[i + 1 : i + 7]]
+    for at in range(len(words) - 2):
+        if words[at] in (".", "!", "?", ";"):
+            return False
+        if words[at] == "to" and words[at + 1] in ("the", "a") and words[at + 2] in _PET_CARE:
+            return True
+    return False
 
 
 def _named_by_pronoun(doc: Doc, i: int) -> bool:
@@ -237,18 +269,58 @@ def _noun_kind(word: str) -> str | None:
     return None
 
 
-def _preposition_votes(before: Token, before2: Token | None) -> Counter[str]:
+def _preposition_votes(before: Token, before2: Token | None, after: Token | None = None) -> Counter[str]:
     votes: Counter[str] = Counter()
     word, lead = before.lower_, before2.lower_ if before2 is not None else ""
+    governor = _governor(before)
     if word in _PLACE_PREPS:
         votes["place"] += CONTEXT  # "in Wetherby", "near Ashgrove Park"
     elif word == "to" and lead in _MOTION:
         votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick"
-    elif word == "from" and lead in _ORIGIN:
-        votes["place"] += CONTEXT  # "she's from Porto Alegre"
+    elif word == "from" and (lead in _ORIGIN or governor in _MOTION | _ORIGIN):
+        votes["place"] += CONTEXT  # "she's from Porto Alegre", "flew over from Kilrush"
     elif word in ("at", "for") and lead in _JOB:
         votes["org"] += CONTEXT * 2  # "works at Crumbwell", "a job at Hale & Moss"
+    elif word == "at" and _somewhere_at(before) and not (after is not None and after.lower_ in ("and", "&", ",")):
+        votes["place"] += CONTEXT  # "brunch at Salt Fig", "stayed at Hollins" ("at Rosa and Ben's" is their home)
     return votes
+
+
+# Verbs and adjectives aimed "at" someone: "laughed at Priya", "cross at Tom" — no place.
+_AIMED_AT = _inflected(
+    "look laugh shout smile yell stare wave glare snap grin wink hiss scream point throw swear bark "
+    "angry mad cross annoyed furious upset",
+    "threw thrown swore",
+)
+_STAY_AT = _inflected(
+    "be stay meet eat have drink train sleep wait arrive dine spend lunch party work shop celebrate",
+    "is was were 's am are met ate had drank slept spent",
+)
+
+
+def _governor(prep: Token) -> str:
+    """The word a preposition hangs from, past a particle: "flew over from" -> "flew"."""
+    head = prep.head
+    if head is prep:
+        return ""
+    if head.tag_ in ("RB", "RP", "IN") and head.head is not head:
+        head = head.head
+    return head.lower_
+
+
+def _somewhere_at(prep: Token) -> bool:
+    """"at X" names a place when it hangs from a noun ("brunch at X", "the gym at X") or from
+    being, staying, eating or meeting there; not when something is aimed at X."""
+    head = prep.head
+    if prep.dep_ != "prep" or head is prep or head.lower_ in _AIMED_AT:
+        return False
+    from memhop.core.engines.offline.nlp import is_english_word
+
+    # a capitalised noun opening a line is tagged a proper noun: "Gym at Hammerlock."
+    opening = head.tag_ == "NNP" and (head.i == 0 or head.is_sent_start) and is_english_word(head.lower_)
+    if head.tag_ in ("NN", "NNS") or opening:
+        return not personal(head.lower_)
+    return head.tag_.startswith("VB") and head.lower_ in _STAY_AT
 
 
 def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
@@ -266,7 +338,7 @@ def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
     return votes
 
 
-def _personal(word: str) -> bool:
+def personal(word: str) -> bool:
     """What only a person (or a pet) has: kin, friends, pets, a body, a birthday, a home."""
     base = relations.base_word(word)
     return base in relations.RELATION_WORDS or base in _PERSONAL or base.rstrip("s") in _PERSONAL or (

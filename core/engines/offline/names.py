@@ -26,6 +26,15 @@ GREETINGS = frozenset(
 SELF_LABELS = frozenset({"me", "myself", "i", "you", "user", "self"})
 _CONNECTORS = frozenset({"of", "and", "&", "de", "da", "du", "la", "le", "van", "von", "the", "'s", "’s", "upon", "on"})
 _NOT_ORGS = frozenset("lgbt lgbtq lgbtq+ lgbtqia fyi omg lol btw tbh imo idk diy tv dj ok ps asap rip".split())
+# Job titles written as letters ("the new VP") are roles, not names.
+_ROLES = frozenset("vp svp evp ceo cfo cto coo cmo".split())
+# Holidays are times, never anyone or anywhere: "at Easter", "Quiet NYE".
+HOLIDAYS = frozenset(
+    """easter christmas xmas nye halloween hogmanay thanksgiving diwali eid hanukkah chanukah passover
+    ramadan lent advent whitsun pentecost""".split()
+) | {"new year", "new years", "new year's", "new year's eve", "christmas eve", "christmas day", "boxing day",
+     "easter sunday", "easter monday", "good friday", "bonfire night", "labor day", "labour day",
+     "memorial day", "independence day", "mother's day", "father's day", "valentine's day", "valentine's"}
 _BOTS = frozenset({"chatgpt", "assistant", "system", "bot", "deleted account", "gpt", "claude"})
 # A wish is not a name: "Happy Birthday", "Merry Christmas", "Happy New Year".
 _WISHES = frozenset(
@@ -83,7 +92,7 @@ def clean_name(text: str, keep_possessive: bool = False) -> str | None:
             continue
         if not w[0].isupper() or low in GREETINGS or low in _TIME_WORDS:
             return None
-    if name.lower() in _NOT_ORGS or name.lower() in relations.KIN_ALIASES:
+    if name.lower() in _NOT_ORGS | _ROLES | HOLIDAYS or name.lower() in relations.KIN_ALIASES:
         return None
     lowered = [w.lower() for w in words]
     if len(words) > 1 and lowered[0] in _WISH_OPENERS and all(w in _WISHES for w in lowered):
