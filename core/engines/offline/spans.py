@@ -29,7 +29,8 @@ _AGE = re.compile(
 # a capitalised name of up to five words
 _PROPER = r"((?:[A-Z][\w'’&.-]*)(?:\s+(?:[A-Z][\w'’&.-]*|&|of|on|upon)){0,4})"
 # "ran into Ola", "bumped into Ola": met her, went into no place
-_PLACE = re.compile(r"\b(?:at|in|on|from|to|near|(?<![Bb]umped\s)(?<![Bb]ump\s)(?<![Rr]an\s)(?<![Rr]un\s)into|of)\s+(?:the\s+)?" + _PROPER)
+_MET_INTO = r"(?<![Bb]umped\s)(?<![Bb]ump\s)(?<![Rr]an\s)(?<![Rr]un\s)into"
+_PLACE = re.compile(r"\b(?:at|in|on|from|to|near|" + _MET_INTO + r"|of)\s+(?:the\s+)?" + _PROPER)
 # A feast word alone ("at Christmas", "on Easter Sunday", "at Christmas Eve") is a time; one
 # that starts a longer capitalised name ("Easter Island", "Midsummer Common") is a place.
 _FESTIVAL = re.compile(
