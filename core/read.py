@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
 
 FIRST_PERSON = re.compile(r"(?<![\w'])(i|me|my|mine|myself)(?![\w'])", re.IGNORECASE)
+FIRST_PLURAL = re.compile(r"(?<![\w'])(we|us|our|ours|ourselves)(?![\w'])", re.IGNORECASE)
 STAGE1_SHOWN_EXTRA = 3  # profiles listed in the trace beyond the selected ones
 CUT_SHOWN = 3  # facts listed in the trace beyond the per-entity cap
 _EMBEDDING: tuple[int, ThreadPoolExecutor] | None = None  # (pid, pool), made on first use: no thread at import
@@ -213,6 +214,8 @@ def _prepare(
     cosines = profiles.matrix @ full if len(profiles.names) else np.zeros(0, dtype=np.float32)
     trace.anchors = [profiles.names[r] for r in anchors]
     trace.asker = next((profiles.names[r] for r, said in anchors.items() if FIRST_PERSON.fullmatch(said)), None)
+    if trace.asker is None and FIRST_PLURAL.search(question) and "self" in profiles.kinds:
+        trace.asker = profiles.names[profiles.kinds.index("self")]  # "did we ...": the writer is one of us (no anchor)
     selection = _stage1(cosines, anchors, profiles, options, trace)
     timings["stage1"] = _ms(clock)
 

@@ -97,6 +97,13 @@ def test_first_person_starts_from_self(store: Store) -> None:
     assert trace.stage1[0].entity == "Maya Patel" and trace.stage1[0].named_as == "I"
 
 
+def test_we_makes_the_writer_the_asker_without_anchoring_the_writer(store: Store) -> None:
+    # "which flats did we see?" asks what the writer did, not another speaker's "I"
+    trace = run(store, "Which flats did we look at?").trace
+    assert trace.asker == "Maya Patel"
+    assert "Maya Patel" not in trace.anchors
+
+
 def test_superseded_facts_never_reach_the_answerer(store: Store) -> None:
     context = run(store, "Where does Bob work?", facts_per_entity=10)
     bob = next(s for s in context.selected if s.name == "Bob Kowalski")
