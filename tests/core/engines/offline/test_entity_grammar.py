@@ -3,22 +3,15 @@ the words that name a pet, a place after "from"/"in", a title someone played or 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from support.ingested import ingested_entities
 from typer.testing import CliRunner
-
-from memhop.cli.app import app
 
 
 def _ingest(runner: CliRunner, path: Path, text: str) -> dict[str, dict[str, Any]]:
-    path.write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["ingest", str(path), "--self", "Ingrid Sol"])
-    assert result.exit_code == 0, result.output
-    listed = runner.invoke(app, ["entities", "--json"])
-    assert listed.exit_code == 0, listed.output
-    return {e["name"]: e for e in json.loads(listed.stdout)}
+    return ingested_entities(runner, path, text)
 
 
 PETS = """# 2025-02-03
