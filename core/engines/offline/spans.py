@@ -284,11 +284,15 @@ def role(text: str, current: bool = False) -> tuple[str, int] | None:
 # Verbs whose present tense with an object is a living: "teaches chemistry", "coaches
 # rowing", "studies law". Not "runs" or "owns": "runs a marathon", "owns two cats" are not jobs.
 _TRADE_VERBS = frozenset({"teach", "lecture", "tutor", "coach", "study"})
+_TRADE_WORD = re.compile(r"\b(?:teach(?:es)?|lectures?|tutors?|coach(?:es)?|stud(?:y|ies))\b", re.I)
 
 
 def _trade(text: str) -> tuple[str, int] | None:
     """"Dora teaches chemistry at the high school" -> ("teaches chemistry", its start): the
-    verb and its object, said in the present and not denied."""
+    verb and its object, said in the present and not denied. No such word, no parse (a plain
+    question's answer loads no parser)."""
+    if not _TRADE_WORD.search(text):
+        return None
     for token in grammar.parsed(text):
         if token.tag_ not in ("VBZ", "VBP") or grammar.verb_base(token.lower_) not in _TRADE_VERBS:
             continue
