@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from memhop.core.language.name_lookup import is_surname
 from memhop.core.language.names import name_key
+from memhop.core.language.partners import SPOUSE_WORDS, wed_pairs
 from memhop.core.language.question import MODIFIERS, bare, is_possessive, relation_forms, tokens
-from memhop.core.language.relations import ANIMALS, PRONOUN_GENDER, SYMMETRIC, gender_of
+from memhop.core.language.relations import ANIMALS, PRONOUN_GENDER, SYMMETRIC, base_word, gender_of
 from memhop.core.language.sentences import Sentence, name_at, resolve_pronoun, surface_name, word_of
 
 _GLUE_AFTER = frozenset({",", "(", ":", "named", "called", "is", "was", "-"})
@@ -78,6 +81,12 @@ _KIN_WORD = re.compile(
     re.I,
 )
 _NO_LONGER = frozenset({"ex", "former"})  # a relation that was, not one that is
+# Relations one has one at a time: the latest statement holds, and an "old" or "previous" one is over.
+ONE_AT_A_TIME = frozenset(
+    "boss manager husband wife spouse partner boyfriend girlfriend fiance fiancé fiancée landlord landlady".split()
+)
+_FORMER = frozenset({"old", "previous", "last", "late"})
+WED_WEIGHT = 0.75  # a verb says partner, not which word; a relation word said outright counts more
 
 
 def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | None:
@@ -85,19 +94,26 @@ def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | N
 
     A sentence repeated in several places (a fact shared by two entities) counts once, and
     one that also has the question's modifier ("best friend", "older sister") counts more.
+    A word of the other gender is no answer ("Jo's wife, Ada" says nothing of Jo's husband),
+    and of a relation one has one at a time (a boss, a husband) the latest statement wins.
     """
     *mods, head = relation.lower().split()
     exact = relation_forms(head)
     animal = head.rstrip("s") in ANIMALS | {"pet"}
+    wanted = gender_of(head)
     best: dict[tuple[str, str], float] = {}
-    for sentence in sentences:
+    latest = _Latest()  # when each name was said to be it
+    for at, sentence in enumerate(sentences):
         toks = tokens(sentence.text)
         for k, tok in enumerate(toks):
             word = bare(tok.group(0).lower())
             if word not in exact and not (animal and word in ANIMALS):
                 continue
-            if k and toks[k - 1].group(0).lower().rstrip("-") in _NO_LONGER and not _NO_LONGER & set(mods):
-                continue  # "Hugo's ex wife, Dana" is not his wife
+            if wanted is not None and gender_of(word) not in (None, wanted):
+                continue
+            no_longer = _NO_LONGER | _FORMER if base_word(head) in ONE_AT_A_TIME else _NO_LONGER
+            if k and toks[k - 1].group(0).lower().rstrip("-") in no_longer and not no_longer & set(mods):
+                continue  # "Hugo's ex wife, Dana" is not his wife, "my old boss" not my boss
             weight = sentence.weight * (1.0 if word in exact else 0.5)
             before = {t.group(0).lower() for t in toks[max(0, k - len(mods)) : k]}
             if mods and set(mods) <= before:
@@ -109,15 +125,45 @@ def follow(entity: str, relation: str, sentences: Sequence[Sentence]) -> str | N
                     found = owner
                 else:
                     continue
-                key = (" ".join(sentence.text.split()), found)
-                best[key] = max(best.get(key, 0.0), weight)
+                _vote(best, latest, sentence, found, weight, (entity, at))
+        if exact & SPOUSE_WORDS:
+            for first, second in wed_pairs(sentence, _entity_at):
+                if same_entity(first, entity) != same_entity(second, entity):
+                    found = second if same_entity(first, entity) else first
+                    _vote(best, latest, sentence, found, sentence.weight * WED_WEIGHT, (entity, at))
     votes: dict[str, float] = defaultdict(float)
     for (_, name), weight in best.items():
         votes[name] += weight
     if not votes:
         return None
     order = list(votes)
+    if base_word(head) in ONE_AT_A_TIME:  # a later "my boss Ada" replaces the earlier boss
+        pick = min if (_NO_LONGER | _FORMER) & set(mods) else max  # "my old boss": the one before
+        for clock in (latest.dates, latest.places):  # by the dates said, else by the order of the owner's profile
+            if len(votes) > 1 and all(n in clock for n in votes):
+                order = [pick(votes, key=clock.__getitem__)]
+                break
     return max(order, key=lambda n: (votes[n], -order.index(n)))
+
+
+@dataclass
+class _Latest:
+    dates: dict[str, datetime] = field(default_factory=dict)
+    places: dict[str, int] = field(default_factory=dict)  # where the owner's profile first gives the name
+
+
+def _vote(best: dict[tuple[str, str], float], latest: _Latest, sentence: Sentence,
+          found: str, weight: float, place: tuple[str, int]) -> None:
+    """One sentence's vote for `found`, and when it was said: its date, else for a sentence
+    of the owner's profile (written in time order) its place in it."""
+    key = (" ".join(sentence.text.split()), found)
+    best[key] = max(best.get(key, 0.0), weight)
+    entity, at = place
+    if sentence.when is not None:
+        when = sentence.when.replace(tzinfo=None)
+        latest.dates[found] = max(latest.dates.get(found, when), when)
+    elif sentence.origin == "profile" and same_entity(sentence.owner, entity):
+        latest.places.setdefault(found, at)  # a profile states its relations first, as they were learnt
 
 
 # Said of one side, meant of both: spouses, siblings and in-laws.
@@ -134,6 +180,8 @@ def relative(entity: str, relation: str, names: Sequence[str], sentences: Sequen
     is `entity`'s `relation`, else who it is from the other side ("Seren's husband, Ivo"
     says who Ivo's wife is), or through a partner or sibling for an in-law."""
     found = follow(entity, relation, sentences)
+    if found and _other_gender(found, relation, sentences):
+        return None  # "Ada's wife" is not the partner the text calls "he" throughout
     if found or not (relation_forms(relation.split()[-1]) & _OTHER_SIDE or relation.endswith(_IN_LAW)):
         return found
     # Each name is tried against what the sentences say of partners and siblings: only the
@@ -166,6 +214,24 @@ def _called(name: str, word: str, names: Sequence[str], kin: Sequence[Sentence],
     said = [PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
             if _stands_for(s, m.start(), name)]
     return want is not None and len(said) >= 2 and set(said) == {want}
+
+
+def _other_gender(name: str, relation: str, sentences: Sequence[Sentence]) -> bool:
+    """The relation word has a gender and the pronouns that can only stand for `name` (two at
+    least) all have the other one."""
+    want = gender_of(relation.split()[-1])
+    if want is None:
+        return False
+    said = [PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
+            if _named_before(s, m.start(), name)]
+    return len(said) >= 2 and want not in said
+
+
+def _named_before(sentence: Sentence, position: int, name: str) -> bool:
+    """`name`, and nobody else, is named in the sentence before `position` (a carried-over
+    pronoun is too loose a sign of gender to refuse on)."""
+    earlier = [m.entity for m in sentence.names if m.end <= position]
+    return bool(earlier) and all(same_entity(e, name) for e in earlier)
 
 
 def _about(sentences: Sequence[Sentence], name: str) -> list[Sentence]:
@@ -388,3 +454,4 @@ def _mutual(sentence: Sentence, toks: list[Token], k: int) -> tuple[str, str] | 
         return None
     first, other = _entity_at(sentence, before[-1]), _entity_at(sentence, second[0])
     return (first, other) if first and other else None
+

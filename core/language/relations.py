@@ -86,6 +86,22 @@ _MUTUAL = LazyPattern(
     rf"(?:really\s+|such\s+|also\s+)?({_MOD}{_REL_PLURAL})",
     re.I,
 )
+# Being married or engaged names a partner with no relation word: "⟦0⟧ and ⟦1⟧ got engaged",
+# "⟦0⟧ is married to ⟦1⟧", "⟦0⟧'s married now, to a pilot named ⟦1⟧", "⟦0⟧ married ⟦1⟧" ("was
+# married to" may be over, and says nothing here).
+_WED_ADVERBS = r"(?:(?:just|finally|recently|secretly|happily|now|newly)\s+)?"
+_WED_BOTH = LazyPattern(
+    rf"{_X}\s+and\s+{_X}\s+(?:got|get|are|were|have been|had been|['’]ve been|['’]re|['’]d)\s+{_WED_ADVERBS}"
+    rf"(married\b|engaged\b(?!\s+(?:in|with)\s+(?:a|an|the|some)\b))",  # not "engaged in a debate"
+    re.I,
+)
+_WED_TO = LazyPattern(
+    rf"{_X}(?:\s+(?:is|got|has been|['’]s been)|['’]s)\s+{_WED_ADVERBS}(married|engaged)(?:\s+now)?,?\s+"
+    rf"to\s+(?:(?:a|an)\s+(?:[\w-]+\s+){{1,2}}(?:named|called)\s+)?{_X}",
+    re.I,
+)
+_WED_VERB = LazyPattern(rf"{_X}\s+{_WED_ADVERBS}(married)\s+{_X}", re.I)
+_WED_RELATION = {"married": "spouse", "engaged": "partner"}
 # "⟦1⟧ from ⟦0⟧'s team"
 _GROUP = LazyPattern(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)
 # "as ⟦0⟧'s flatmate" in a first-person sentence: the speaker is ⟦0⟧'s flatmate
@@ -154,6 +170,9 @@ def find_relations(marked: str, first_person_owner: int | None = None) -> list[R
         word = word[:-1] if word.endswith("s") and base_word(word[:-1]) in RELATION_WORDS else word
         if base_word(word) in SYMMETRIC:
             found.append(Relation(int(m.group(1)), word, int(m.group(2))))
+    for pattern, first, second, verb in ((_WED_BOTH, 1, 2, 3), (_WED_TO, 1, 3, 2), (_WED_VERB, 1, 3, 2)):
+        for m in pattern.finditer(marked):
+            found.append(Relation(int(m.group(first)), _WED_RELATION[m.group(verb).lower()], int(m.group(second))))
     for m in _GROUP.finditer(marked):
         found.append(Relation(int(m.group(1)), _GROUP_RELATION[m.group(3).lower()], int(m.group(2))))
     for m in _RELATIVE_CLAUSE.finditer(marked):

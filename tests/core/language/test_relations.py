@@ -163,3 +163,21 @@ def test_relations_stated_in_relative_clauses_and_by_place(marked: str, owner: i
 
 def test_an_unowned_relation_outside_a_first_person_sentence_is_nobodys() -> None:
     assert relations.find_relations("⟦1⟧ is the only colleague who brought cake") == []
+
+
+@pytest.mark.parametrize(
+    "marked, expected",
+    [
+        ("⟦0⟧ and ⟦1⟧ got engaged on Friday", [relations.Relation(0, "partner", 1)]),
+        ("⟦0⟧ and ⟦1⟧ got married in June at the town hall", [relations.Relation(0, "spouse", 1)]),
+        ("⟦0⟧'s married now, to a pilot named ⟦1⟧, and lives by the docks", [relations.Relation(0, "spouse", 1)]),
+        ("⟦2⟧ is engaged to ⟦3⟧", [relations.Relation(2, "partner", 3)]),
+        ("⟦2⟧ finally married ⟦3⟧", [relations.Relation(2, "spouse", 3)]),
+        # not married, or no longer: nobody's partner
+        ("⟦0⟧ and ⟦1⟧ are not married", []),
+        ("⟦0⟧ was married to ⟦1⟧ for ten years", []),
+        ("⟦0⟧ and ⟦1⟧ were engaged in a long argument", []),
+    ],
+)
+def test_being_married_or_engaged_is_a_partner(marked: str, expected: list[relations.Relation]) -> None:
+    assert relations.find_relations(marked) == expected
