@@ -50,6 +50,12 @@ class Sentence:
     first_person: bool  # says "I", "my", "we"...
     turn: int | None = None  # the id of the evidence turn it was said in (None: a fact or profile)
     people: frozenset[str] = frozenset()  # the names the store holds as people, and the turns' speakers
+    written: str | None = None  # the text as stored, when `text` names someone it only described
+
+    @property
+    def cited(self) -> str:
+        """The text to cite: what the memory says, not the answerer's reading of it."""
+        return self.written or self.text
 
     @property
     def weight(self) -> float:
@@ -156,9 +162,21 @@ def actor(sentence: Sentence, position: int) -> tuple[str | None, int]:
     return sentence.implicit, 0
 
 
+# "He's a baker, his name's Hal": a sentence that gives the pronoun's name says who it is.
+_NAME_GIVEN = re.compile(r"\b(his|her)\s+name(?:['’]s|\s+is|\s+was)\s+", re.I)
+_SAME_GENDER = {"he": "his", "him": "his", "his": "his", "she": "her", "her": "her"}
+
+
 def resolve_pronoun(sentence: Sentence, position: int) -> str | None:
-    """A pronoun means the last person named before it in its sentence, else the carried one."""
+    """A pronoun means the person the sentence names as it ("his name's Hal"), else the last
+    person named before it in its sentence, else the carried one."""
     text = sentence.text
+    word = re.match(r"[\w'’]*", text[position:])
+    pronoun = _SAME_GENDER.get(word_of(word.group(0)) if word else "")
+    for given in _NAME_GIVEN.finditer(text):
+        named = next((m for m in sentence.names if m.start == given.end()), None)
+        if named is not None and pronoun == given.group(1).lower():
+            return named.entity
     earlier = [
         m for m in sentence.names
         if m.end <= position and (is_possessive(text[m.start : m.end + 2]) or not _after_place_word(text, m))

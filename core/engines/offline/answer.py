@@ -34,6 +34,7 @@ from memhop.core.engines.offline.spans import (
 )
 from memhop.core.language import group_events, lexical
 from memhop.core.language.chains import named_by, relative, same_entity
+from memhop.core.language.described import described
 from memhop.core.language.names import fold, name_key
 from memhop.core.language.question import (
     FIRST_PERSON,
@@ -124,6 +125,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     end = chain[-1] if chain else None
     if end and not any(same_entity(end, n) for n in names):
         sentences = _naming(request, end)
+    if len(chain) > 1 and not leftover:  # "her husband is a paramedic" tells of the husband the chain found
+        sentences = [*sentences, *described(chain[-2], question.relations[-1], chain[-1], sentences)]
     if question.wh == "yes/no":
         return _yes_or_no(question, request, chain, names, sentences)
     scope, said = ranking.scope_of(question.text)  # "in May 2024": when, not words to match
@@ -164,14 +167,14 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             continue  # "won 3 races in 2024" counts none of March 2025's
         short = _typed_cut(question, scored.sentence, scored.hit, end, chain, kinds)
         if short:
-            return Explanation(short, tuple(chain), scored.sentence.text)
+            return Explanation(short, tuple(chain), scored.sentence.cited)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
         for reply in replies.replies_to(question, asking, turns, sentences):
             if not about(reply) or (count_asked and not counts.stated_within(reply, 0, scope)):
                 continue
             short = _typed_cut(question, reply, 0, end, chain, kinds)
             if short:
-                return Explanation(short, tuple(chain), reply.text)
+                return Explanation(short, tuple(chain), reply.cited)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
         strong = _strong(ranked)
         happened = [(s.sentence, s.hit) for s in strong if lists.tells_occasion(s.sentence, end, s.hit)]
@@ -181,7 +184,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         room = request.budget if full else None
         counted = counts.occasions(question.text, happened, scope, user, room, weaker)  # in the period asked about
         if counted:
-            return Explanation(counted[0], tuple(chain), counted[1].text)
+            return Explanation(counted[0], tuple(chain), counted[1].cited)
         return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
@@ -192,7 +195,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if question.wh != "when":
             short = refusals.STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
         if refusals.well_formed(short, question) and not refusals.repeats(short, question):
-            return Explanation(short, tuple(chain), top.sentence.text)
+            return Explanation(short, tuple(chain), top.sentence.cited)
     return Explanation(DONT_KNOW, tuple(chain), None)
 
 
@@ -246,7 +249,7 @@ def _yes_or_no(question: Question, request: AnswerRequest, chain: list[str], nam
     found = yesno.verdict(asked, entity, sentences, not (asked.past or asked.modal))
     if found is None:
         return Explanation(DONT_KNOW, tuple(chain), None)
-    return Explanation(found.answer, tuple(chain), found.sentence.text)
+    return Explanation(found.answer, tuple(chain), found.sentence.cited)
 
 
 def _subject_entity(subject: str, question: Question, request: AnswerRequest, chain: Sequence[str],
@@ -299,7 +302,7 @@ def _gathered(question: Question, ranked: Sequence[ranking.Scored], sentences: S
     dated: list[tuple[date, int, str, str]] = []
     for scored in _strong(ranked):
         for item in lists.items(question, scored.sentence, scored.hit):
-            dated.append((ranking.date_of(scored.sentence) or date.max, len(dated), item, scored.sentence.text))
+            dated.append((ranking.date_of(scored.sentence) or date.max, len(dated), item, scored.sentence.cited))
     if not dated:
         return None
     dated.sort()
