@@ -42,6 +42,7 @@ PLACE_HEADS = frozenset(
     "beach bay island islands coast forest wood woods moor fell estate village town city county "
     "district station airport harbour harbor canal".split()
 )
+_MET_INTO = frozenset({"ran", "run", "runs", "running", "bumped", "bump", "bumps", "bumping"})
 _PLACE_PREPS = frozenset({"in", "near", "around", "outside", "across", "through", "towards", "toward"})
 
 
@@ -161,6 +162,8 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
     possessive = after is not None and after.lower_ in ("'s", "’s")
     if before is not None and not possessive:
         votes.update(_preposition_votes(before, before2, after))
+    if before is not None and before.lower_ == "into" and before2 is not None and before2.lower_ in _MET_INTO:
+        votes["person"] += CONTEXT  # "ran into Mirela at the market": met, not a place gone into
     quarter = before is not None and before.lower_ == "the" and after is not None and after.lower_ in _QUARTERS
     if quarter:
         votes["place"] += CUED  # "on the Marlowe side of town", "the Hallam end"
@@ -225,7 +228,10 @@ def _taken_to_the_vet(doc: Doc, i: int) -> bool:
 
 
 def _named_by_pronoun(doc: Doc, i: int) -> bool:
-    """"she's called X", "he is named X": a name given to someone a personal pronoun stands for."""
+    """"she's called X", "he is named X", "his name's X": a name given to someone a personal
+    pronoun stands for."""
+    if i >= 3 and doc[i - 1].lower_ in ("'s", "’s", "is", "was") and doc[i - 2].lower_ == "name":
+        return doc[i - 3].lower_ in ("his", "her")
     if i < 3 or doc[i - 1].lower_ not in ("called", "named"):
         return False
     verb, pronoun = doc[i - 2], doc[i - 3]

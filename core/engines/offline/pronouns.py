@@ -6,6 +6,7 @@ that only one candidate can take; a pronoun two unknown people could take stays 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from memhop.core.engines.offline.model import THIRD, Mention, Sentence, marked
@@ -74,7 +75,10 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                 elif _does_what_only_people_do(pronoun):  # "she says …": a person, not the cat
                     fits = [f for f in fits if ents[f].kind != "pet"]
                 subject = _subject_before(s, offset, lead)
-                if (pronoun.tag_ == "PRP$" or pronoun.lower_.endswith("self")) and subject in fits:
+                given = _name_given(s, want)
+                if given is not None and given in animate:
+                    fits = [given]  # "He's a baker, his name's Hal": the sentence names him
+                elif (pronoun.tag_ == "PRP$" or pronoun.lower_.endswith("self")) and subject in fits:
                     # "Min-ji is back at her office", "Dai took himself home": the clause's subject
                     fits = [subject]
                 elif pronoun.dep_ in SUBJECTS and subject in fits and _nearest_named(s, offset, animate) == subject:
@@ -101,6 +105,18 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
             previous_subject = _subject_before(s, len(s.text) + 1, lead, names_only=False)
     for s in sentences:
         s.mentions.sort(key=lambda m: m.start)
+
+
+_NAME_GIVEN = re.compile(r"\b(his|her)\s+(?:first\s+|real\s+)?name(?:['’]s|\s+is|\s+was)\s+$", re.I)
+
+
+def _name_given(s: Sentence, want: str) -> int | None:
+    """The person a sentence names as "his/her name's X", of the pronoun's gender."""
+    for m in s.mentions:
+        given = _NAME_GIVEN.search(s.text[: m.start]) if m.how == "name" else None
+        if given is not None and relations.PRONOUN_GENDER[given.group(1).lower()] == want:
+            return m.entity
+    return None
 
 
 def _subject_before(s: Sentence, offset: int, lead: int, names_only: bool = True) -> int | None:

@@ -75,7 +75,7 @@ _EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?" + _PROPER)
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|being|as)\s+"
     r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
-    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|from|and|who|since|"
+    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|out|near|from|and|who|which|but|so|because|since|"
     r"is|was|has|had|means|pays|last|this|next|yesterday|today|tonight|tomorrow|recently|now)\b|[,.;:!?—–)]|$)"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
@@ -206,13 +206,20 @@ def _asks_current(question: Question) -> bool:
     return bool(re.search(r"\b(?:now|currently|still|these days|nowadays|current|new|present)\b", question.text, re.I))
 
 
+# Nouns that ask which class a thing is of ("what breed is Juno?"): what the text says the thing
+# is answers them. Another noun ("what rank is Ivo?") is an attribute the sentence must name:
+# "Ivo is a husband" or "a firefighter" is no rank.
+CLASS_NOUNS = frozenset(
+    "breed kind type sort species variety genre brand make model style flavour flavor cut blend strain".split()
+)
+
+
 def asks_class(question: Question) -> bool:
     """"What breed is Juno?", "what kind of bird is Kiwi?": the class a thing belongs to."""
     return bool(
         question.wh in ("what", "which")
         and question.target
-        and question.target not in JOB_WORDS
-        and question.target != "name"
+        and (question.target in CLASS_NOUNS or re.search(r"\b(?:kind|type|sort)\s+of\b", question.text, re.I))
         and re.match(r"\W*(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?\w+\s+(?:is|was|are|were)\b", question.text, re.I)
         and not re.search(r"\b(?:in|at|on|from|with|for|of|to|into|by)\W*$", question.text, re.I)  # "what band is Ines in?"
     )

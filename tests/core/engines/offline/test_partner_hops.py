@@ -1,0 +1,96 @@
+"""Hops to a partner or a boss as diaries state them: by being married or engaged ("Priya and
+Osric got engaged"), with the partner's gender agreeing with the word asked, the latest boss
+replacing the earlier one, and what is said of "her husband" said of the husband the chain
+found. A hop the text does not support is refused, never guessed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.written_memory import written_memory
+
+from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
+
+DIARY = """# Diary 2024
+
+## 2024-01-06
+
+Priya rang!! She and Osric got engaged on Friday. Osric is a stonemason which Priya says means the
+house will be full of rocks.
+
+## 2024-01-13
+
+My boss Hendrik Vasz is decent but he books meetings at 8am. Hendrik's wife, Carys, teaches
+pottery at the night school.
+
+## 2024-02-03
+
+Lunch with Orla. She had to leave early because her husband is a paramedic and was on nights.
+
+## 2024-02-10
+
+Met Osric's friend at the pub. He's a florist, his name's Bertil, he's friends with Osric.
+
+## 2024-03-02
+
+Ran into Mirela at the market. She's married now, to a pilot named Teodric, and lives by the docks.
+Teodric works as a cargo pilot out of the old airfield.
+
+## 2024-04-20
+
+First week at the new job. My boss Ulla Brandt runs standup at nine sharp.
+
+## 2024-05-03
+
+Orla brought her husband, Dario, to the barbecue. Very tall, very quiet.
+
+## 2024-05-11
+
+Ulla brought her husband, Lorcan, to the summer party. Lorcan is a boatwright at the marina.
+"""
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "wynn-diary.md", DIARY, "Wynn Abara") as memory:
+        yield memory
+
+
+def test_being_engaged_makes_a_partner(mem: Memory, home: Path) -> None:
+    assert mem.ask("What does Priya's husband do for a living?").text == "stonemason"
+
+
+def test_married_to_a_job_named_person_makes_a_partner(mem: Memory, home: Path) -> None:
+    assert mem.ask("What does Mirela's husband do?").text == "cargo pilot"
+
+
+def test_a_wife_is_not_the_husband_asked_for(mem: Memory, home: Path) -> None:
+    # the text names Hendrik's wife only: his husband is nobody known, not Carys
+    assert is_idk(mem.ask("What does Hendrik's husband do?").text)
+    assert "pottery" in mem.ask("What does Hendrik's wife do?").text
+
+
+def test_the_latest_boss_replaces_the_earlier_one(mem: Memory, home: Path) -> None:
+    assert mem.ask("What does my boss's husband do?").text == "boatwright"
+    assert "pottery" in mem.ask("What does my old boss's wife teach?").text
+
+
+def test_what_is_said_of_her_husband_is_said_of_the_husband(mem: Memory, home: Path) -> None:
+    reply = mem.ask("What does Orla's husband do?")
+    assert reply.text == "paramedic"
+    first = reply.support.items[0]
+    assert "her husband is a paramedic" in first.quote and first.read  # cited as written, not as read
+
+
+def test_his_name_is_says_who_he_is(mem: Memory, home: Path) -> None:
+    # "He's a florist, his name's Bertil": Bertil, not Osric named the sentence before
+    assert mem.ask("What does Bertil do?").text == "florist"
+    assert mem.ask("What does Osric do?").text == "stonemason"
+
+
+def test_a_rank_is_not_what_someone_is(mem: Memory, home: Path) -> None:
+    # "Orla's husband is Dario" says who he is, not his rank
+    assert is_idk(mem.ask("What rank is Dario?").text)
