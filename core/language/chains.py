@@ -222,9 +222,14 @@ def _other_gender(name: str, relation: str, sentences: Sequence[Sentence]) -> bo
     want = gender_of(relation.split()[-1])
     if want is None:
         return False
-    said = [PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
-            if _named_before(s, m.start(), name)]
-    return len(said) >= 2 and want not in said
+    said = {(" ".join(s.text.split()), m.start()): PRONOUN_GENDER[m.group(0).lower()]
+            for s in sentences for m in _THIRD_PERSON.finditer(s.text)
+            if _named_before(s, m.start(), name) and not _REPORTED.search(s.text[: m.start()])}
+    return len(said) >= 2 and want not in said.values()  # a sentence told twice (fact and turn) counts once
+
+
+# "Pia says he never went": a pronoun after a verb of saying is someone else as often as not.
+_REPORTED = re.compile(r"\b(?:says?|said|thinks?|thought|told|tells?|reckons?)\s+(?:that\s+)?$", re.I)
 
 
 def _named_before(sentence: Sentence, position: int, name: str) -> bool:

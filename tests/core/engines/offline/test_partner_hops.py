@@ -34,6 +34,10 @@ Lunch with Orla. She had to leave early because her husband is a paramedic and w
 
 Met Osric's friend at the pub. He's a florist, his name's Bertil, he's friends with Osric.
 
+## 2024-02-17
+
+Osric fixed our garden wall and he stayed for tea. Osric forgot his gloves.
+
 ## 2024-03-02
 
 Ran into Mirela at the market. She's married now, to a pilot named Teodric, and lives by the docks.
@@ -61,6 +65,10 @@ def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 
 def test_being_engaged_makes_a_partner(mem: Memory, home: Path) -> None:
     assert mem.ask("What does Priya's husband do for a living?").text == "stonemason"
+
+
+def test_a_partner_the_text_calls_he_is_no_wife(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("What does Priya's wife do?").text)
 
 
 def test_married_to_a_job_named_person_makes_a_partner(mem: Memory, home: Path) -> None:
