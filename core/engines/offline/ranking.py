@@ -57,6 +57,7 @@ _SYNONYMS: dict[str, frozenset[str]] = {
 
 
 _MOVE = lexical.stem("move")
+_WORK = lexical.stem("work")
 
 
 def main_verb(question: Question) -> str | None:
@@ -104,6 +105,8 @@ def ranked(
     classing = asks_class(question)
     for sentence in sentences:
         hits = matched(sentence, weights, bases)
+        if _WORK in weights and _WORK not in hits and (given := role(sentence.text, current=True)) is not None:
+            hits[_WORK] = given[1]  # "Wren is a vet at a practice in Clifton" says where she works
         # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
         second = any(set_off(sentence.text, pos) for pos in hits.values())
         credit = sum(weights[t] for t in hits)

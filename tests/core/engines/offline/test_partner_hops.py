@@ -24,7 +24,7 @@ house will be full of rocks.
 ## 2024-01-13
 
 My boss Hendrik Vasz is decent but he books meetings at 8am. Hendrik's wife, Carys, teaches
-pottery at the night school.
+pottery at the night school. Carys is a tutor at Brackwell College, small classes mostly.
 
 ## 2024-02-03
 
@@ -79,6 +79,10 @@ def test_a_wife_is_not_the_husband_asked_for(mem: Memory, home: Path) -> None:
     # the text names Hendrik's wife only: his husband is nobody known, not Carys
     assert is_idk(mem.ask("What does Hendrik's husband do?").text)
     assert "pottery" in mem.ask("What does Hendrik's wife do?").text
+
+
+def test_a_role_at_a_place_says_where_someone_works(mem: Memory, home: Path) -> None:
+    assert mem.ask("Where does Hendrik's wife work?").text == "Brackwell College"
 
 
 def test_the_latest_boss_replaces_the_earlier_one(mem: Memory, home: Path) -> None:
