@@ -24,8 +24,10 @@ def described(owner: str, relation: str, named: str, sentences: Sequence[Sentenc
     wanted = gender_of(relation.split()[-1])
     out = []
     for sentence in sentences:
-        if not forms & {w.lower() for w in _WORD.findall(sentence.text)}:
-            continue
+        if not forms & {w.lower() for w in _WORD.findall(sentence.text)} or any(
+            same_entity(m.entity, named) for m in sentence.names
+        ):
+            continue  # a sentence naming the relative already tells of them ("Kez's sister is Tamsin")
         spans = [m.span() for m in _OWNED.finditer(sentence.text)
                  if bare(m.group(2).lower()) in forms and gender_of(m.group(2)) in (None, wanted)
                  and _owned_by(sentence, m, owner) and not _named_next(sentence, m.end())]
