@@ -231,6 +231,9 @@ def _prepare(
     sources: list[FactSource] = []
     own = snap.residuals.spans([profiles.entity_ids[r] for r in selection], lazy=True) if options.residuals else {}
     ranked = {e: _ranked(facts, facts_query) for e, facts in own.items()}
+    end = _chain_end(question, parsed.owner, relations, trace.chain, profiles)
+    if end is not None and end[0] in own:  # "what does Kez's sister do?" read as "what does Tamsin do?"
+        ranked[end[0]] = _ranked(own[end[0]], _unit(_in_background(embedder, [end[1]]).result()[0]))
     if allowed is None:  # the facts shown are read together (a window reads every fact's source turns)
         shown = max(options.facts_per_entity, 0) + CUT_SHOWN
         snap.residuals.prefetch([int(i) for e, facts in own.items() for i in facts.ids[ranked[e][1][:shown]]])
@@ -296,6 +299,32 @@ def _strip_names(question: str, named: Sequence[NameMatch]) -> str:
         end = match.end + (2 if out[match.end : match.end + 2] in ("'s", "’s") else 0)
         out = out[: match.start] + out[end:]
     return " ".join(out.split())
+
+
+def _chain_end(
+    question: str, owner: str | None, relations: Sequence[str], chain: Sequence[str], profiles: ProfileIndex
+) -> tuple[int, str] | None:
+    """The chain's last entity and the question asked of it by its first name, its facts' own
+    ranking: "what does Kez's sister do for work?" walked to Tamsin Obi is "what does Tamsin do
+    for work?" ("my colleague's band", walked to the colleague only, "Bartek's band").
+    The relation words would rank the facts that name the relation ("her sister Tamsin as maid
+    of honour") above what is asked (MiniLM weighs a name heavily: with no name at all, "what
+    does do for work?" is as near to any of her facts as to "Tamsin is a midwife")."""
+    if not owner or not relations or len(chain) < 2 or chain[-1] not in profiles.names:
+        return None
+    found = re.search(rf"\b{re.escape(owner)}\b", question, re.I)
+    if found is None:
+        return None
+    start = at = found.start()
+    for relation in relations[: len(chain) - 1]:  # each relation walked, after the owner ("my sister's husband")
+        word = re.compile(rf"\b{re.escape(relation)}s?\b", re.I).search(question, at)
+        if word is None:
+            return None
+        at = word.end()
+    possessive = re.match(r"['’]s\b", question[at:])
+    name = chain[-1].split()[0] + ("'s" if possessive else "")
+    at += possessive.end() if possessive else 0
+    return profiles.entity_ids[profiles.names.index(chain[-1])], question[:start] + name + question[at:]
 
 
 def _anchors(question: str, named: Sequence[NameMatch], profiles: ProfileIndex) -> dict[int, str]:

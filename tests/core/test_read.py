@@ -218,3 +218,39 @@ def test_a_forked_child_asks_after_the_parent_did(store: Store) -> None:
         child.join()
         pytest.fail("the forked child's ask did not finish")
     assert child.exitcode == 0
+
+
+SISTER_DIARY = """# Diary 2024
+
+## 2024-01-06
+
+Rhoswen's sister Ilsa came to the quiz with us. Rhoswen and her sister Ilsa won the music round.
+
+## 2024-01-13
+
+Ilsa is a farrier, mostly racehorses out near Ludlow.
+
+## 2024-01-20
+
+Rhoswen says her sister Ilsa still owes her a tenner. Ilsa laughed and said sisters never pay.
+
+## 2024-01-27
+
+Rhoswen's birthday. Her sister Ilsa made the cake, a lopsided one. Ilsa and Rhoswen sang badly.
+
+## 2024-02-10
+
+Ilsa is organising a surprise for her sister Rhoswen. Ilsa swore me to secrecy about Rhoswen's party.
+"""
+
+
+def test_the_chains_last_entity_is_read_by_what_is_asked_of_it(tmp_path: Path, home: Path) -> None:
+    # "what does Rhoswen's sister do?" reaches Ilsa; her facts are ranked as "what does Ilsa do
+    # for work?", not by the word "sister" that most of her facts share
+    from support.written_memory import written_store
+
+    with open_store(written_store(tmp_path, SISTER_DIARY, "sisters", "Wynn Abara"), read_only=True) as opened:
+        context = run(opened, "What does Rhoswen's sister do for work?")
+    assert context.trace.chain == ["Rhoswen", "Ilsa"]
+    ilsa = next(f for f in context.trace.facts if f.entity == "Ilsa")
+    assert any("farrier" in fact.text for fact in ilsa.chosen), [f.text for f in ilsa.chosen]
