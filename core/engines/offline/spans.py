@@ -153,6 +153,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             given = role(sentence.text, current=_asks_current(question))
             return given[0] if given else None
         if asks_class(question):  # "what breed is Juno?": what the sentence says Juno is
+            if not _names_a_class(question):
+                return None  # "what rank is Dario?": "Dario is Orla's husband" is no rank
             kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
             return kinds[0] if kinds else None
         target = type_noun(question)
@@ -207,8 +209,8 @@ def _asks_current(question: Question) -> bool:
 
 
 # Nouns that ask which class a thing is of ("what breed is Juno?"): what the text says the thing
-# is answers them. Another noun ("what rank is Ivo?") is an attribute the sentence must name:
-# "Ivo is a husband" or "a firefighter" is no rank.
+# is answers them. Another noun ("what rank is Ivo?") asks an attribute: "Ivo is a husband" or
+# "a firefighter" is no rank, and such a question gets no class answer.
 CLASS_NOUNS = frozenset(
     "breed kind type sort species variety genre brand make model style flavour flavor cut blend strain".split()
 )
@@ -219,10 +221,15 @@ def asks_class(question: Question) -> bool:
     return bool(
         question.wh in ("what", "which")
         and question.target
-        and (question.target in CLASS_NOUNS or re.search(r"\b(?:kind|type|sort)\s+of\b", question.text, re.I))
+        and question.target not in JOB_WORDS
+        and question.target != "name"
         and re.match(r"\W*(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?\w+\s+(?:is|was|are|were)\b", question.text, re.I)
         and not re.search(r"\b(?:in|at|on|from|with|for|of|to|into|by)\W*$", question.text, re.I)  # "what band is Ines in?"
     )
+
+
+def _names_a_class(question: Question) -> bool:
+    return question.target in CLASS_NOUNS or bool(re.search(r"\b(?:kind|type|sort)\s+of\b", question.text, re.I))
 
 
 def asks_name(question: Question) -> bool:
