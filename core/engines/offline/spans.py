@@ -9,7 +9,7 @@ import re
 from datetime import date
 
 from memhop.core.engines.offline import counts, dating, doers, grammar, tense
-from memhop.core.language import lexical
+from memhop.core.language import lexical, relations
 from memhop.core.language.dates import CLOCK_TIME, COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, SIMPLE_NUMBER, as_digits
 from memhop.core.language.question import Question, tokens
@@ -292,7 +292,23 @@ def role(text: str, current: bool = False) -> tuple[str, int] | None:
     if found:
         return found[0].group(1).strip(), found[0].start(1)
     field = _FIELD.search(text)
-    return (f"works in {field.group(1)}", field.start()) if field else _trade(text)
+    return (f"works in {field.group(1)}", field.start()) if field else _trade(text) or _named_role(text)
+
+
+# "married to a dentist named Teodor": the role of the one named right after it. Not an animal,
+# kin, a friend or a plain person word ("a dog called Rex", "a friend named Bo", "a guy called Hal").
+_NAMED_ROLE = re.compile(r"\b(?:a|an)\s+((?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*))\s+(?:named|called)\s+[A-Z][\w'’-]*")
+_PLAIN_PEOPLE = frozenset("guy man woman girl boy lady bloke chap lad lass kid person fella fellow dude baby".split())
+
+
+def _named_role(text: str) -> tuple[str, int] | None:
+    """The role and the end of the name it is given to: the answer is said of that name."""
+    for m in _NAMED_ROLE.finditer(text):
+        head = m.group(2)
+        kin = relations.gender_of(head) or relations.base_word(head) in relations.SYMMETRIC | relations.KIN_ALIASES
+        if head not in _PLAIN_PEOPLE and not kin and not relations.is_pet_word(head):  # a dentist, not a friend
+            return m.group(1).strip(), m.end()
+    return None
 
 
 # Verbs whose present tense with an object is a living: "teaches chemistry", "coaches

@@ -54,6 +54,10 @@ Orla brought her husband, Dario, to the barbecue. Very tall, very quiet.
 ## 2024-05-11
 
 Ulla brought her husband, Lorcan, to the summer party. Lorcan is a boatwright at the marina.
+
+## 2024-06-01
+
+Bumped into Sabine at the library. She's engaged now, to a carpenter named Fennick.
 """
 
 
@@ -72,7 +76,13 @@ def test_a_partner_the_text_calls_he_is_no_wife(mem: Memory, home: Path) -> None
 
 
 def test_married_to_a_job_named_person_makes_a_partner(mem: Memory, home: Path) -> None:
-    assert mem.ask("What does Mirela's husband do?").text == "cargo pilot"
+    assert mem.ask("What does Mirela's husband do?").text in ("pilot", "cargo pilot")
+
+
+def test_a_role_before_a_name_is_that_names(mem: Memory, home: Path) -> None:
+    # "engaged to a carpenter named Fennick": the carpenter is Fennick, not Sabine
+    assert mem.ask("What does Sabine's fiancé do?").text == "carpenter"
+    assert is_idk(mem.ask("What does Sabine do for a living?").text)
 
 
 def test_a_wife_is_not_the_husband_asked_for(mem: Memory, home: Path) -> None:
