@@ -255,7 +255,26 @@ def find_dates(text: str, ref: date | None, past: bool = False) -> list[DateMent
             day, label, explicit = resolved
             taken.append((m.start(), m.end()))
             found.append(DateMention(m.start(), m.end(), m.group(0), day, label, explicit))
-    return sorted(found, key=lambda d: d.start)
+    return _weekdays_joined(text, sorted(found, key=lambda d: d.start))
+
+
+_WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{'|'.join(WEEKDAYS)})", re.I)
+
+
+def _weekdays_joined(text: str, found: list[DateMention]) -> list[DateMention]:
+    """"Saturday 21st June", "on Friday, 3 May": the weekday names the day of the date after
+    it, one date, not the coming Saturday and then 21 June."""
+    out: list[DateMention] = []
+    for mention in found:
+        before = out[-1] if out else None
+        if (before is not None and _WEEKDAY_ONLY.fullmatch(before.text) and re.search(r"\d", mention.text)
+                and not text[before.end : mention.start].strip(" ,")):
+            joined = DateMention(before.start, mention.end, text[before.start : mention.end], mention.day,
+                                 mention.label, mention.explicit)
+            out[-1] = joined
+            continue
+        out.append(mention)
+    return out
 
 
 def month_days(year: int, first: int, last: int | None = None) -> tuple[date, date]:

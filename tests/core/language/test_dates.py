@@ -73,3 +73,15 @@ def test_a_mention_covers_a_day_a_month_or_a_year(text: str, days: tuple[date, d
 def test_a_vague_mention_covers_no_period() -> None:
     (mention,) = find_dates("a few weeks ago", MONDAY, past=True)
     assert period(mention) is None
+
+
+@pytest.mark.parametrize("text", ["The party is Saturday 21st June.", "The party is on Saturday, 21 June."])
+def test_a_weekday_before_a_date_names_that_date(text: str) -> None:
+    # one date, 21 June: not the coming Saturday and then 21 June
+    found = find_dates(text, date(2025, 2, 8))
+    assert [(d.day, d.label) for d in found] == [(date(2025, 6, 21), "on 21 June 2025")]
+
+
+def test_a_weekday_and_a_date_apart_are_two_dates() -> None:
+    found = find_dates("Saturday and 21 June both work", date(2025, 2, 8))
+    assert [d.day for d in found] == [date(2025, 2, 15), date(2025, 6, 21)]
