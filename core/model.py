@@ -135,6 +135,7 @@ class EntitySlice:
     profile: str
     facts: tuple[str, ...]
     kind: str = ""  # the store's kind for it ("person", "org", ...); "" when not known
+    aliases: tuple[str, ...] = ()  # other names the text gives it: a sentence saying "Tina" names Bettina
 
 
 @dataclass(frozen=True)

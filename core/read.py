@@ -54,6 +54,7 @@ class Selected:
     profile: str
     facts: tuple[str, ...]
     sources: tuple[FactSource, ...] = ()  # per fact, in the same order: its id, score and source turns
+    aliases: tuple[str, ...] = ()  # other names the text gives it ("Tina" for Bettina)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Context:
     def request(self) -> AnswerRequest:
         return AnswerRequest(
             question=self.question,
-            slices=tuple(EntitySlice(s.name, s.profile, s.facts, s.kind) for s in self.selected),
+            slices=tuple(EntitySlice(s.name, s.profile, s.facts, s.kind, s.aliases) for s in self.selected),
             evidence=tuple(
                 TurnView(e.turn.id, e.turn.speaker, e.turn.text, e.turn.timestamp, e.turn.external_id, e.turn.session_id)
                 for e in self.evidence
@@ -242,7 +243,7 @@ def _prepare(
         chosen.append(
             Selected(
                 profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts,
-                tuple(row_sources),
+                tuple(row_sources), tuple(profiles.aliases[row]),
             )
         )
         sources.extend(f for f in row_sources if f.score > options.gate)  # only relevant facts bring turns

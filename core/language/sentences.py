@@ -69,7 +69,7 @@ def split_sentences(text: str) -> list[str]:
 
 def gather(request: AnswerRequest) -> list[Sentence]:
     """Facts, then evidence, then profiles, each split into sentences with their mentions."""
-    entries = NameIndex([(s.name, ()) for s in request.slices])
+    entries = NameIndex([(s.name, s.aliases) for s in request.slices])
     people = frozenset({s.name for s in request.slices if s.kind in _PEOPLE}
                        | {t.speaker.strip() for t in request.evidence if t.speaker and t.speaker.strip()})
     out: list[Sentence] = []
@@ -180,10 +180,17 @@ def resolve_pronoun(sentence: Sentence, position: int) -> str | None:
     earlier = [
         m for m in sentence.names
         if m.end <= position and (is_possessive(text[m.start : m.end + 2]) or not _after_place_word(text, m))
+        and _may_be_someone(sentence, m.entity)
     ]
     if earlier:
         return earlier[-1].entity
     return sentence.carry
+
+
+def _may_be_someone(sentence: Sentence, entity: str) -> bool:
+    """"she" can stand for a person or a pet, not for a team or a town the store knows as one
+    ("Seun texted from the Rams' physio room: she started on Monday")."""
+    return not sentence.people or entity in sentence.people
 
 
 def surface_name(sentence: Sentence, start: int) -> str | None:

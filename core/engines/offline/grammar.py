@@ -265,27 +265,31 @@ BARE_PLAY = frozenset({"sport", "game"})
 def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
     """What the sentence says is played, of the kind `asked` (the question's type noun:
     "which sport", "what instrument"). A capitalised object is a piece, a part or an opponent
-    ("played Greensleeves on the oboe"), neither instrument nor sport: then the common noun
-    after "on" is what was played on, unless a sport or game is asked. For a sport or a game
-    an object with an article or owner ("plays the cello", "her violin") is none."""
+    ("played Greensleeves on the oboe"), neither instrument nor sport. Unless a sport or game is
+    asked, the common noun after "on" is what was played on, whatever was played ("a lullaby on
+    the cello"). For a sport or a game an object with an article or owner ("plays the cello",
+    "her violin") is none."""
     if not _may_hold_verb(text, "play"):
         return []
     found: list[Piece] = []
     for token in parsed(text):
         if not token.tag_.startswith("VB") or verb_base(token.text) != "play":
             continue
+        # "on" hangs from the verb or, as the parser often has it, from what was played
+        objects = [c for c in token.children if c.dep_ == "dobj"]
+        on = next((c for w in (token, *objects) for c in w.children if c.dep_ == "prep" and c.lower_ == "on"), None)
+        held = next((c for c in on.children if c.dep_ == "pobj"), None) if on is not None else None
+        if held is not None and (held.tag_ not in ("NN", "NNS") or not held.text.islower()):
+            held = None
         for child in token.children:
             if child.dep_ != "dobj" or child.tag_ in ("PRP", "WP", "WDT", "EX") or child.lower_ in skip:
                 continue
-            if child.tag_ in ("NNP", "NNPS") or child.text[:1].isupper():
-                if asked in BARE_PLAY:
-                    continue
-                on = next((c for c in token.children if c.dep_ == "prep" and c.lower_ == "on"), None)
-                held = next((c for c in on.children if c.dep_ == "pobj"), None) if on is not None else None
-                if held is not None and held.tag_ in ("NN", "NNS") and held.text.islower():
-                    phrase = _phrase(held)
-                    found += [phrase] if phrase else []
+            if asked not in BARE_PLAY and held is not None:  # "played us a lullaby on the cello": the cello
+                phrase = _phrase(held)
+                found += [phrase] if phrase else []
                 continue
+            if child.tag_ in ("NNP", "NNPS") or child.text[:1].isupper():
+                continue  # a piece, a part or an opponent
             if asked in BARE_PLAY and any(c.dep_ in ("det", "poss") and c.lower_ not in ("no", "any") for c in child.children):
                 continue
             phrase = _phrase(child)
