@@ -170,11 +170,13 @@ class _Recording:
 def test_the_question_is_embedded_once_off_the_asking_thread_as_it_is_on_this_one(store: Store) -> None:
     recording = _Recording()
     query = evidence_query(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
-    assert len(recording.calls) == 1
-    thread, texts = recording.calls[0]
-    assert thread != threading.get_ident() and texts[0] == ROOMMATE and len(texts) == 2  # the question, unframed
+    # the question, unframed; then (a chain question) the question asked of the chain's end by name
+    assert [texts for _, texts in recording.calls] == [[ROOMMATE, "What instrument does roommate play?"],
+                                                       ["What instrument does Bob play?"]]
+    assert all(thread != threading.get_ident() for thread, _ in recording.calls)
+    texts = [text for _, said in recording.calls for text in said]
     here = get_embedder("minilm").embed(texts)  # the same texts, embedded on the asking thread
-    np.testing.assert_allclose(query.vector, here[-1], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(query.vector, here[1], rtol=0, atol=1e-6)
     replayed = read(store, ROOMMATE, _Replaying(dict(zip(texts, here))), ReadSettings())  # type: ignore[arg-type]
     context = read(store, ROOMMATE, recording, ReadSettings())  # type: ignore[arg-type]
     assert context.request() == replayed.request() and context.trace.stage1 == replayed.trace.stage1
