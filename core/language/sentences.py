@@ -106,7 +106,7 @@ def _sentences(
         implicit = owner or (speaker if first_person or carry is None else carry)
         first_person = any(word_of(w) in SPEAKER_WORDS for w in _FIRST_PERSON_HINT.findall(part))
         out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person, turn, people))
-        subjects = [m.entity for m in names if _can_be_referred_to(part, m)]
+        subjects = [m.entity for m in names if _can_be_referred_to(part, m) and (not people or m.entity in people)]
         if subjects:
             carry = subjects[-1]
     return out
@@ -144,15 +144,17 @@ def name_at(sentence: Sentence, start: int, end: int) -> NameMatch | None:
     return None
 
 
-def actor(sentence: Sentence, position: int) -> tuple[str | None, int]:
+def actor(sentence: Sentence, position: int, people_only: bool = False) -> tuple[str | None, int]:
     """Who does what the word at `position` (a character offset) says, and how many words
-    back they were named (0 when the sentence has no subject and its context says who)."""
+    back they were named (0 when the sentence has no subject and its context says who).
+    `people_only`: a name the store holds as no person or pet is passed over ("Joined Crag &
+    Cup, the bouldering gym": the gym is joined, by the writer)."""
     before = [t for t in tokens(sentence.text) if t.end() <= position]
     for distance, tok in enumerate(reversed(before), start=1):
         word = word_of(tok.group(0))
         named = name_at(sentence, tok.start(), tok.end())
         if named is not None:
-            if _after_place_word(sentence.text, named):
+            if _after_place_word(sentence.text, named) or (people_only and not _may_be_someone(sentence, named.entity)):
                 continue  # "at St Mary's (she's a nurse": St Mary's is not the nurse
             return named.entity, distance
         if word in SPEAKER_WORDS:

@@ -250,7 +250,7 @@ def _about(sentence: Sentence, position: int, entity: str | None, asked_doer: st
     if entity is None:  # "which venues did we look at?": the asker's doing, not another speaker's "I"
         found = actor(sentence, position)[0] if asked_doer is not None else None
         return 1.0 if found is None or same_entity(found, asked_doer) else 0.0
-    doer, distance = actor(sentence, position)
+    doer, distance = actor(sentence, position, people_only=entity in sentence.people)
     if distance == 0 and _equated(sentence.text, position, entity):
         return 1.0  # "the drummer in Tin Owls is Cal": Cal is the drummer
     if asked_doer is not None:

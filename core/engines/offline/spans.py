@@ -497,10 +497,21 @@ def _named_thing(text: str, hit: int, target: str) -> str | None:
         return m.group(1).rstrip(".,;:!?")
     before = _APPOSED.search(text[:hit])  # "Larkspur, Ines's bakery"
     if before:
-        return before.group(1)
+        return _without_opening_verb(text, before.start(1), before.group(1))
     # "the band Loose Ends", or through a copula: "her favourite show is Stranger Things, she ..."
     after = re.match(r"\w*\s+(?:(?:is|was|are|were)\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
     return after.group(1).rstrip(".,;:!?") if after else None
+
+
+def _without_opening_verb(text: str, start: int, name: str) -> str:
+    """"Joined Crag & Cup, the bouldering gym": a line's first word is capitalised for being
+    first, and a verb that opens it is no part of the name."""
+    first, _, rest = name.partition(" ")
+    opening = not text[:start].strip() or text[:start].rstrip().endswith((":", ".", "!", "?"))
+    low = first.lower()
+    if opening and rest and low.endswith("ed") and grammar.verb_base(low) != low and rest[:1].isupper():
+        return rest  # a past tense ("joined" of "join"), not "Reading Rovers" or "James Street"
+    return name
 
 
 def _object(text: str, hit: int) -> str | None:
