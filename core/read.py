@@ -243,7 +243,7 @@ def _prepare(
         chosen.append(
             Selected(
                 profiles.entity_ids[row], profiles.names[row], profiles.kinds[row], profiles.texts[row], facts,
-                tuple(row_sources), tuple(profiles.aliases[row]),
+                tuple(row_sources), _answer_aliases(profiles.kinds[row], profiles.aliases[row]),
             )
         )
         sources.extend(f for f in row_sources if f.score > options.gate)  # only relevant facts bring turns
@@ -300,6 +300,13 @@ def _strip_names(question: str, named: Sequence[NameMatch]) -> str:
         end = match.end + (2 if out[match.end : match.end + 2] in ("'s", "’s") else 0)
         out = out[: match.start] + out[end:]
     return " ".join(out.split())
+
+
+def _answer_aliases(kind: str, aliases: Sequence[str]) -> tuple[str, ...]:
+    """A person's or pet's other names, for the answerer to read as them ("Tina" for Bettina). A
+    place's or group's are left out: ingest can take a person's name for a short form of one
+    ("Wes" of Weston Road), and a sentence with Wes in it would become one about the road."""
+    return tuple(aliases) if kind in ("person", "self", "pet") else ()
 
 
 def _chain_end(

@@ -106,7 +106,10 @@ def _sentences(
         implicit = owner or (speaker if first_person or carry is None else carry)
         first_person = any(word_of(w) in SPEAKER_WORDS for w in _FIRST_PERSON_HINT.findall(part))
         out.append(Sentence(part, origin, owner, speaker, when, carry, implicit, names, first_person, turn, people))
-        subjects = [m.entity for m in names if _can_be_referred_to(part, m) and (not people or m.entity in people)]
+        # a name opening the sentence is its subject and carries on whatever the store calls it; a
+        # later one ("Cancelled Ironclad after five years.") only if the store holds it as someone
+        subjects = [m.entity for m in names if _can_be_referred_to(part, m)
+                    and (m.start == 0 or not people or m.entity in people)]
         if subjects:
             carry = subjects[-1]
     return out
@@ -182,11 +185,15 @@ def resolve_pronoun(sentence: Sentence, position: int) -> str | None:
     earlier = [
         m for m in sentence.names
         if m.end <= position and (is_possessive(text[m.start : m.end + 2]) or not _after_place_word(text, m))
-        and _may_be_someone(sentence, m.entity)
+        and not _THE_BEFORE.search(text[: m.start])
     ]
     if earlier:
         return earlier[-1].entity
     return sentence.carry
+
+
+# "from the Rams' physio room: she …": a name after "the" is a team, a place or a thing, not a "she".
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.I)
 
 
 def _may_be_someone(sentence: Sentence, entity: str) -> bool:
