@@ -297,7 +297,11 @@ def role(text: str, current: bool = False) -> tuple[str, int] | None:
 
 # "married to a dentist named Teodor": the role of the one named right after it. Not an animal,
 # kin, a friend or a plain person word ("a dog called Rex", "a friend named Bo", "a guy called Hal").
-_NAMED_ROLE = re.compile(r"\b(?:a|an)\s+((?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*))\s+(?:named|called)\s+[A-Z][\w'’-]*")
+# Only after "to", "with" or "by" (someone one is married to, goes out with, is taught by): "plays in a
+# band called X", "joined a choir called X" name a group, not a role of X's.
+_NAMED_ROLE = re.compile(
+    r"\b(?:to|with|by)\s+(?:a|an)\s+((?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*))\s+(?:named|called)\s+[A-Z][\w'’-]*"
+)
 _PLAIN_PEOPLE = frozenset("guy man woman girl boy lady bloke chap lad lass kid person fella fellow dude baby".split())
 
 

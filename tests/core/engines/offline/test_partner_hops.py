@@ -13,6 +13,8 @@ from support.written_memory import written_memory
 
 from memhop.core.api import Memory
 from memhop.core.bench.metrics import is_idk
+from memhop.core.engines.offline.answer import explain
+from memhop.core.model import AnswerRequest, EntitySlice
 
 DIARY = """# Diary 2024
 
@@ -116,3 +118,11 @@ def test_his_name_is_says_who_he_is(mem: Memory, home: Path) -> None:
 def test_a_rank_is_not_what_someone_is(mem: Memory, home: Path) -> None:
     # "Orla's husband is Dario" says who he is, not his rank
     assert is_idk(mem.ask("What rank is Dario?").text)
+
+
+@pytest.mark.parametrize("said", ["Ossian plays fiddle in a band called The Quiet Hours.",
+                                  "Ossian joined a choir called Tonic Sol."])
+def test_a_group_called_something_is_no_role(said: str) -> None:
+    # a role is read before a name only after "to", "with" or "by": these name a group Ossian is in
+    request = AnswerRequest("What does Ossian do?", (EntitySlice("Ossian", "", (said,), "person"),), ())
+    assert is_idk(explain(request).answer)
