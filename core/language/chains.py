@@ -182,6 +182,8 @@ def relative(entity: str, relation: str, names: Sequence[str], sentences: Sequen
     found = follow(entity, relation, sentences)
     if found and _other_gender(found, relation, sentences):
         return None  # "Ada's wife" is not the partner the text calls "he" throughout
+    if not found and relation.split()[-1].lower() in _SIBLINGS_CHILD:
+        return _siblings_child(entity, relation.split()[-1].lower(), sentences)
     if found or not (relation_forms(relation.split()[-1]) & _OTHER_SIDE or relation.endswith(_IN_LAW)):
         return found
     # Each name is tried against what the sentences say of partners and siblings: only the
@@ -214,6 +216,18 @@ def _called(name: str, word: str, names: Sequence[str], kin: Sequence[Sentence],
     said = [PRONOUN_GENDER[m.group(0).lower()] for s in sentences for m in _THIRD_PERSON.finditer(s.text)
             if _stands_for(s, m.start(), name)]
     return want is not None and len(said) >= 2 and set(said) == {want}
+
+
+# A niece is a sibling's daughter, a nephew a sibling's son.
+_SIBLINGS_CHILD = {"niece": "daughter", "nephew": "son"}
+
+
+def _siblings_child(entity: str, word: str, sentences: Sequence[Sentence]) -> str | None:
+    """"My niece" when the text only says "my sister Tina … her daughter Oona": the one child
+    of that word the text gives any of `entity`'s siblings; two or none leave it unknown."""
+    siblings = {s for s in (follow(entity, w, sentences) for w in ("sister", "brother", "sibling")) if s}
+    children = {c for sib in siblings if (c := follow(sib, _SIBLINGS_CHILD[word], sentences))}
+    return children.pop() if len(children) == 1 else None
 
 
 def _other_gender(name: str, relation: str, sentences: Sequence[Sentence]) -> bool:

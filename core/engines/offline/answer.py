@@ -166,6 +166,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if count_asked and not counts.stated_within(scored.sentence, scored.hit, scope):
             continue  # "won 3 races in 2024" counts none of March 2025's
         short = _typed_cut(question, scored.sentence, scored.hit, end, chain, kinds)
+        if short and question.wh == "how old" and _aged_since(question, scored.sentence, end, sentences):
+            return Explanation(DONT_KNOW, tuple(chain), None)  # "she's 6" said before a birthday is no age now
         if short:
             return Explanation(short, tuple(chain), scored.sentence.cited)
     if asking and _needs_span(question):  # "what time's the gig?" matched: its reply may say
@@ -285,6 +287,25 @@ def _grounded(question: Question, sentence: Sentence) -> bool:
     if not heads:
         return True
     return bool(ranking.matched(sentence, dict.fromkeys(heads, 1.0), ranking.verb_stems(question)))
+
+
+_NOW = re.compile(r"\b(?:now|currently|these days|nowadays|at the moment)\b", re.I)
+_BIRTHDAY = re.compile(r"\bbirthday\b", re.I)
+
+
+def _aged_since(question: Question, said: Sentence, end: str | None, sentences: Sequence[Sentence]) -> bool:
+    """An age asked "now" and told in a sentence before a birthday of the same person that the
+    memory mentions (later, or with no date to tell): the age may have gone up since."""
+    if end is None or not _NOW.search(question.text):
+        return False
+    told = ranking.date_of(said)
+    for other in sentences:
+        if other is said or not _BIRTHDAY.search(other.text) or not any(same_entity(m.entity, end) for m in other.names):
+            continue
+        when = ranking.date_of(other)
+        if told is None or when is None or when > told:
+            return True
+    return False
 
 
 def _strong(ranked: Sequence[ranking.Scored]) -> list[ranking.Scored]:

@@ -11,6 +11,7 @@ import pytest
 from support.written_memory import written_memory
 
 from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
 from memhop.core.engines.offline.answer import explain
 from memhop.core.model import AnswerRequest, EntitySlice
 
@@ -35,6 +36,10 @@ Femi has joined the Larks, a netball club in Hove. The Larks train on Thursdays.
 ## 2024-03-16
 
 Femi texted from the Larks' changing room: she played her first match on Saturday and loved it.
+
+## 2024-06-01
+
+Nettle's birthday party at the trampoline park. Eleven children, no injuries.
 """
 
 
@@ -76,3 +81,13 @@ def test_what_is_played_on_an_instrument_is_not_the_instrument(mem: Memory, home
 def test_she_is_a_person_not_the_club_named_before_it(mem: Memory, home: Path) -> None:
     # "from the Larks' changing room: she played …": she is Femi, not the netball club
     assert mem.ask("When did Femi play her first match?").text == "9 March 2024"
+
+
+def test_a_niece_is_a_siblings_daughter(mem: Memory, home: Path) -> None:
+    # nobody is called "my niece": Ros is my sister, Nettle her daughter
+    assert mem.ask("How old is my niece?").text == "6"
+
+
+def test_an_age_told_before_a_birthday_is_no_age_now(mem: Memory, home: Path) -> None:
+    # "Nettle is 6" in February, her birthday party in June: how old she is now, the memory does not say
+    assert is_idk(mem.ask("How old is my niece now?").text)
