@@ -17,6 +17,7 @@ _WED = re.compile(r"\b(?:married|engaged)\b", re.I)  # not "wed": "Wed 3rd" is a
 _NOT_WED = frozenset({"not", "never", "n't", "isn't", "wasn't", "aren't", "weren't", "unmarried"})
 _WED_AUX = frozenset({"got", "get", "gets", "getting", "are", "were", "is", "'s", "’s", "'re", "’re", "have",
                       "has", "been", "be", "just", "finally", "recently", "now", "newly", "happily", "secretly"})
+_OWNER = re.compile(r"['’]s$", re.I)
 SPOUSE_WORDS = frozenset({"husband", "wife", "spouse", "partner", "fiance", "fiancé", "fiancée", "husbands", "wives"})
 
 
@@ -81,6 +82,11 @@ def _wed_partner(sentence: Sentence, toks: list[Token], k: int, entity_at: Entit
     for j in range(i, min(i + 4, len(toks))):
         word = toks[j].group(0)
         if word[0].isupper() and word.lower() not in ("i", "me"):
+            last = j
+            while last + 1 < len(toks) and toks[last + 1].group(0)[0].isupper():
+                last += 1
+            if _OWNER.search(toks[last].group(0)):
+                return None  # "married Cy's brother": the brother, not Cy
             return _reference(sentence, toks[j], entity_at)
         if word.lower() in ("named", "called") or j == i and word.lower() in ("a", "an"):
             continue

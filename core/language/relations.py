@@ -89,6 +89,7 @@ _MUTUAL = LazyPattern(
 # Being married or engaged names a partner with no relation word: "⟦0⟧ and ⟦1⟧ got engaged",
 # "⟦0⟧ is married to ⟦1⟧", "⟦0⟧'s married now, to a pilot named ⟦1⟧", "⟦0⟧ married ⟦1⟧" ("was
 # married to" may be over, and says nothing here).
+_NOT_OWNER = r"(?!['’]s\b)"  # "married ⟦1⟧'s brother": ⟦1⟧ is not the partner
 _WED_ADVERBS = r"(?:(?:just|finally|recently|secretly|happily|now|newly)\s+)?"
 _WED_BOTH = LazyPattern(
     rf"{_X}\s+and\s+{_X}\s+(?:got|get|are|were|have been|had been|['’]ve been|['’]re|['’]d)\s+{_WED_ADVERBS}"
@@ -97,10 +98,10 @@ _WED_BOTH = LazyPattern(
 )
 _WED_TO = LazyPattern(
     rf"{_X}(?:\s+(?:is|got|has been|['’]s been)|['’]s)\s+{_WED_ADVERBS}(married|engaged)(?:\s+now)?,?\s+"
-    rf"to\s+(?:(?:a|an)\s+(?:[\w-]+\s+){{1,2}}(?:named|called)\s+)?{_X}",
+    rf"to\s+(?:(?:a|an)\s+(?:[\w-]+\s+){{1,2}}(?:named|called)\s+)?{_X}{_NOT_OWNER}",
     re.I,
 )
-_WED_VERB = LazyPattern(rf"{_X}\s+{_WED_ADVERBS}(married)\s+{_X}", re.I)
+_WED_VERB = LazyPattern(rf"{_X}\s+{_WED_ADVERBS}(married)\s+{_X}{_NOT_OWNER}", re.I)
 _WED_RELATION = {"married": "spouse", "engaged": "partner"}
 # "⟦1⟧ from ⟦0⟧'s team"
 _GROUP = LazyPattern(rf"{_X},?\s+from\s+{_POSS}\s+({'|'.join(_GROUP_RELATION)})\b", re.I)

@@ -177,6 +177,9 @@ def test_an_unowned_relation_outside_a_first_person_sentence_is_nobodys() -> Non
         ("⟦0⟧ and ⟦1⟧ are not married", []),
         ("⟦0⟧ was married to ⟦1⟧ for ten years", []),
         ("⟦0⟧ and ⟦1⟧ were engaged in a long argument", []),
+        # the partner is the one whose name is not an owner's
+        ("⟦0⟧ married ⟦1⟧'s brother last spring", []),
+        ("⟦0⟧ is engaged to ⟦1⟧’s cousin", []),
     ],
 )
 def test_being_married_or_engaged_is_a_partner(marked: str, expected: list[relations.Relation]) -> None:

@@ -60,6 +60,10 @@ Ulla brought her husband, Lorcan, to the summer party. Lorcan is a boatwright at
 ## 2024-06-01
 
 Bumped into Sabine at the library. She's engaged now, to a carpenter named Fennick.
+
+## 2024-06-08
+
+Coffee with Ilse Marrow. Ilse married Gideon Pell's brother last spring. Gideon Pell is a locksmith.
 """
 
 
@@ -91,6 +95,11 @@ def test_a_wife_is_not_the_husband_asked_for(mem: Memory, home: Path) -> None:
     # the text names Hendrik's wife only: his husband is nobody known, not Carys
     assert is_idk(mem.ask("What does Hendrik's husband do?").text)
     assert "pottery" in mem.ask("What does Hendrik's wife do?").text
+
+
+def test_marrying_someones_brother_is_no_marriage_to_them(mem: Memory, home: Path) -> None:
+    # "Ilse married Gideon Pell's brother": the brother is unnamed, so her husband is unknown
+    assert is_idk(mem.ask("What does Ilse's husband do?").text)
 
 
 def test_a_role_at_a_place_says_where_someone_works(mem: Memory, home: Path) -> None:
