@@ -15,6 +15,7 @@ and accents, curly apostrophes and runs of whitespace, nothing else ("Zoë's" is
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import time
 import unicodedata
@@ -26,6 +27,7 @@ from typing import Any
 from memhop.core.bench.metrics import is_idk, mean, normalise
 from memhop.core.bench.sources import BenchInputError
 from memhop.core.config import Settings
+from memhop.core.language.numbers import SIMPLE_NUMBER, as_digits
 from memhop.core.model import KnownEntity
 from memhop.core.progress import Progress
 
@@ -190,6 +192,20 @@ def answer_contains(answer: str, gold: str) -> bool:
     return bool(want) and f" {want} " in f" {_answer_key(answer)} "
 
 
+def support_holds(support: str, gold: str) -> bool:
+    """A support sentence holds the gold as a reader would see it: each item of a gold list
+    ("Piranesi, Pachinko and The Dispossessed") in any order and punctuation, a number in
+    words or digits ("thirty" holds 30), a unit written on ("16.4KG" holds 16.4 kg)."""
+    said = f" {_support_key(support)} "
+    items = [i for i in re.split(r",\s*|\s+and\s+|\s*&\s*", gold) if i.strip()]
+    return bool(items) and all(f" {_support_key(i)} " in said for i in items)
+
+
+def _support_key(text: str) -> str:
+    text = re.sub(rf"\b(?:{SIMPLE_NUMBER})\b", lambda m: as_digits(m.group(0)), text, flags=re.I)
+    return _answer_key(re.sub(r"(\d)([^\W\d_])", r"\1 \2", text))
+
+
 def outcome(answer: str, gold: str) -> str:
     """right | refused | wrong; refusing an unanswerable question is right."""
     refused = is_idk(answer)
@@ -249,7 +265,7 @@ def score_question(gold: GoldQuestion, answer: str, selected: Sequence[str], evi
                    cast: Cast, stored: Sequence[KnownEntity], first_support: str | None = None) -> QuestionRecord:
     """`first_support`: the text of the answer's first support item (`ask` prints it first)."""
     hops = hops_reached(gold.chain, selected, cast, stored)
-    cited = None if name_key(gold.answer) == UNKNOWN else answer_contains(first_support or "", gold.answer)
+    cited = None if name_key(gold.answer) == UNKNOWN else support_holds(first_support or "", gold.answer)
     return QuestionRecord(
         gold.q, gold.answer, gold.k, gold.type, answer, outcome(answer, gold.answer), bool(hops) and hops[-1], hops,
         tuple(selected), gold.evidence, tuple(evidence_days), day_recall(gold.evidence, evidence_days), cited,

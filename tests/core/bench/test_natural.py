@@ -20,6 +20,7 @@ from memhop.core.bench.natural import (
     run_natural,
     score_entities,
     score_question,
+    support_holds,
 )
 from memhop.core.bench.report import natural_section, render, summary
 from memhop.core.bench.result import BenchConfig, BenchResult
@@ -203,3 +204,20 @@ def test_the_real_dev_set_end_to_end(tmp_path: Path) -> None:
     total = result.total
     assert total.n == 30 and total.right + total.refused + total.wrong == 30
     assert total.reached >= 10 and total.day_recall is not None and total.day_recall > 0.5
+
+
+@pytest.mark.parametrize(
+    "support, gold, holds",
+    [
+        ("Top three, in order: Piranesi, Pachinko, The Dispossessed.", "Piranesi, Pachinko and The Dispossessed", True),
+        ("She brought a tray of puff-puff and a tub of chin chin.", "puff-puff and chin chin", True),
+        ("Rory is thirty today!", "30", True),
+        ("THE DOG WEIGHED IN AT 16.4KG", "16.4 kg", True),
+        # every item, and the number itself
+        ("Bartek plays bass in a band.", "bass, double bass and accordion", False),
+        ("Rory is thirty-one today!", "30", False),
+        ("The dog weighed 19.6 kg in February.", "16.4 kg", False),
+    ],
+)
+def test_a_support_holds_the_gold_as_a_reader_sees_it(support: str, gold: str, holds: bool) -> None:
+    assert support_holds(support, gold) is holds
