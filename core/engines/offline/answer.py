@@ -165,7 +165,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             continue  # "It begins at 11am", of the parade, is no time of the recital
         if count_asked and not counts.stated_within(scored.sentence, scored.hit, scope):
             continue  # "won 3 races in 2024" counts none of March 2025's
-        short = _typed_cut(question, scored.sentence, scored.hit, end, chain, kinds)
+        short = _typed_cut(question, scored.sentence, scored.hit, end, chain, kinds, request.asker)
         if short and question.wh == "how old" and _aged_since(question, scored.sentence, end, sentences):
             return Explanation(DONT_KNOW, tuple(chain), None)  # "she's 6" said before a birthday is no age now
         if short:
@@ -174,7 +174,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         for reply in replies.replies_to(question, asking, turns, sentences):
             if not about(reply) or (count_asked and not counts.stated_within(reply, 0, scope)):
                 continue
-            short = _typed_cut(question, reply, 0, end, chain, kinds)
+            short = _typed_cut(question, reply, 0, end, chain, kinds, request.asker)
             if short:
                 return Explanation(short, tuple(chain), reply.cited)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
@@ -196,7 +196,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         short = refusals.uncaptioned(cut)
         if question.wh != "when":
             short = refusals.STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
-        if refusals.well_formed(short, question) and not refusals.repeats(short, question):
+        if (refusals.well_formed(short, question) and not refusals.repeats(short, question)
+                and not refusals.unplaced_person(short, top.sentence, request.asker)):
             return Explanation(short, tuple(chain), top.sentence.cited)
     return Explanation(DONT_KNOW, tuple(chain), None)
 
@@ -231,10 +232,12 @@ def _of_event(question: Question, sentences: Sequence[Sentence],
 
 
 def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str],
-               kinds: Mapping[str, str]) -> str | None:
+               kinds: Mapping[str, str], asker: str | None) -> str | None:
     """The span of the question's type in the sentence, if it is a well-formed answer that
     does not echo the question and, for "who", names no known place or thing."""
     short = refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "")
+    if refusals.unplaced_person(short, sentence, asker):
+        return None  # "my own resilience": whose, the answer does not say
     if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):
         return None if refusals.not_a_person(short, question, sentence.text, kinds) else short
     return None

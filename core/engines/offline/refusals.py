@@ -118,6 +118,29 @@ def well_formed(short: str, question: Question) -> bool:
     return asks_time or not only_a_time(short)
 
 
+# Who these stand for is the speaker's or the listener's, which a cut answer does not carry.
+_FIRST_PERSON_WORDS = frozenset("i me my mine myself we us our ours ourselves".split())
+_SECOND_PERSON_WORDS = frozenset("you your yours yourself yourselves u ur".split())
+_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+
+
+def unplaced_person(short: str, sentence: Sentence, asker: str | None) -> bool:
+    """A cut in someone's own words ("my own resilience", "I painted it because it was
+    calming", "make you feel the same way") says nothing of whom until "I" and "you" are known:
+    only the asker's own "I", "my", "we" in what the asker said reads as theirs; a "you" is
+    always someone unknown. "US" (the country) and a lower-case "i" in a name are no pronouns."""
+    for word in _WORD.findall(short):
+        low = re.split("['’]", word)[0].lower()
+        if word.isupper() and len(word) > 1 and low == "us":
+            continue
+        if low in _SECOND_PERSON_WORDS:
+            return True
+        if low in _FIRST_PERSON_WORDS and (low != "i" or word[0] == "I"):
+            if not (asker and sentence.speaker and same_entity(sentence.speaker, asker)):
+                return True
+    return False
+
+
 def only_a_time(short: str) -> bool:
     mentions = find_dates(short, date(2000, 1, 1))
     said = sum(m.end - m.start for m in mentions)

@@ -9,6 +9,7 @@ import pytest
 
 from memhop.core.engines.offline import refusals
 from memhop.core.language.question import parse
+from memhop.core.language.sentences import Sentence
 
 
 @pytest.mark.parametrize(
@@ -48,3 +49,22 @@ def test_the_write_paths_dating_note_is_no_part_of_what_a_fact_says() -> None:
 )
 def test_only_a_cut_adding_nothing_repeats_the_question(cut: str, question: str, repeats: bool) -> None:
     assert refusals.repeats(cut, parse(question, ["Ilse"])) is repeats
+
+
+def _said_by(speaker: str | None, text: str) -> Sentence:
+    return Sentence(text, "evidence" if speaker else "fact", None, speaker, None, None, None, (), True)
+
+
+@pytest.mark.parametrize(
+    ("cut", "speaker", "unplaced"),
+    [
+        ("my own resilience", "Mira Solberg", True),  # whose resilience? Mira's, but the cut says "my"
+        ("make you feel the same way", "Mira Solberg", True),  # "you": a listener nobody named
+        ("our own pots", None, True),  # a fact still in someone's first person
+        ("my nephew Sindre", "Tove Lind", False),  # the asker's own "my" is the asker's
+        ("the US embassy", "Mira Solberg", False),  # the country, not "us"
+        ("a lemon drizzle", "Mira Solberg", False),
+    ],
+)
+def test_a_cut_in_someones_own_person_names_nobody_known(cut: str, speaker: str | None, unplaced: bool) -> None:
+    assert refusals.unplaced_person(cut, _said_by(speaker, cut), asker="Tove Lind") is unplaced
