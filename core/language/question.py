@@ -123,7 +123,7 @@ def parse(text: str, names: list[str]) -> Question:
     skip = {i for i, t in enumerate(low) if t in _WH or t in _AUX or t in _HOW or t in CURRENT}
     words = [bare(toks[i]) for i in range(len(toks)) if i not in used and i not in skip]
     # "the name of ..." asks for a name; "what did Ines name the kitten?" is about naming
-    noun_name = re.search(r"\b(?:the|a|his|her|their|its|my|your|\w+['’]s)\s+name\b", text, re.I)
+    noun_name = re.search(r"\b(?:the|a|his|her|their|its|my|your|\w+['’]s)\s+names?\b", text, re.I)
     predicate = [t for t in lexical.terms(" ".join(words)) if t != lexical.stem("name") or not noun_name]
     return Question(text, wh, target, owner, tuple(relations), tuple(dict.fromkeys(predicate)))
 
@@ -148,7 +148,7 @@ def _question_word(low: list[str]) -> tuple[str, str | None]:
             target = rest[2]
         elif rest[0] not in _AUX and rest[0] not in lexical.STOPWORDS:
             target = rest[0]
-        elif len(rest) > 3 and rest[0] in ("is", "was", "'s") and rest[1] == "the" and rest[3] == "of":
+        elif len(rest) > 3 and rest[0] in ("is", "was", "'s", "are", "were") and rest[1] == "the" and rest[3] == "of":
             target = rest[2]  # "what is the name of ..."
     return wh, target
 

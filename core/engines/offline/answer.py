@@ -142,6 +142,9 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     asking = [r.sentence for r in ranked if is_question(r.sentence.text)]
     ranked = [r for r in ranked if not is_question(r.sentence.text)]  # "how did you get into pottery?" tells nothing
+    unheld = refusals.unheld_subject(question) if start is None else None
+    if unheld:  # "what did Pickle break?", Pickle no entity: only what is said of Pickle
+        ranked = [r for r in ranked if refusals.says_word(r.sentence.text, unheld)]
     other_names = refusals.other_names(question, chain, names, sentences)
     if other_names:  # "a trip to Lyon" is not one to Rome
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
@@ -191,6 +194,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     top = ranked[0] if ranked else None
     if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
         cut = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
+        if cut and refusals.pro_form(cut, question):
+            return Explanation(DONT_KNOW, tuple(chain), None)  # what "this one" is, the sentence does not say
         if not cut or refusals.echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
             cut = clause(top.sentence.text, top.hit)
         short = refusals.uncaptioned(cut)

@@ -166,9 +166,13 @@ def _same_noun(said: str, noun: str) -> bool:
     return lexical.stem(said) == lexical.stem(noun)
 
 
+# "16.4 kg", "58:12": a point or colon between digits ends no clause
+_CLAUSE_MARK = re.compile(r"(?<!\d)[.:]|[.:](?!\d)|[;!?—–]|\s-\s|,\s+(?:but|and|so|then|which|while)\s")
+
+
 def clause_at(text: str, hit: int) -> tuple[int, int]:
     """The clause holding offset `hit`: between clause marks."""
-    marks = [(m.start(), m.end()) for m in re.finditer(r"[.;:!?—–]|\s-\s|,\s+(?:but|and|so|then|which|while)\s", text)]
+    marks = [(m.start(), m.end()) for m in _CLAUSE_MARK.finditer(text)]
     low = max((e for s, e in marks if e <= hit), default=0)
     high = min((s for s, e in marks if s >= hit), default=len(text))
     return low, high

@@ -90,6 +90,7 @@ _PLACEHOLDERS = frozenset(
     stuff things together more""".split()
 )
 _PRONOUNS = frozenset("it them him her me us you they he she i this that".split())
+_PRO_ONE = frozenset("one ones this that these those the a another other same new old".split()) - {""}
 
 
 # "(before 25 May 2023)", "(as of 3 April 2024)": how the write path dates a fact
@@ -114,8 +115,33 @@ def well_formed(short: str, question: Question) -> bool:
         return False
     if len(words) <= 2 and words[-1].strip(".,!") in _PLACEHOLDERS:  # "Stranger Things" is a title
         return False
+    if pro_form(short, question):
+        return False
     asks_time = question.wh in ("when", *AMOUNTS) or question.target in TIME_NOUNS
     return asks_time or not only_a_time(short)
+
+
+# "What did Pickle break?", "Where does Rook work?": the question's subject, right after its auxiliary.
+_SUBJECT_SLOT = re.compile(
+    r"^\s*(?i:what|which|who|whom|where|when|why|how(?:\s+\w+)?)\s+(?:[\w-]+\s+)?"
+    r"(?i:did|does|do|is|was|has|had|will|would|can|could)\s+([A-Z][\w'’-]*)(?=\s+[a-z])",
+)
+
+
+def unheld_subject(question: Question) -> str | None:
+    """The name the question is asked of when no known entity holds it ("What did Pickle
+    break?" while Pickle was never stored as anyone): a sentence that does not say it is
+    about someone else, however well its verb matches ("Walt broke his wrist")."""
+    if question.owner is not None:
+        return None
+    found = _SUBJECT_SLOT.match(question.text)
+    if found is None or found.group(1).lower() in _CALENDAR | {"i", "you", "we", "they", "he", "she", "it"}:
+        return None
+    return bare(found.group(1))
+
+
+def says_word(text: str, word: str) -> bool:
+    return re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w-])", text, re.I) is not None
 
 
 # Who these stand for is the speaker's or the listener's, which a cut answer does not carry.
@@ -139,6 +165,12 @@ def unplaced_person(short: str, sentence: Sentence, asker: str | None) -> bool:
             if not (asker and sentence.speaker and same_entity(sentence.speaker, asker)):
                 return True
     return False
+
+
+def pro_form(short: str, question: Question) -> bool:
+    """"gave me this one", "the same": one of what, the cut does not say (a count may be one)."""
+    words = short.split()
+    return bool(words) and question.wh not in AMOUNTS and all(w.strip(".,!").lower() in _PRO_ONE for w in words)
 
 
 def only_a_time(short: str) -> bool:

@@ -109,7 +109,7 @@ _STOP = frozenset(
     than as by about into during until every each this last next yesterday today tonight""".split()
 )
 _DETERMINERS = frozenset("the a an his her their my our its some this that these those your".split())
-_CLAUSE = re.compile(r"\s*(?:[;:—–]|\s-\s|,\s+(?:but|and|so|which|because)\s)\s*")
+_CLAUSE = re.compile(r"\s*(?:;|(?<!\d):|:(?!\d)|[—–]|\s-\s|,\s+(?:but|and|so|which|because)\s)\s*")  # "58:12" is one time
 MAX_CLAUSE_WORDS = 25
 # "Which city ...", "in which part of ...": a place is asked for.
 PLACE_NOUNS = frozenset(
@@ -161,6 +161,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
         at = _word_at(sentence.text, target, hit) if target else None
         if target and at is not None:
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
+            if named and question.target == "names":  # "the twins are named Otto and Juno": both
+                return _with_coordinated(sentence.text, named)
             if named:  # "a band called X", "the felt mouse, her favourite toy"
                 return named
         stranded = STRANDED.search(question.text)
@@ -222,7 +224,7 @@ def asks_class(question: Question) -> bool:
         question.wh in ("what", "which")
         and question.target
         and question.target not in JOB_WORDS
-        and question.target != "name"
+        and question.target not in NAME_NOUNS
         and re.match(r"\W*(?:what|which)\s+(?:(?:kind|type|sort)\s+of\s+)?\w+\s+(?:is|was|are|were)\b", question.text, re.I)
         and not re.search(r"\b(?:in|at|on|from|with|for|of|to|into|by)\W*$", question.text, re.I)  # "what band is Ines in?"
     )
@@ -232,17 +234,20 @@ def _names_a_class(question: Question) -> bool:
     return question.target in CLASS_NOUNS or bool(re.search(r"\b(?:kind|type|sort)\s+of\b", question.text, re.I))
 
 
+NAME_NOUNS = frozenset({"name", "names"})
+
+
 def asks_name(question: Question) -> bool:
     """"What is the name of ...", "what is X called?": only a name answers."""
     return question.wh in ("what", "which") and (
-        question.target == "name" or bool(re.search(r"\b(?:called|named)\W*(?:now|these days)?\W*$", question.text, re.I))
+        question.target in NAME_NOUNS or bool(re.search(r"\b(?:called|named)\W*(?:now|these days)?\W*$", question.text, re.I))
     )
 
 
 def type_noun(question: Question) -> str | None:
     """The noun the answer is an instance of: "what band", "the name of the band" -> band."""
-    if question.target == "name":
-        m = re.search(r"\bname of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
+    if question.target in NAME_NOUNS:
+        m = re.search(r"\bnames? of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
         return m.group(1).lower() if m else None
     if question.target is None:  # "what is the favourite drink of Ines?", "what is Ines's usual order?"
         m = COPULA_NOUN.match(question.text)
@@ -505,6 +510,17 @@ def _named_thing(text: str, hit: int, target: str) -> str | None:
     # "the band Loose Ends", or through a copula: "her favourite show is Stranger Things, she ..."
     after = re.match(r"\w*\s+(?:(?:is|was|are|were)\s+)?((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})", text[hit:])
     return after.group(1).rstrip(".,;:!?") if after else None
+
+
+_NAME_WORD = r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
+_COORDINATED = re.compile(rf"((?:\s*,\s*{_NAME_WORD})*,?\s+(?:and|&)\s+{_NAME_WORD})")
+
+
+def _with_coordinated(text: str, named: str) -> str:
+    """A name and the names joined to it ("Otto and Juno", "Ada, Bea and Cy"), asked for as names."""
+    at = text.find(named)
+    more = _COORDINATED.match(text, at + len(named)) if at >= 0 else None
+    return named + more.group(1) if more else named
 
 
 def _without_opening_verb(text: str, start: int, name: str) -> str:

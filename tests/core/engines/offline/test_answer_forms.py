@@ -1,0 +1,62 @@
+"""What a cut answer must carry to be one: the subject the question is asked of (a sentence about
+someone else, however well its verb matches, answers nothing), a thing rather than "this one",
+a time like 58:12 whole, and every name when names are asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.written_memory import written_memory
+
+from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
+
+DIARY = """# Journal
+
+## 2025-01-04
+
+New year, new planner. Oskar gave me this one for Christmas, it has a heron on the cover.
+
+## 2025-02-01
+
+Wendell broke his ankle skating on Lake Vesi. He is in a boot for a month.
+
+## 2025-03-08
+
+Muffin knocked the good teapot off the dresser. Three pieces.
+
+## 2025-04-12
+
+Drove up to see my cousin Leopold. His girls are named Ottilie and Brann and they run everywhere now.
+
+## 2025-06-21
+
+Oskar and I ran the Harbour 10K. My time was 58:12, his was 51:40, and he will not stop bringing it up.
+"""
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "journal.md", DIARY, "Ines Varga") as memory:
+        yield memory
+
+
+def test_a_sentence_about_someone_else_does_not_answer_for_an_unknown_name(mem: Memory, home: Path) -> None:
+    # Muffin is no entity (only ever the first word of a line): "Wendell broke his ankle" is not hers
+    assert is_idk(mem.ask("What did Muffin break?").text)
+    assert "ankle" in mem.ask("What did Wendell break?").text
+
+
+def test_this_one_is_no_thing(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("What did Oskar give me for Christmas?").text)
+
+
+def test_a_time_of_minutes_and_seconds_is_read_whole(mem: Memory, home: Path) -> None:
+    answer = mem.ask("What was my time in the Harbour 10K?").text
+    assert "58:12" in answer
+
+
+def test_names_asked_for_are_all_given(mem: Memory, home: Path) -> None:
+    assert mem.ask("What are the names of my cousin's girls?").text == "Ottilie and Brann"
