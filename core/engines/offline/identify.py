@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline import kinds as kinds_of
 from memhop.core.engines.offline.names import (
     clean_name,
@@ -64,6 +65,7 @@ class _Candidate:
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Breton crêpes")
     pet_cues: int = 0  # named as an animal: "our cat Thimble", "the rescue named him Bodkin"
+    feels: int = 0  # mentions as the subject of a feeling or a body's doing: "which Grant loved"
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
@@ -114,6 +116,7 @@ def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]
             if label is not None:
                 cand.labels[label] += 1
             cand.mid_sentence |= first.idx not in starts
+            cand.feels += _feels(span)
             cand.cued_kind = cand.cued_kind or stated
             sent = span.sent
             cand.vocative_only &= is_vocative(
@@ -256,6 +259,8 @@ def identify(session: SessionView, known: Sequence[KnownEntity], docs: Sequence[
         name = canonical(cand.surface, kind)
         votes[name].update(kinds_of.label_votes(cand.labels))  # what the text states counts per mention, in _mentions
         read_as_person[name] += kinds_of.LABEL * cand.labels["PERSON"]
+        if cand.feels and kind == "org":  # someone who loves is no organisation
+            votes[name]["person"] += kinds_of.CONTEXT * cand.feels
         if cand.pet_cues:  # the naming grammar outweighs NER's guess
             votes[name]["pet"] += kinds_of.CUED * cand.pet_cues
             named_pets.add(name)
@@ -344,8 +349,23 @@ def _keep(cand: _Candidate, kind: str) -> bool:
     if len(words) > 1 or not is_english_word(words[0]):
         return True
     if kind == "org":
-        return False
+        return cand.feels > 0  # "which Grant loved": NER's ORG for a word that loves is no organisation
     return cand.mid_sentence
+
+
+# What only someone (a person or an animal) does: love, laugh, sleep. A company "says" and
+# "wants", so verbs of saying and wanting are no sign here.
+_FEELING_VERBS = frozenset(
+    """love adore hate laugh cry smile grin giggle sob sigh blush frown sulk sleep nap snore wake hug kiss
+    cuddle enjoy miss""".split()
+)
+
+
+def _feels(span: Span) -> int:
+    """1 when the name is the subject of a feeling verb ("Grant loved", "Grant laughed")."""
+    root = span.root
+    verb = root.head
+    return int(root.dep_ == "nsubj" and verb.tag_.startswith("VB") and grammar.verb_base(verb.lower_) in _FEELING_VERBS)
 
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:
