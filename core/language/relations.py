@@ -72,6 +72,9 @@ _PATTERNS: tuple[tuple[LazyPattern, int, int, int], ...] = tuple(
     for p, rel_of, owner, rel in (
         # "⟦0⟧'s older sister ⟦1⟧", "⟦0⟧'s dog, ⟦1⟧", "⟦0⟧'s cat named ⟦1⟧"
         (rf"{_NEG}{_POSS}\s+({_MOD}{_REL}),?\s+(?:(?:named|called)\s+)?{_X}", 3, 1, 2),
+        # "⟦0⟧'s new manager is a guy called ⟦1⟧", "⟦0⟧'s husband is a chef named ⟦1⟧"
+        (rf"{_NEG}{_POSS}\s+({_MOD}{_REL})\s+(?:is|was|['’]s)\s+(?:a|an)\s+(?:[\w-]+\s+){{1,2}}?(?:named|called)\s+{_X}",
+         3, 1, 2),
         # "⟦1⟧, ⟦0⟧'s sister" / "⟦1⟧ (⟦0⟧'s sister)"
         (rf"{_X}\s*[,(]\s*{_POSS}\s+({_MOD}{_REL})\b", 1, 2, 3),
         # "⟦1⟧ is ⟦0⟧'s roommate" / "⟦1⟧'s ⟦0⟧'s roommate"

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from memhop.core.engines.offline import grammar, lists
 from memhop.core.engines.offline.spans import asks_class, identity_question, role, set_off, span
-from memhop.core.language import lexical
+from memhop.core.language import lexical, numbers
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates
 from memhop.core.language.periods import Period, stated_period
@@ -134,8 +134,9 @@ def ranked(
             short = None if typed else span(question, sentence, at, entity, loose=False)
             if typed or short:
                 coverage, hits = 1.0, {"": at}
-            if short and short in sentence.text:  # or of whoever is named right before the answer
-                hits["span"] = sentence.text.index(short)
+            where = _said_at(sentence.text, short) if short else None
+            if where is not None:  # or of whoever is named right before the answer
+                hits["span"] = where
             attached = classing and bool(short)
         elif identity and (typed := role(sentence.text)) and coverage:
             hits = {**hits, "": typed[1]}
@@ -160,6 +161,17 @@ def ranked(
 # States one holds one at a time (a home, a job): asked in the simple present, the latest
 # statement answers. Not "which instrument does she play?": she may play several.
 _ONE_AT_A_TIME = frozenset(lexical.stem(w) for w in ("live", "work", "study", "stay"))
+
+
+def _said_at(text: str, short: str) -> int | None:
+    """Where a span stands in its sentence, a number read from words ("eleven" for 11) included."""
+    if short in text:
+        return text.index(short)
+    if short.isdigit():
+        for m in re.finditer(rf"\b{numbers.WORD_NUMBER}\b", text, re.I):
+            if numbers.value(m.group(0)) == int(short):
+                return m.start()
+    return None
 
 
 def asks_now(question: Question) -> bool:

@@ -101,7 +101,7 @@ _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
-    r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\W*$)",
+    r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|(?:\s+(?:called|named)(?:\s+now)?)?\W*$)",  # "my team called?": team
     re.I,
 )
 _STOP = frozenset(
@@ -175,6 +175,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
             kept = grammar.played(sentence.text, skip, question.target)
             return kept[0].text if kept else None
+        if target and at is None and asks_name(question):
+            return None  # "what is my team called?" is not answered by "a horse called Mister Gus"
         if verb:
             skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
             found_objects = grammar.complements(sentence.text, verb, skip)

@@ -168,6 +168,18 @@ def test_an_unowned_relation_outside_a_first_person_sentence_is_nobodys() -> Non
 @pytest.mark.parametrize(
     "marked, expected",
     [
+        ("⟦0⟧'s new manager is a guy called ⟦1⟧, seems alright", [relations.Relation(1, "new manager", 0)]),
+        ("⟦0⟧'s husband is a chef named ⟦1⟧", [relations.Relation(1, "husband", 0)]),
+        ("⟦0⟧'s sister is a big fan of a band called ⟦1⟧", []),  # the band is no sister
+    ],
+)
+def test_a_relative_described_then_named_is_that_relative(marked: str, expected: list[relations.Relation]) -> None:
+    assert relations.find_relations(marked) == expected
+
+
+@pytest.mark.parametrize(
+    "marked, expected",
+    [
         ("⟦0⟧ and ⟦1⟧ got engaged on Friday", [relations.Relation(0, "partner", 1)]),
         ("⟦0⟧ and ⟦1⟧ got married in June at the town hall", [relations.Relation(0, "spouse", 1)]),
         ("⟦0⟧'s married now, to a pilot named ⟦1⟧, and lives by the docks", [relations.Relation(0, "spouse", 1)]),

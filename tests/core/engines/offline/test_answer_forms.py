@@ -1,6 +1,7 @@
 """What a cut answer must carry to be one: the subject the question is asked of (a sentence about
 someone else, however well its verb matches, answers nothing), a thing rather than "this one",
-a time like 58:12 whole, and every name when names are asked for."""
+a time like 58:12 whole, every name when names are asked for, the name of the thing asked
+(not of a horse) and an age said in words, read at its place in the sentence."""
 
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ Drove up to see my cousin Leopold. His girls are named Ottilie and Brann and the
 ## 2025-06-21
 
 Oskar and I ran the Harbour 10K. My time was 58:12, his was 51:40, and he will not stop bringing it up.
+
+## 2025-07-05
+
+Races with Oskar. I put $20 on a horse called Velvet Thunder and it came ninth.
+
+## 2025-08-09
+
+My cousin Leopold came for lunch with his son Caspar, who is eleven now and mad about trains.
 """
 
 
@@ -60,3 +69,13 @@ def test_a_time_of_minutes_and_seconds_is_read_whole(mem: Memory, home: Path) ->
 
 def test_names_asked_for_are_all_given(mem: Memory, home: Path) -> None:
     assert mem.ask("What are the names of my cousin's girls?").text == "Ottilie and Brann"
+
+
+def test_a_name_answers_only_for_the_thing_it_names(mem: Memory, home: Path) -> None:
+    # "a horse called Velvet Thunder" names a horse, not the quiz team
+    assert is_idk(mem.ask("What is my team called?").text)
+    assert mem.ask("What was the horse called?").text == "Velvet Thunder"
+
+
+def test_an_age_in_words_is_read_where_it_is_said(mem: Memory, home: Path) -> None:
+    assert mem.ask("How old is Caspar?").text == "11"

@@ -64,6 +64,14 @@ Bumped into Sabine at the library. She's engaged now, to a carpenter named Fenni
 ## 2024-06-08
 
 Coffee with Ilse Marrow. Ilse married Gideon Pell's brother last spring. Gideon Pell is a locksmith.
+
+## 2024-07-20
+
+My landlord Piet came round to fix the boiler.
+
+## 2024-09-14
+
+Piet sold the building. Our new landlord is a guy called Radomir, seems alright.
 """
 
 
@@ -109,6 +117,10 @@ def test_a_role_at_a_place_says_where_someone_works(mem: Memory, home: Path) -> 
 def test_the_latest_boss_replaces_the_earlier_one(mem: Memory, home: Path) -> None:
     assert mem.ask("What does my boss's husband do?").text == "boatwright"
     assert "pottery" in mem.ask("What does my old boss's wife teach?").text
+
+
+def test_a_new_landlord_named_after_a_description_replaces_the_old_one(mem: Memory, home: Path) -> None:
+    assert mem.ask("Who is my landlord now?").text == "Radomir"
 
 
 def test_what_is_said_of_her_husband_is_said_of_the_husband(mem: Memory, home: Path) -> None:
