@@ -71,7 +71,7 @@ _PATTERNS: tuple[tuple[LazyPattern, int, int, int], ...] = tuple(
     (LazyPattern(p, re.I), rel_of, owner, rel)
     for p, rel_of, owner, rel in (
         # "⟦0⟧'s older sister ⟦1⟧", "⟦0⟧'s dog, ⟦1⟧", "⟦0⟧'s cat named ⟦1⟧"
-        (rf"{_NEG}{_POSS}\s+({_MOD}{_REL}),?\s+(?:(?:named|called)\s+)?{_X}", 3, 1, 2),
+        (rf"{_NEG}{_POSS}\s+({_MOD}{_REL}),?\s+(?:(?:(?:is|was|['’]s)\s+)?(?:named|called)\s+)?{_X}", 3, 1, 2),
         # "⟦0⟧'s new manager is a guy called ⟦1⟧", "⟦0⟧'s husband is a chef named ⟦1⟧"
         (rf"{_NEG}{_POSS}\s+({_MOD}{_REL})\s+(?:is|was|['’]s)\s+(?:a|an)\s+(?:[\w-]+\s+){{1,2}}?(?:named|called)\s+{_X}",
          3, 1, 2),

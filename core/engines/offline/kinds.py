@@ -178,6 +178,8 @@ def mention_votes(doc: Doc, start_char: int, end_char: int) -> Counter[str]:
         votes["person"] += CONTEXT  # "Femi's sister", "Oma's cat", "Min-ji's eyebrows"
     if _taken_to_the_vet(doc, last.i):
         votes["pet"] += CONTEXT  # "took Snarfle to the vet"
+    if _named_as_relative(doc, first.i):
+        votes["person"] += CUED  # "my roommate is called Zofia": a roommate is someone
     if _named_by_pronoun(doc, first.i):
         votes["person"] += CONTEXT  # "She's called Sora", "he was named Tiago" (a pet word elsewhere outvotes it)
     stated = stated_kind(doc, start_char, end_char)
@@ -342,6 +344,15 @@ def _title_votes(before: Token, before2: Token | None) -> Counter[str]:
     elif before.lower_ == "the":
         votes["org"] += CONTEXT
     return votes
+
+
+def _named_as_relative(doc: Doc, i: int) -> bool:
+    """"<relation or job> is called/named <name>" ("my roommate is called Zofia", "her boss
+    was named Ada"): the name is given to a relative or a worker, a person."""
+    if i < 3 or doc[i - 1].lower_ not in ("called", "named") or doc[i - 2].lower_ not in ("is", "was", "'s", "’s"):
+        return False
+    base = relations.base_word(doc[i - 3].lower_)
+    return base in relations.RELATION_WORDS - relations.ANIMALS or base in _OCCUPATIONS
 
 
 def personal(word: str) -> bool:

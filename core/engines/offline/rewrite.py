@@ -55,7 +55,8 @@ class _Namer:
 
     def __call__(self, name: str, possessive: bool = False, word: str = "") -> str:
         if name in self.seen and word.lower() in _AGAIN:
-            return _AGAIN[word.lower()]
+            again = _AGAIN[word.lower()]  # "… 10K. My time was": "Their time was", still a sentence's start
+            return again.capitalize() if word[:1].isupper() and word != "I" else again
         short = name.split()[0] if name in self.seen and name.lower() != "me" else name
         self.seen.add(name)
         return f"{short}'s" if possessive else short

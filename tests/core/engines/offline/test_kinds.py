@@ -39,6 +39,7 @@ def stated(name: str, text: str) -> str | None:
         ("Olakunle said the rota was a joke.", "Olakunle", "person"),
         ("Soyeon is a hospital pharmacist in Busan.", "Soyeon", "person"),
         ("I went to watch the Hawks on Saturday.", "Hawks", "org"),
+        ("my roommate is called Zofia, she does law.", "Zofia", "person"),  # a roommate is someone
     ],
 )
 def test_the_words_around_a_mention_vote_for_its_kind(text: str, name: str, kind: str) -> None:
