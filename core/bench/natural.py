@@ -187,9 +187,10 @@ def _answer_key(text: str) -> str:
 
 
 def answer_contains(answer: str, gold: str) -> bool:
-    """The gold's normalised words appear, in order and whole, in the normalised answer."""
-    want = _answer_key(gold)
-    return bool(want) and f" {want} " in f" {_answer_key(answer)} "
+    """The gold's normalised words appear, in order and whole, in the normalised answer (a
+    number in words or digits alike: "11" answers "eleven")."""
+    want = _support_key(gold)
+    return bool(want) and f" {want} " in f" {_support_key(answer)} "
 
 
 def support_holds(support: str, gold: str) -> bool:

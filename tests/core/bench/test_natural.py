@@ -89,6 +89,7 @@ def test_answers_are_right_refused_or_wrong() -> None:
     assert outcome("I don't know", "unknown") == "right"  # unanswerable: refusing is right
     assert outcome("the bass", "unknown") == "wrong"
     assert answer_contains("choc chip and rocky road", "choc-chip and rocky road")
+    assert answer_contains("11", "eleven") and not answer_contains("11", "twelve")
 
 
 def test_chain_reach_follows_cast_aliases_and_day_recall_counts_gold_dates() -> None:
