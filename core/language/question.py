@@ -111,7 +111,8 @@ def parse(text: str, names: list[str]) -> Question:
     owner, relations, used = _chain(toks, low, names)
     if owner is None:
         at = next((i for i, tok in enumerate(toks) if _is_name(tok, names)), None)
-        if at is None:
+        mine = next((i for i, t in enumerate(low) if t == "my"), None)
+        if at is None or (mine is not None and mine < at):  # "what was my time in the Harbour 10K?": mine
             at = next((i for i, t in enumerate(low) if t in FIRST_PERSON), None)
         if at is not None:
             last = at  # "Ines Moreau": the whole name

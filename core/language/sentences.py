@@ -64,7 +64,29 @@ class Sentence:
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SPLIT.split(text) if s and s.strip()]
+    return [s.strip() for piece in _SPLIT.split(text) if piece for s in _lower_case_split(piece) if s.strip()]
+
+
+# A full stop before a lower-case word ends a sentence in text written without capitals ("moved
+# into halls at Carrick House. my roommate is called Zainab"), unless it ends an abbreviation
+# ("e.g. cheese", "approx. two", "Mr. and Mrs.") or an ellipsis ("so... anyway"). An exclamation
+# or question mark is no such end: "got engaged!! to a nurse" is one sentence.
+_LOWER_START = re.compile(r"(?<=\.)[\"')\]]*\s+(?=[a-z])")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:[a-z]\.){1,3}|\.\.|\b(?:etc|approx|vs|incl|esp|min|mins|hr|hrs|no|vol|ch|pp|fig|dept|est|ft|st|mt|mr|mrs"
+    r"|ms|dr|prof|jr|sr|co|ltd|inc|ave|rd|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu"
+    r"|thur|thurs|fri|sat|sun|wk|yr|yrs|kg|km|lb|lbs|oz|cm|mm|ml|pt|ed|al|cf|ca)\.)$",
+    re.I,
+)
+
+
+def _lower_case_split(piece: str) -> list[str]:
+    out, start = [], 0
+    for m in _LOWER_START.finditer(piece):
+        if not _ABBREVIATION.search(piece[start : m.start()]):
+            out.append(piece[start : m.start()])
+            start = m.end()
+    return [*out, piece[start:]]
 
 
 def gather(request: AnswerRequest) -> list[Sentence]:

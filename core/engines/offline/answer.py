@@ -26,11 +26,13 @@ from memhop.core.engines.offline.spans import (
     JOB_WORDS,
     STRANDED,
     TIME_NOUNS,
+    asked_role,
     asks_name,
     asks_place,
     clause,
     identity_question,
     span,
+    type_noun,
 )
 from memhop.core.language import group_events, lexical
 from memhop.core.language.chains import named_by, relative, same_entity
@@ -142,6 +144,9 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     asking = [r.sentence for r in ranked if is_question(r.sentence.text)]
     ranked = [r for r in ranked if not is_question(r.sentence.text)]  # "how did you get into pottery?" tells nothing
+    role_noun = asked_role(question)
+    if role_noun:  # "who is the president of the society?": only a sentence saying "president"
+        ranked = [r for r in ranked if refusals.says_word(r.sentence.text, role_noun)]
     unheld = refusals.unheld_subject(question) if start is None else None
     if unheld:  # "what did Pickle break?", Pickle no entity: only what is said of Pickle
         ranked = [r for r in ranked if refusals.says_word(r.sentence.text, unheld)]
@@ -285,7 +290,8 @@ def _needs_span(question: Question) -> bool:
         return True
     if question.target and grammar.verb_base((grammar.question_verb(question.text) or "").lower()) == "play":
         return True  # "which sport does Ines play?": what she plays, of that kind, or nothing
-    return question.wh in NEEDS_SPAN or asks_place(question) or question.target in TIME_NOUNS
+    return (question.wh in NEEDS_SPAN or asks_place(question) or question.target in TIME_NOUNS
+            or (question.target is None and type_noun(question) in TIME_NOUNS))  # "what was my time in the 10K?"
 
 
 def _grounded(question: Question, sentence: Sentence) -> bool:

@@ -16,7 +16,7 @@ from datetime import date
 from functools import lru_cache
 
 from memhop.core.engines.offline import grammar, lists
-from memhop.core.engines.offline.spans import asks_class, identity_question, role, set_off, span
+from memhop.core.engines.offline.spans import asked_role, asks_class, identity_question, role, role_given_to, set_off, span
 from memhop.core.language import lexical, numbers
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates
@@ -34,6 +34,7 @@ AMOUNTS = frozenset({"how many", "how much", "how old", "how long", "how far"})
 TYPED = AMOUNTS | {"when", "where"}
 SCOPE_IN, SCOPE_OUT = 1.3, 0.5  # a sentence dated inside / outside the period the question names
 _WHO_DID = re.compile(r"^\W*who\s+(?!(?:do|does|did|is|was|are|were)\b)[a-z]+", re.I)  # "Who found Gran ...?"
+CONTEXT_SHARE = 0.5  # a name the question sets the answer in, said elsewhere in the sentence's turn, half counts
 NOTE_SHARE = MIN_COVERAGE / 2  # the most a note without the verb adds: another word must match too
 # What a note ("Tin Owls at the Copper Hall last night") says someone did at the place: were,
 # went, visited, played or performed there; asked with a period it dates, it answers those.
@@ -96,9 +97,14 @@ def ranked(
     verb = main_verb(question)
     if verb in weights:
         weights[verb] *= VERB_WEIGHT  # "what did Ines name the kitten?" is about naming first
+    asked = asked_role(question)
+    if asked and lexical.stem(asked) in weights:
+        weights[lexical.stem(asked)] *= VERB_WEIGHT  # "who is the president of the society?" is about the president
     if asks_for_several(question):  # "top three" says how many more than what the sentence says
         weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
     total = sum(weights.values())
+    named = _named_terms(question) & set(weights)
+    said_in_turn = _turn_terms(sentences) if named else {}
     identity = identity_question(question)
     bases = verb_stems(question)
     found: list[Scored] = []
@@ -110,6 +116,8 @@ def ranked(
         # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
         second = any(set_off(sentence.text, pos) for pos in hits.values())
         credit = sum(weights[t] for t in hits)
+        if named and sentence.turn is not None:  # "My time was 58:12" in a turn that names the Twin Cities 10K
+            credit += CONTEXT_SHARE * sum(weights[t] for t in named - set(hits) if t in said_in_turn[sentence.turn])
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
         # a note stands in for the verb only beside another matched word, or inside the period the question names
         placed = _in_scope(sentence, scope) if opening is not None and not hits else None
@@ -130,6 +138,9 @@ def ranked(
         attached = False  # the grammar itself ties the answer to the entity ("his whippet Juno")
         if not total and (identity or question.wh in TYPED or classing):
             typed = role(sentence.text) if identity else None
+            given_to = role_given_to(sentence.text, typed[1]) if typed else None
+            if given_to and entity and not same_entity(given_to, entity):
+                continue  # "Idris got engaged to a nurse called Mariam": the nurse is Mariam
             at = typed[1] if typed else _first_content(sentence)
             short = None if typed else span(question, sentence, at, entity, loose=False)
             if typed or short:
@@ -161,6 +172,21 @@ def ranked(
 # States one holds one at a time (a home, a job): asked in the simple present, the latest
 # statement answers. Not "which instrument does she play?": she may play several.
 _ONE_AT_A_TIME = frozenset(lexical.stem(w) for w in ("live", "work", "study", "stay"))
+
+
+def _named_terms(question: Question) -> set[str]:
+    """The words of the names a question gives besides its first word ("the Twin Cities 10K",
+    "on the Fourth of July"): what the answer is set in, which its turn may say for it."""
+    words = re.findall(r"(?<=\s)[A-Z][\w'’-]*", question.text)
+    return {t for w in words for t in lexical.terms(w)}
+
+
+def _turn_terms(sentences: Sequence[Sentence]) -> dict[int, set[str]]:
+    said: dict[int, set[str]] = {}
+    for sentence in sentences:
+        if sentence.turn is not None:
+            said.setdefault(sentence.turn, set()).update(lexical.terms(sentence.text))
+    return said
 
 
 def _said_at(text: str, short: str) -> int | None:

@@ -101,7 +101,8 @@ _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
-    r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|(?:\s+(?:called|named)(?:\s+now)?)?\W*$)",  # "my team called?": team
+    # "my team called?": team; "my time in the 10K?": time
+    r"(?:[\w-]+\s+){0,2}?([a-z]+)(?:\s+of\b|\s+(?:in|at|on|for|during)\s|(?:\s+(?:called|named)(?:\s+now)?)?\W*$)",
     re.I,
 )
 _STOP = frozenset(
@@ -128,7 +129,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     question's type says what to look for and the sentence has it. Not `loose`: only what
     the grammar types (no "whatever words follow the match")."""
     wh = question.wh
-    if wh in ("what", "which") and question.target == "time":  # a clock time, nothing else
+    if wh in ("what", "which") and "time" in (question.target, type_noun(question)):  # a clock time (or 58:12), nothing else
         return _nearest([(m.start(), m.group(0)) for m in CLOCK_TIME.finditer(sentence.text)], hit) or None
     if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
         found = _date(sentence, hit, tense.of_text(question.text))
@@ -159,6 +160,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             return kinds[0] if kinds else None
         target = type_noun(question)
         at = _word_at(sentence.text, target, hit) if target else None
+        if at is not None and asks_name(question) and not _same_kind_of(question, target, sentence.text, at):
+            return None  # "what is the chess group called?" is not "our study group was called Night Owls"
         if target and at is not None:
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
             if named and question.target == "names":  # "the twins are named Otto and Juno": both
@@ -239,6 +242,16 @@ def _names_a_class(question: Question) -> bool:
 NAME_NOUNS = frozenset({"name", "names"})
 
 
+def _same_kind_of(question: Question, target: str, text: str, at: int) -> bool:
+    """The word the question puts before its type noun ("chess" of "the chess group") is the
+    one the sentence puts before it, when it puts one there ("study group" is another group)."""
+    asked = re.search(rf"\b([a-z][\w-]*)\s+{re.escape(target)}\b", question.text)
+    said = re.search(r"([a-z][\w-]*)\s+$", text[:at])
+    if asked is None or said is None or asked.group(1).lower() in lexical.STOPWORDS:
+        return True
+    return said.group(1).lower() in lexical.STOPWORDS or said.group(1).lower() == asked.group(1).lower()
+
+
 def asks_name(question: Question) -> bool:
     """"What is the name of ...", "what is X called?": only a name answers."""
     return question.wh in ("what", "which") and (
@@ -310,6 +323,16 @@ _NAMED_ROLE = re.compile(
     r"\b(?:to|with|by)\s+(?:a|an)\s+((?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*))\s+(?:named|called)\s+[A-Z][\w'’-]*"
 )
 _PLAIN_PEOPLE = frozenset("guy man woman girl boy lady bloke chap lad lass kid person fella fellow dude baby".split())
+
+
+_GIVEN_TO = re.compile(r"\b(?:named|called)\s+([A-Z][\w'’-]*)$")
+
+
+def role_given_to(text: str, at: int) -> str | None:
+    """The name a role read at `at` belongs to when the grammar gave it to a name ("engaged to
+    a nurse called Mariam": Mariam), whoever else the sentence is about; None otherwise."""
+    given = _GIVEN_TO.search(text[:at])
+    return given.group(1) if given else None
 
 
 def _named_role(text: str) -> tuple[str, int] | None:
@@ -407,9 +430,41 @@ def _trailing_preposition(text: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+_WHO_IS_THE = re.compile(
+    r"^\s*who(?:\s+is|\s+was|['’]s)\s+(?:the|their|his|her|its|our|your)\s+(?:new\s+|current\s+)?([a-z]+)\b", re.I
+)
+
+
+def asked_role(question: Question) -> str | None:
+    """The role "who is the president of the climbing society?" asks for, which the answering
+    sentence must say: "joined the climbing society" names a member, not its president."""
+    found = _WHO_IS_THE.match(question.text)
+    return found.group(1) if found and found.group(1).lower() not in lexical.STOPWORDS else None
+
+
+def _holder(text: str, role_word: str) -> str | None:
+    """Who a sentence says holds the role: "new president is Harriet Osei", "the president is this
+    really intense guy, Ewan Mackie", "Harriet is our new president", "the president, Harriet";
+    None when it names the role otherwise ("Ewan is stepping down as president")."""
+    word = re.escape(role_word)
+    name = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+    for pattern in (
+        rf"\b{word}s?\s+(?:is|was|['’]s)\s+(?:now\s+)?(?:[a-z][\w'’-]*\s+){{0,5}}?,?\s*{name}",
+        rf"{name}\s+(?:is|was|['’]s)\s+(?:now\s+)?(?:the|our|their|his|her|its)\s+(?:new\s+|current\s+)?{word}\b",
+        rf"\b{word},\s+{name}",
+    ):
+        found = re.search(pattern, text)
+        if found:
+            return found.group(1)
+    return None
+
+
 def _person(sentence: Sentence, hit: int, entity: str | None, question: Question) -> str | None:
     if doers.asks_subject(question.text):  # "who is bringing the tent?": the one said to
         return doers.subject(question.text, sentence, hit)
+    role_word = asked_role(question)
+    if role_word:  # "who is the president?": who the sentence says is it, or nobody
+        return _holder(sentence.text, role_word)
     doer, _ = actor(sentence, hit)
     asked = {n.lower() for n in (question.owner, entity) if n}
     if doer and doer.lower() not in asked:

@@ -98,3 +98,10 @@ def test_a_question_opening_with_an_auxiliary_asks_yes_or_no(text: str, wh: str)
 def test_a_contracted_how_is_read_as_how(text: str, owner: str) -> None:
     question = parse(text, ["Pia", "Odran"])
     assert (question.wh, question.owner) == ("how", owner)
+
+
+def test_my_before_a_name_makes_the_question_mine() -> None:
+    # "my time in the Harbour 10K": the time is mine, the 10K only where it was
+    asked = parse("What was my time in the Harbour 10K?", ["Harbour", "Oskar"])
+    assert asked.owner == "my"
+    assert parse("What did I give Oskar for his birthday?", ["Oskar"]).owner == "Oskar"
