@@ -262,6 +262,14 @@ def complements(text: str, verb: str, skip: frozenset[str], said: Callable[[Toke
 BARE_PLAY = frozenset({"sport", "game"})
 
 
+# What is played that is no instrument: a piece of music, a part of one, a show.
+_PIECES = frozenset(
+    """piece minuet sonata sonatina nocturne etude étude prelude fugue concerto symphony waltz march lullaby song tune
+    hymn carol anthem ballad aria scale chord solo duet trio quartet number track set gig encore melody riff
+    part role game match round""".split()
+)
+
+
 def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
     """What the sentence says is played, of the kind `asked` (the question's type noun:
     "which sport", "what instrument"). A capitalised object is a piece, a part or an opponent
@@ -290,6 +298,8 @@ def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
                 continue
             if child.tag_ in ("NNP", "NNPS") or child.text[:1].isupper():
                 continue  # a piece, a part or an opponent
+            if asked not in BARE_PLAY and child.lower_.rstrip("s") in _PIECES:
+                continue  # "played a Bach minuet": a piece, no instrument
             if asked in BARE_PLAY and any(c.dep_ in ("det", "poss") and c.lower_ not in ("no", "any") for c in child.children):
                 continue
             phrase = _phrase(child)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline.names import HOLIDAYS
 from memhop.core.engines.offline.ranking import AMOUNTS
 from memhop.core.engines.offline.spans import CURRENCY_SIGNS, PREFERS, TIME_NOUNS, asks_name, type_noun
 from memhop.core.language import lexical
@@ -117,6 +118,9 @@ def well_formed(short: str, question: Question) -> bool:
         return False
     if pro_form(short, question):
         return False
+    asks_a_name = asks_name(question) or lexical.stem("name") in question.predicate  # "my father's first name?"
+    if asks_a_name and short.lower().replace("’", "'").strip(".!") in HOLIDAYS:
+        return False  # "Mother's Day" is no one's name
     asks_time = question.wh in ("when", *AMOUNTS) or question.target in TIME_NOUNS
     return asks_time or not only_a_time(short)
 

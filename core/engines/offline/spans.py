@@ -20,8 +20,10 @@ _NUMBER = re.compile(
     re.I,
 )
 _COUNT = rf"\d{{1,3}}|{SIMPLE_NUMBER}"  # "forty-one" whole, not "forty"
+# "that's 3 in a row", "it's 5": a thing's "'s", no one's age
+_NOT_SOMEONE = "".join(rf"(?<!\b{w})" for w in ("that", "it", "there", "this", "what", "here", "let", "who", "which"))
 _AGE = re.compile(
-    rf"(?:\b(?:is|was|aged|age|turned|turns|turning)\s+|['’]s\s+)({_COUNT})\b(?!\s*(?:am|pm|:|%))"
+    rf"(?:\b(?:is|was|aged|age|turned|turns|turning)\s+|{_NOT_SOMEONE}['’]s\s+)({_COUNT})\b(?!\s*(?:am|pm|:|%))"
     rf"|\b({_COUNT})[\s-]+years?[\s-]+old\b"
     r"|['’]s\s+(\d{1,3})(?:st|nd|rd|th)\b(?!\s+(?:of|floor|time|place|anniversary))",  # "for Ines's 60th"
     re.I,

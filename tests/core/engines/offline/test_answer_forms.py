@@ -43,6 +43,14 @@ Races with Oskar. I put $20 on a horse called Velvet Thunder and it came ninth.
 ## 2025-08-09
 
 My cousin Leopold came for lunch with his son Caspar, who is eleven now and mad about trains.
+
+## 2025-08-16
+
+Beat Oskar at darts again. That's 3 in a row. Caspar played a Chopin nocturne at his recital.
+
+## 2025-09-07
+
+First Father's Day since Grandad died. Mum pretended to be fine.
 """
 
 
@@ -85,3 +93,15 @@ def test_a_repeated_my_opening_a_sentence_stays_a_sentence_start(mem: Memory, ho
     # "Oskar and I ran the Harbour 10K. My time was 58:12": the fact's second sentence opens "Their"
     facts = [r.text for r in mem.show("Oskar").residuals]
     assert any("10K. Their time was 58:12" in f for f in facts), facts
+
+
+def test_a_things_count_is_no_ones_age(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("How old is Oskar?").text)  # "That's 3 in a row"
+
+
+def test_a_piece_of_music_is_no_instrument(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("Which instrument does Caspar play?").text)  # "played a Chopin nocturne"
+
+
+def test_a_holiday_is_no_ones_name(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("What was my grandad's first name?").text)  # "First Father's Day since Grandad died"
