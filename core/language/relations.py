@@ -104,6 +104,11 @@ _WED_TO = LazyPattern(
     rf"to\s+(?:(?:a|an)\s+(?:[\w-]+\s+){{1,2}}(?:named|called)\s+)?{_X}{_NOT_OWNER}",
     re.I,
 )
+# A diary line with no subject is the writer's: "Fourteen years married to ⟦1⟧ today.", "Engaged to ⟦1⟧!"
+_WED_UNSAID = LazyPattern(
+    rf"^\s*(?:(?:[\w-]+\s+){{1,2}}(?:years?|yrs?|months?)\s+)?{_WED_ADVERBS}(married|engaged)\s+to\s+{_X}{_NOT_OWNER}",
+    re.I,
+)
 _WED_VERB = LazyPattern(rf"{_X}\s+{_WED_ADVERBS}(married)\s+{_X}{_NOT_OWNER}", re.I)
 _WED_RELATION = {"married": "spouse", "engaged": "partner"}
 # "⟦1⟧ from ⟦0⟧'s team"
@@ -163,9 +168,13 @@ def gender_of(word: str) -> str | None:
     return "f" if base in FEMALE else "m" if base in MALE else None
 
 
-def find_relations(marked: str, first_person_owner: int | None = None) -> list[Relation]:
-    """Relations stated in one marked sentence; self-relations are dropped."""
+def find_relations(marked: str, first_person_owner: int | None = None, speaker: int | None = None) -> list[Relation]:
+    """Relations stated in one marked sentence; self-relations are dropped. `speaker`: who said
+    it, whose a line with no subject is ("Fourteen years married to ⟦1⟧ today.")."""
     found: list[Relation] = []
+    if speaker is not None:
+        for m in _WED_UNSAID.finditer(marked):
+            found.append(Relation(int(m.group(2)), _WED_RELATION[m.group(1).lower()], speaker))
     for pattern, rel_of, owner, rel in _PATTERNS:
         for m in pattern.finditer(marked):
             found.append(Relation(int(m.group(rel_of)), normalise_word(m.group(rel)), int(m.group(owner))))

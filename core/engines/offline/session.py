@@ -55,7 +55,7 @@ def analyse(session: SessionView, entities: Sequence[FoundEntity], docs: Sequenc
     found: list[tuple[relations.Relation, int]] = []
     for s, after in zip(sentences, [*sentences[1:], None]):
         owner = s.speaker if (s.first_person or s.group or _borrows_first_person(s, after)) else None
-        for rel in relations.find_relations(marked(s), owner):
+        for rel in relations.find_relations(marked(s), owner, s.speaker):
             found.append((rel, s.index))
         found.extend((rel, s.index) for rel in _kin_relations(s, ents))
     _mark_about(sentences, ents)

@@ -177,6 +177,15 @@ def test_a_relative_described_then_named_is_that_relative(marked: str, expected:
     assert relations.find_relations(marked) == expected
 
 
+def test_a_line_with_no_subject_marries_the_writer() -> None:
+    assert relations.find_relations("Fourteen years married to ⟦1⟧ today.", speaker=0) == [
+        relations.Relation(1, "spouse", 0)
+    ]
+    assert relations.find_relations("Engaged to ⟦1⟧!", speaker=0) == [relations.Relation(1, "partner", 0)]
+    assert relations.find_relations("Fourteen years married to ⟦1⟧ today.") == []  # nobody's line: nobody's
+    assert relations.find_relations("⟦2⟧ was married to ⟦1⟧.", speaker=0) == []  # a line with its own subject
+
+
 @pytest.mark.parametrize(
     "marked, expected",
     [
