@@ -16,7 +16,16 @@ from datetime import date
 from functools import lru_cache
 
 from memhop.core.engines.offline import grammar, lists
-from memhop.core.engines.offline.spans import asked_role, asks_class, identity_question, role, role_given_to, set_off, span
+from memhop.core.engines.offline.spans import (
+    asked_role,
+    asks_class,
+    identity_question,
+    role,
+    role_given_to,
+    set_off,
+    span,
+    starts_job,
+)
 from memhop.core.language import lexical, numbers
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates
@@ -263,6 +272,8 @@ def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str]
         base = lexical.stem(grammar.verb_base(word))
         if set_off(sentence.text, start):
             stem = _MOVE  # "left for Lyon" may say where someone went to live, as "moved to Lyon" does
+        elif starts_job(sentence.text, start):
+            stem = _WORK  # "starts at North Shore Dermatology on Monday": works there from then
         for term in weights:
             if term in found:
                 continue

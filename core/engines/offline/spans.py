@@ -73,6 +73,16 @@ def set_off(text: str, start: int) -> re.Match[str] | None:
     return None if _TRIP.search(rest) else found
 
 
+# "She starts at North Shore Dermatology on Monday": a start at a named place is a job there
+_STARTS_AT = re.compile(r"(?:start|starts|started|starting)\s+(?:work(?:ing)?\s+)?at\s+(?:the\s+)?[A-Z][\w'’&-]*")
+
+
+def starts_job(text: str, start: int) -> bool:
+    """The word at `start` begins "starts (work) at <a name>": someone taking up work there
+    ("started at Lakeside Regional"); not a time ("starts at 9"), nor a place with no name."""
+    return _STARTS_AT.match(text, start) is not None
+
+
 _EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?" + _PROPER)
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|being|as)\s+"

@@ -51,6 +51,10 @@ Beat Oskar at darts again. That's 3 in a row. Caspar played a Chopin nocturne at
 ## 2025-09-07
 
 First Father's Day since Grandad died. Mum pretended to be fine.
+
+## 2025-09-20
+
+Big news: Leopold starts at Fenwick Dental on Monday, days only. The party starts at 8.
 """
 
 
@@ -105,3 +109,7 @@ def test_a_piece_of_music_is_no_instrument(mem: Memory, home: Path) -> None:
 
 def test_a_holiday_is_no_ones_name(mem: Memory, home: Path) -> None:
     assert is_idk(mem.ask("What was my grandad's first name?").text)  # "First Father's Day since Grandad died"
+
+
+def test_starting_at_a_named_place_is_working_there(mem: Memory, home: Path) -> None:
+    assert mem.ask("Where does Leopold work?").text == "Fenwick Dental"
