@@ -29,7 +29,7 @@ from memhop.core.engines.offline.spans import (
 from memhop.core.language import lexical, numbers
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import find_dates
-from memhop.core.language.periods import Period, stated_period
+from memhop.core.language.periods import Period, stated_period, unpinned
 from memhop.core.language.question import CURRENT, Question, asks_for_several
 from memhop.core.language.sentences import Sentence, actor, mentions
 
@@ -67,6 +67,8 @@ _SYNONYMS: dict[str, frozenset[str]] = {
 
 
 _MOVE = lexical.stem("move")
+_WEIGHED = lexical.stem("weigh")
+_WEIGHT_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:kg|kgs|kilos?|lbs?|pounds|stone|oz)\b", re.I)
 _WORK = lexical.stem("work")
 
 
@@ -113,13 +115,16 @@ def ranked(
         weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
     total = sum(weights.values())
     named = _named_terms(question) & set(weights)
+    # "Moose checkup. 39 lb" answers "how much did Moose weigh?" — unless the question names a
+    # time it does not pin ("in December"): the latest weight would answer for every December
+    units = _WEIGHED in weights and not unpinned(question.text)
     said_in_turn = _turn_terms(sentences) if named else {}
     identity = identity_question(question)
     bases = verb_stems(question)
     found: list[Scored] = []
     classing = asks_class(question)
     for sentence in sentences:
-        hits = matched(sentence, weights, bases)
+        hits = matched(sentence, weights, bases, units)
         if _WORK in weights and _WORK not in hits and (given := role(sentence.text, current=True)) is not None:
             hits[_WORK] = given[1]  # "Wren is a vet at a practice in Clifton" says where she works
         # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
@@ -262,11 +267,14 @@ def _idf(sentences: Sequence[Sentence]) -> tuple[dict[str, float], float]:
     return {t: math.log(1 + n / c) for t, c in df.items()}, math.log(1 + n / 0.5)
 
 
-def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str] | None = None) -> dict[str, int]:
+def matched(sentence: Sentence, weights: dict[str, float], bases: dict[str, str] | None = None,
+            units: bool = False) -> dict[str, int]:
     """Each question word the sentence carries (or a synonym of it, or another form of the
     same verb: "gave" for "give", "died" for "die"), with its offset. `bases`: question
-    term -> the stem of its bare verb."""
+    term -> the stem of its bare verb; `units`: a weight's unit after a number says "weigh"."""
     found: dict[str, int] = {}
+    if units and (unit := _WEIGHT_UNIT.search(sentence.text)):
+        found[_WEIGHED] = unit.start()
     for word, start in lexical.positions(sentence.text):
         stem = lexical.stem(word)
         base = lexical.stem(grammar.verb_base(word))

@@ -169,6 +169,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             if not _names_a_class(question):
                 return None  # "what rank is Dario?": "Dario is Orla's husband" is no rank
             kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
+            if question.target == "breed":  # "their dog Bolo" says what Bolo is, not which breed
+                kinds = [k for k in kinds if k.lower() not in _NO_BREED]
             return kinds[0] if kinds else None
         target = type_noun(question)
         at = _word_at(sentence.text, target, hit) if target else None
@@ -287,6 +289,12 @@ def type_noun(question: Question) -> str | None:
 
 PREFERS = re.compile(r"\b(?:favou?rite|most|best)\b", re.I)
 LIKES_TO = re.compile(r"\b(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys)\s+to\s+([a-z]+)\b", re.I)
+
+
+# Animal words of no breed: what "what breed is Bolo?" is not answered by.
+_NO_BREED = frozenset(
+    "dog cat puppy pup kitten kitty pet animal bird fish horse pony rabbit bunny rescue mutt mongrel moggy tomcat".split()
+)
 
 
 def _kind_word(question: Question) -> str | None:

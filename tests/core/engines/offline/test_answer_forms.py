@@ -55,6 +55,14 @@ First Father's Day since Grandad died. Mum pretended to be fine.
 ## 2025-09-20
 
 Big news: Leopold starts at Fenwick Dental on Monday, days only. The party starts at 8.
+
+## 2025-10-04
+
+Dinner at Oskar's. His dog Bolo stole a whole baguette off the counter.
+
+## 2025-10-11
+
+Took Bolo to the vet for Oskar. 4.1 kg, which the vet called perfect.
 """
 
 
@@ -113,3 +121,11 @@ def test_a_holiday_is_no_ones_name(mem: Memory, home: Path) -> None:
 
 def test_starting_at_a_named_place_is_working_there(mem: Memory, home: Path) -> None:
     assert mem.ask("Where does Leopold work?").text == "Fenwick Dental"
+
+
+def test_dog_is_no_breed(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("What breed is Bolo?").text)  # "His dog Bolo" says what Bolo is, not the breed
+
+
+def test_a_weight_written_without_a_verb_answers_what_something_weighs(mem: Memory, home: Path) -> None:
+    assert mem.ask("How much does Bolo weigh?").text == "4.1 kg"  # "4.1 kg, which the vet called perfect"
