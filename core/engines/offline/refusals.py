@@ -152,14 +152,20 @@ def says_word(text: str, word: str) -> bool:
 _FIRST_PERSON_WORDS = frozenset("i me my mine myself we us our ours ourselves".split())
 _SECOND_PERSON_WORDS = frozenset("you your yours yourself yourselves u ur".split())
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+_THING_PRONOUNS = frozenset("it they them this that these those".split())
 
 
 def unplaced_person(short: str, sentence: Sentence, asker: str | None) -> bool:
     """A cut in someone's own words ("my own resilience", "I painted it because it was
     calming", "make you feel the same way") says nothing of whom until "I" and "you" are known:
     only the asker's own "I", "my", "we" in what the asker said reads as theirs; a "you" is
-    always someone unknown. "US" (the country) and a lower-case "i" in a name are no pronouns."""
-    for word in _WORD.findall(short):
+    always someone unknown. "US" (the country) and a lower-case "i" in a name are no pronouns.
+    Nor does a clause opening with "it", "they" or "this" ("It's a real gift", "They motivate
+    Melanie") say what it is about."""
+    words = _WORD.findall(short)
+    if len(words) > 1 and re.split("['’]", words[0])[0].lower() in _THING_PRONOUNS:
+        return True
+    for word in words:
         low = re.split("['’]", word)[0].lower()
         if word.isupper() and len(word) > 1 and low == "us":
             continue

@@ -64,6 +64,9 @@ def _said_by(speaker: str | None, text: str) -> Sentence:
         ("my nephew Sindre", "Tove Lind", False),  # the asker's own "my" is the asker's
         ("the US embassy", "Mira Solberg", False),  # the country, not "us"
         ("a lemon drizzle", "Mira Solberg", False),
+        ("It's a real gift.", "Mira Solberg", True),  # what is? the clause does not say
+        ("They motivate Mira and give her love.", "Mira Solberg", True),
+        ("that", "Tove Lind", False),  # one word: the other rules' business
     ],
 )
 def test_a_cut_in_someones_own_person_names_nobody_known(cut: str, speaker: str | None, unplaced: bool) -> None:
