@@ -68,7 +68,7 @@ _SYNONYMS: dict[str, frozenset[str]] = {
 
 _MOVE = lexical.stem("move")
 _WEIGHED = lexical.stem("weigh")
-_WEIGHT_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:kg|kgs|kilos?|lbs?|pounds|stone|oz)\b", re.I)
+_WEIGHT_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:kg|kgs|kilos?|lbs?|stone|oz)\b", re.I)  # not "pounds": money too
 _WORK = lexical.stem("work")
 
 
@@ -164,6 +164,9 @@ def ranked(
                 hits["span"] = where
             attached = classing and bool(short)
         elif identity and (typed := role(sentence.text)) and coverage:
+            given_to = role_given_to(sentence.text, typed[1])
+            if given_to and entity and not same_entity(given_to, entity):
+                continue  # the role is the named one's, whatever else the sentence matched
             hits = {**hits, "": typed[1]}
         if coverage < MIN_COVERAGE or not hits:
             continue

@@ -450,8 +450,12 @@ def _trailing_preposition(text: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+# "who is the (new) president of …", "who is the best cook in the family?": the role's head noun,
+# the last word before "of", "in", "now" or the end
 _WHO_IS_THE = re.compile(
-    r"^\s*who(?:\s+is|\s+was|['’]s)\s+(?:the|their|his|her|its|our|your)\s+(?:new\s+|current\s+)?([a-z]+)\b", re.I
+    r"^\s*who(?:\s+is|\s+was|['’]s)\s+(?:the|their|his|her|its|our|your)\s+(?:[a-z]+\s+){0,2}?([a-z]+)"
+    r"(?=\s+(?:of|in|at|for|on|now|these|nowadays|currently)\b|\W*$)",
+    re.I,
 )
 
 
@@ -462,14 +466,15 @@ def asked_role(question: Question) -> str | None:
     return found.group(1) if found and found.group(1).lower() not in lexical.STOPWORDS else None
 
 
-def _holder(text: str, role_word: str) -> str | None:
+def holder_of(text: str, role_word: str) -> str | None:
     """Who a sentence says holds the role: "new president is Harriet Osei", "the president is this
     really intense guy, Ewan Mackie", "Harriet is our new president", "the president, Harriet";
     None when it names the role otherwise ("Ewan is stepping down as president")."""
     word = re.escape(role_word)
     name = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+    plain = r"(?!(?:in|at|on|from|to|with|for|by|of|near)\b)[a-z][\w'’-]*"  # "this really intense guy,", no place
     for pattern in (
-        rf"\b{word}s?\s+(?:is|was|['’]s)\s+(?:now\s+)?(?:[a-z][\w'’-]*\s+){{0,5}}?,?\s*{name}",
+        rf"\b{word}s?\s+(?:is|was|['’]s)\s+(?:now\s+)?(?:{plain}\s+){{0,4}}?(?:{plain},\s*)?{name}",
         rf"{name}\s+(?:is|was|['’]s)\s+(?:now\s+)?(?:the|our|their|his|her|its)\s+(?:new\s+|current\s+)?{word}\b",
         rf"\b{word},\s+{name}",
     ):
@@ -484,7 +489,7 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
         return doers.subject(question.text, sentence, hit)
     role_word = asked_role(question)
     if role_word:  # "who is the president?": who the sentence says is it, or nobody
-        return _holder(sentence.text, role_word)
+        return holder_of(sentence.text, role_word)
     doer, _ = actor(sentence, hit)
     asked = {n.lower() for n in (question.owner, entity) if n}
     if doer and doer.lower() not in asked:

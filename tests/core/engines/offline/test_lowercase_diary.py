@@ -12,6 +12,8 @@ import pytest
 from support.written_memory import written_memory
 
 from memhop.core.api import Memory
+from memhop.core.engines.offline import spans
+from memhop.core.language.question import parse
 
 DIARY = """# notes
 
@@ -62,3 +64,23 @@ def test_a_role_given_to_a_name_is_not_the_sentences_subjects(mem: Memory, home:
 
 def test_who_holds_a_role_now(mem: Memory, home: Path) -> None:
     assert mem.ask("Who is the president of the chess club now?").text == "Wren Aldous"
+
+
+@pytest.mark.parametrize(
+    ("said", "holder"),
+    [
+        ("new president is Wren Aldous, who is lovely", "Wren Aldous"),
+        ("the president is this very intense guy, Callum Reid, who", "Callum Reid"),
+        ("Wren is our new president", "Wren"),
+        ("the president is in Harrogate this week", None),  # a place, not who holds the role
+        ("Callum is stepping down as president", None),  # the role named, no holder said
+    ],
+)
+def test_who_a_sentence_says_holds_the_role(said: str, holder: str | None) -> None:
+    assert spans.holder_of(said, "president") == holder
+
+
+def test_the_role_asked_is_the_head_noun() -> None:
+    assert spans.asked_role(parse("Who is the best cook in the family?", [])) == "cook"
+    assert spans.asked_role(parse("Who is the new president now?", [])) == "president"
+    assert spans.asked_role(parse("Who is Zofia's brother?", ["Zofia"])) is None
