@@ -60,6 +60,9 @@ _MOTION = _inflected(
     "flight train bus visit holiday back get way",
     "went gone drove driven flew flown came rode ridden got travelled travelling",
 )
+# "take him to Bairro": where one takes someone is a place ("took the book to Tom" is not: a thing to a person)
+_TAKING = _inflected("take", "took taken")
+_TAKEN = frozenset({"him", "her", "them", "me", "us", "you"})
 _ORIGIN = _inflected("be come move hail originate return", "is 's are 're was were am 'm came back")
 _JOB = _inflected("work job shift intern internship placement role position career start join employ hire", "began")
 # Verbs only a person (or an animal, rarely) is the subject of.
@@ -283,8 +286,8 @@ def _preposition_votes(before: Token, before2: Token | None, after: Token | None
     governor = _governor(before)
     if word in _PLACE_PREPS:
         votes["place"] += CONTEXT  # "in Wetherby", "near Ashgrove Park"
-    elif word == "to" and lead in _MOTION:
-        votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick"
+    elif word == "to" and (lead in _MOTION or (governor in _TAKING and lead in _TAKEN)):
+        votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick", "take him to Bairro"
     elif word == "from" and (lead in _ORIGIN or governor in _MOTION | _ORIGIN):
         votes["place"] += CONTEXT  # "she's from Porto Alegre", "flew over from Kilrush"
     elif word in ("at", "for") and lead in _JOB:
