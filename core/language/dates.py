@@ -185,14 +185,16 @@ def _resolve(kind: str, m: re.Match[str], ref: date, past: bool) -> tuple[date |
         return day, f"on {format_day(day)}", False
     if kind == "month":
         mode, mon, year_text = (g[0] or "").lower(), g[1], g[2]
-        if not mon[0].isupper() or (not mode and not year_text):
-            return None  # "may", "march on": a month needs "in", "last", "since"... or a year
+        if (not mon[0].isupper() and mon.lower()[:3] in ("may", "mar")) or (not mode and not year_text):
+            return None  # "may", "march on": a verb; a month needs "in", "last", "since"... or a year ("in october" is one)
         month = month_index(mon)
         if year_text:
             day = date(int(year_text), month, 1)
             return day, f"in {calendar.month_name[month]} {year_text}", True
         if mode == "last":
             y = ref.year if month < ref.month else ref.year - 1
+        elif mode == "since":  # "since January", said in May: this January, never the next
+            y = ref.year if month <= ref.month else ref.year - 1
         elif mode == "next":
             y = ref.year if month > ref.month else ref.year + 1
         else:

@@ -30,6 +30,11 @@ MONDAY = date(2023, 5, 8)
         ("last weekend we went sailing", True, date(2023, 5, 6), "on the weekend of 6 May 2023"),
         ("joined a new club last Tues.", True, date(2023, 5, 2), "on 2 May 2023"),
         ("tomorrow is sorted", False, date(2023, 5, 9), "on 9 May 2023"),
+        # a chat's lower-case month is a month, after "in", "since", "last"...
+        ("we moved here last october", True, date(2022, 10, 1), "in October 2022"),
+        # "since" looks back whatever the tense: this January, never the next
+        ("running every day since January", False, date(2023, 1, 1), "in January 2023"),
+        ("since december its been quiet", False, date(2022, 12, 1), "in December 2022"),
     ],
 )
 def test_relative_dates(text: str, past: bool, day: date, label: str) -> None:
@@ -48,7 +53,8 @@ def test_vague_amounts_keep_a_label_but_no_date() -> None:
     assert found.day is None and found.label == "a few weeks before 8 May 2023"
 
 
-@pytest.mark.parametrize("text", ["I may go", "are you free sat", "ten years of friendship", "March on!"])
+@pytest.mark.parametrize("text", ["I may go", "are you free sat", "ten years of friendship", "March on!", "we may go in may",
+                                  "we march in march"])
 def test_words_that_are_not_dates(text: str) -> None:
     assert find_dates(text, MONDAY, past=False) == []
 
