@@ -118,9 +118,16 @@ def _named(said: str, chats: list[_Chat]) -> _Chat | None:
     if len({c.source for _, _, c in whole}) != 1:
         return None  # none, or two groups had that name
     start, end, chat = max(whole, key=lambda s: s[1] - s[0])
-    if low[end:].strip() or low[:start].strip() not in ("", "the"):
+    if low[end:].strip() or (low[:start].strip() not in ("", "the") and not _FORMERLY.fullmatch(low[:start])):
         return None  # "the Otters' captain": the name is not all that is asked about
     return chat
+
+
+# "the curling team that used to be called Rock Steady Crew": the group, by a name it had
+_FORMERLY = re.compile(
+    r"\s*(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,3}?(?:that|which)\s+(?:used\s+to\s+be|was(?:\s+once)?|were)\s+"
+    r"(?:called|named)\s+"
+)
 
 
 def _described(store: Store, said: str, chats: list[_Chat]) -> _Chat | None:

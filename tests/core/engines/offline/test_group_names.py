@@ -82,6 +82,7 @@ def chess_and_football(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mem
     "What is the group called now?",  # the only group chat
     "What is our group chat called?",
     "What is Board Mondays called now?",  # a former name: the new one, not the old
+    "What is the club that used to be called Board Mondays called now?",  # the former name, described
     "What's the name of my chess club?",  # "chess" said by three members on three days, in this chat only
     "What is our chess club called now?",
 ])
