@@ -259,8 +259,8 @@ NAME_NOUNS = frozenset({"name", "names"})
 def _same_kind_of(question: Question, target: str, text: str, at: int) -> bool:
     """The word the question puts before its type noun ("chess" of "the chess group") is the
     one the sentence puts before it, when it puts one there ("study group" is another group)."""
-    asked = re.search(rf"\b([a-z][\w-]*)\s+{re.escape(target)}\b", question.text)
-    said = re.search(r"([a-z][\w-]*)\s+$", text[:at])
+    asked = re.search(rf"(?<![\w'’])([a-z][\w-]*)\s+{re.escape(target)}\b", question.text)  # not the "s" of "Bob's"
+    said = re.search(r"(?<![\w'’])([a-z][\w-]*)\s+$", text[:at])
     if asked is None or said is None or asked.group(1).lower() in lexical.STOPWORDS:
         return True
     return said.group(1).lower() in lexical.STOPWORDS or said.group(1).lower() == asked.group(1).lower()

@@ -63,6 +63,10 @@ Dinner at Oskar's. His dog Bolo stole a whole baguette off the counter.
 ## 2025-10-11
 
 Took Bolo to the vet for Oskar. 4.1 kg, which the vet called perfect.
+
+## 2025-10-18
+
+Oskar plays bass in a new band called Tin Lanterns now.
 """
 
 
@@ -129,3 +133,8 @@ def test_dog_is_no_breed(mem: Memory, home: Path) -> None:
 
 def test_a_weight_written_without_a_verb_answers_what_something_weighs(mem: Memory, home: Path) -> None:
     assert mem.ask("How much does Bolo weigh?").text == "4.1 kg"  # "4.1 kg, which the vet called perfect"
+
+
+def test_an_owners_band_is_named_whatever_the_sentence_calls_it(mem: Memory, home: Path) -> None:
+    # the question's "Oskar's band" puts no word before "band" for the sentence's "new band" to differ from
+    assert mem.ask("What's the name of Oskar's band?").text == "Tin Lanterns"
