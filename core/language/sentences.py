@@ -17,6 +17,7 @@ from datetime import datetime
 from memhop.core.language.name_index import NameIndex
 from memhop.core.language.names import NameMatch
 from memhop.core.language.question import bare, is_possessive, tokens
+from memhop.core.language.relations import RELATION_WORDS, base_word
 from memhop.core.model import AnswerRequest
 
 _CLOSERS = "\"'’”)] "
@@ -148,8 +149,14 @@ def _after_place_word(text: str, match: NameMatch) -> bool:
 
 
 def _can_be_referred_to(text: str, match: NameMatch) -> bool:
-    """"she" can mean "Alice" in "with Alice", not in "Alice's flat" or "from Leeds"."""
-    return not is_possessive(text[match.start : match.end + 2]) and not _after_place_word(text, match)
+    """"she" can mean "Alice" in "with Alice" and in "Alice's last shift" (what she owns is no
+    one), not in "Alice's sister came" (she may be the sister) nor "from Leeds"."""
+    if _after_place_word(text, match):
+        return False
+    if not is_possessive(text[match.start : match.end + 2]):
+        return True
+    owned = re.findall(r"[\w-]+", text[match.end + 2 : match.end + 40])[:3]
+    return bool(owned) and not any(base_word(w.lower()) in RELATION_WORDS for w in owned)
 
 
 def mentions(sentence: Sentence, entity: str, same: Callable[[str | None, str], bool] = operator.eq) -> bool:

@@ -4,9 +4,12 @@ and not at "!!" inside a sentence."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
-from memhop.core.language.sentences import split_sentences
+from memhop.core.language.sentences import gather, split_sentences
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 
 
 @pytest.mark.parametrize(
@@ -23,3 +26,21 @@ from memhop.core.language.sentences import split_sentences
 )
 def test_a_text_splits_where_a_reader_ends_a_sentence(text: str, sentences: list[str]) -> None:
     assert split_sentences(text) == sentences
+
+
+def _carried(text: str, names: tuple[str, ...]) -> list[str | None]:
+    request = AnswerRequest(
+        question="Where does Annie work?",
+        slices=tuple(EntitySlice(name, "", (), "person") for name in names),
+        evidence=(TurnView(1, "Derek Lindqvist", text, datetime(2024, 11, 22)),),
+    )
+    return [s.carry for s in gather(request) if s.origin == "evidence"]
+
+
+def test_a_possessive_name_carries_when_what_it_owns_is_no_one() -> None:
+    # "Annie's last shift …": "She starts at …" is Annie's doing
+    said = "Annie's last shift in the ER was last night. She starts at Fenwick Dental on Monday."
+    assert _carried(said, ("Annie",)) == [None, "Annie"]
+    # "Wendell's sister came round": "She" may be the sister, so Wendell is not carried
+    said = "Wendell's sister came round. She is a tree surgeon."
+    assert _carried(said, ("Wendell",)) == [None, None]

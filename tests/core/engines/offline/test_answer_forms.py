@@ -138,3 +138,4 @@ def test_a_weight_written_without_a_verb_answers_what_something_weighs(mem: Memo
 def test_an_owners_band_is_named_whatever_the_sentence_calls_it(mem: Memory, home: Path) -> None:
     # the question's "Oskar's band" puts no word before "band" for the sentence's "new band" to differ from
     assert mem.ask("What's the name of Oskar's band?").text == "Tin Lanterns"
+
