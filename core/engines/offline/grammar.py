@@ -270,6 +270,15 @@ _PIECES = frozenset(
 )
 
 
+# Games and sports, played with no article like an instrument ("plays badminton", "plays piano"),
+# which no question about an instrument or a part is answered by.
+_GAMES = frozenset(
+    """tennis badminton football soccer rugby cricket golf chess squash hockey basketball volleyball netball
+    baseball softball darts pool snooker billiards poker bridge cards frisbee padel pickleball croquet bowls
+    lacrosse handball polo ping-pong scrabble monopoly mahjong backgammon dominoes checkers draughts""".split()
+)
+
+
 def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
     """What the sentence says is played, of the kind `asked` (the question's type noun:
     "which sport", "what instrument"). A capitalised object is a piece, a part or an opponent
@@ -298,8 +307,8 @@ def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
                 continue
             if child.tag_ in ("NNP", "NNPS") or child.text[:1].isupper():
                 continue  # a piece, a part or an opponent
-            if asked not in BARE_PLAY and child.lower_.rstrip("s") in _PIECES:
-                continue  # "played a Bach minuet": a piece, no instrument
+            if asked not in BARE_PLAY and (child.lower_.rstrip("s") in _PIECES or child.lower_ in _GAMES):
+                continue  # "played a Bach minuet", "plays badminton": a piece or a game, no instrument
             if asked in BARE_PLAY and any(c.dep_ in ("det", "poss") and c.lower_ not in ("no", "any") for c in child.children):
                 continue
             phrase = _phrase(child)

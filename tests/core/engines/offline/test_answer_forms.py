@@ -67,6 +67,10 @@ Took Bolo to the vet for Oskar. 4.1 kg, which the vet called perfect.
 ## 2025-10-18
 
 Oskar plays bass in a new band called Tin Lanterns now.
+
+## 2025-11-29
+
+Wendell plays badminton every Tuesday at the leisure centre.
 """
 
 
@@ -139,3 +143,6 @@ def test_an_owners_band_is_named_whatever_the_sentence_calls_it(mem: Memory, hom
     # the question's "Oskar's band" puts no word before "band" for the sentence's "new band" to differ from
     assert mem.ask("What's the name of Oskar's band?").text == "Tin Lanterns"
 
+
+def test_a_game_is_no_instrument(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("What instrument does Wendell play?").text)  # "plays badminton every Tuesday"
