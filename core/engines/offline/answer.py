@@ -140,6 +140,8 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     elif not predicate and question.wh not in TYPED:
         if end and len(chain) > 1:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
+        if _DOING.search(question.text):
+            return Explanation(DONT_KNOW, tuple(chain), None)  # "what did Arlo do before?" asks no description
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     asking = [r.sentence for r in ranked if is_question(r.sentence.text)]
@@ -419,9 +421,13 @@ def _doer(question: Question, request: AnswerRequest) -> str | None:
     return None
 
 
+_DOING = re.compile(r"\b(?:do|does|did)\b.*\bdo(?:ing)?\b", re.I)
+
+
 def _describe(entity: str | None, sentences: Sequence[Sentence]) -> str:
     """"Who is Alice?": the first thing said about her."""
     for sentence in sentences:
         if entity and sentence.owner == entity:
-            return clause(sentence.text, 0)
+            said = refusals.unwrapped(sentence.text)  # not "Marisol Okafor said", the frame of a quote
+            return clause(said, 0) if said else DONT_KNOW
     return DONT_KNOW

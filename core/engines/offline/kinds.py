@@ -92,7 +92,7 @@ _OCCUPATIONS = frozenset(
 _PERSONAL = frozenset(
     "hip hand hands arm leg knee back head face eye eyes ear ears eyebrow hair voice heart teeth "
     "birthday wedding funeral party retirement graduation pregnancy baby kids children "
-    "flat house home room bedroom kitchen garden bed sofa phone car bike job boss mum dad "
+    "flat house home place apartment cottage room bedroom kitchen garden bed sofa phone car bike job boss mum dad "
     "name surname nickname".split()
 )
 

@@ -118,6 +118,8 @@ def well_formed(short: str, question: Question) -> bool:
         return False
     if pro_form(short, question):
         return False
+    if _WRAPPER.fullmatch(short.strip()):
+        return False  # "Marisol Okafor said": the write path's frame around a quote, not what was said
     asks_a_name = asks_name(question) or lexical.stem("name") in question.predicate  # "my father's first name?"
     if asks_a_name and short.lower().replace("’", "'").strip(".!") in HOLIDAYS:
         return False  # "Mother's Day" is no one's name
@@ -175,6 +177,20 @@ def unplaced_person(short: str, sentence: Sentence, asker: str | None) -> bool:
             if not (asker and sentence.speaker and same_entity(sentence.speaker, asker)):
                 return True
     return False
+
+
+_WRAPPER = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+said(?:\s+about\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)?:?")
+
+
+_WRAPPED = re.compile(
+    r"^[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+said(?:\s+about\s+[^:]+)?:\s*[\"“]?(.*?)[\"”]?(?:\s+\([^()]*\))?\.?$"
+)
+
+
+def unwrapped(text: str) -> str:
+    """What a fact the write path wrapped as a quote ('Ines said: "…"') says, without the frame."""
+    found = _WRAPPED.match(text)
+    return found.group(1).strip() if found else text
 
 
 def pro_form(short: str, question: Question) -> bool:

@@ -84,11 +84,14 @@ def starts_job(text: str, start: int) -> bool:
 
 
 _EMPLOYER = re.compile(r"\b(?:for|with)\s+(?:the\s+)?" + _PROPER)
+_ROLE_END = (
+    r"(?=\s+(?:at|in|for|on|with|up|down|out|near|from|and|who|which|but|so|because|since|"
+    r"is|was|has|had|means|pays|last|this|next|yesterday|today|tonight|tomorrow|recently|now)\b|[,.;:!?—–)]|$)"
+)
 _ROLE = re.compile(
     r"\b(?:works? as|worked as|job as|career as|is|was|['’]s|became|become|being|as)\s+"
-    r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:an?|the)\s+"
-    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:at|in|for|on|with|up|down|out|near|from|and|who|which|but|so|because|since|"
-    r"is|was|has|had|means|pays|last|this|next|yesterday|today|tonight|tomorrow|recently|now)\b|[,.;:!?—–)]|$)"
+    r"(?:(?:now|currently|still|also|[a-z]+ly)\s+)?(?:(?:an?|the)\s+|(?<=job as )|(?<=works as )|(?<=work as )|(?<=worked as ))"
+    r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)" + _ROLE_END  # "got the job as vice principal": no article after "job as"
 )
 _CALLED = re.compile(r"\b(?:called|named)\s+((?:[A-Z][\w'’&.-]*)(?:\s+[A-Z][\w'’&.-]*){0,4})")
 _APPOSED = re.compile(

@@ -146,3 +146,7 @@ def test_an_owners_band_is_named_whatever_the_sentence_calls_it(mem: Memory, hom
 
 def test_a_game_is_no_instrument(mem: Memory, home: Path) -> None:
     assert is_idk(mem.ask("What instrument does Wendell play?").text)  # "plays badminton every Tuesday"
+
+
+def test_what_someone_did_is_no_description_of_them(mem: Memory, home: Path) -> None:
+    assert is_idk(mem.ask("What did Oskar do before?").text)  # no verb to match: not "the first thing said of him"

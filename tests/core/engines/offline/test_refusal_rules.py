@@ -71,3 +71,11 @@ def _said_by(speaker: str | None, text: str) -> Sentence:
 )
 def test_a_cut_in_someones_own_person_names_nobody_known(cut: str, speaker: str | None, unplaced: bool) -> None:
     assert refusals.unplaced_person(cut, _said_by(speaker, cut), asker="Tove Lind") is unplaced
+
+
+def test_the_write_paths_quote_frame_is_no_answer_and_comes_off() -> None:
+    asked = parse("Who is Arlo?", ["Arlo"])
+    assert not refusals.well_formed("Marisol Okafor said", asked)
+    framed = 'Marisol Okafor said: "Ines told us Arlo got the job as vice principal." (as of 22 March 2025).'
+    assert refusals.unwrapped(framed) == "Ines told us Arlo got the job as vice principal."
+    assert refusals.unwrapped("Arlo teaches shop.") == "Arlo teaches shop."
