@@ -177,7 +177,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             return kinds[0] if kinds else None
         target = type_noun(question)
         at = _word_at(sentence.text, target, hit) if target else None
-        if at is not None and asks_name(question) and not _same_kind_of(question, target, sentence.text, at):
+        if target and at is not None and asks_name(question) and not _same_kind_of(question, target, sentence.text, at):
             return None  # "what is the chess group called?" is not "our study group was called Night Owls"
         if target and at is not None:
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
