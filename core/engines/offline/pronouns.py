@@ -89,10 +89,6 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                     if len(fits) == 1 and fits[0] not in genders:
                         genders[fits[0]] = want
                     continue
-                if _opens_subject(pronoun) and previous_subject in fits and subject is None:
-                    # "Inés made pozole. Her husband Arlo teaches …": the owner in the subject
-                    # continues the previous sentence's subject, as a subject pronoun does
-                    fits = [previous_subject]
                 known = [f for f in fits if genders.get(f) == want]
                 if len(known) > 1 and previous_subject in known and pronoun.dep_ in SUBJECTS:
                     # "Ana rang Beth. She was in tears.": a subject pronoun continues the
@@ -140,11 +136,6 @@ def _nearest_named(s: Sentence, offset: int, animate: set[int]) -> int | None:
     """The person or pet named last before `offset` in the sentence."""
     before = [m for m in s.mentions if m.how == "name" and m.start < offset and m.entity in animate]
     return max(before, key=lambda m: m.start).entity if before else None
-
-
-def _opens_subject(tok: Token) -> bool:
-    """A possessive pronoun owning the sentence's subject: "Her husband Arlo teaches"."""
-    return tok.tag_ == "PRP$" and tok.dep_ == "poss" and tok.head.dep_ in SUBJECTS
 
 
 def _does_what_only_people_do(tok: Token) -> bool:
