@@ -147,3 +147,12 @@ def test_a_group_called_something_is_no_role(said: str) -> None:
     # a role is read before a name only after "to", "with" or "by": these name a group Ossian is in
     request = AnswerRequest("What does Ossian do?", (EntitySlice("Ossian", "", (said,), "person"),), ())
     assert is_idk(explain(request).answer)
+
+
+@pytest.mark.parametrize(("said", "role"), [
+    ("Ossian got the job as vice principal at Northfield Middle, starting in the fall.", "vice principal"),
+    ("Ossian works as head chef in a hotel in Leeds.", "head chef"),
+])
+def test_a_job_as_a_role_needs_no_article(said: str, role: str) -> None:
+    request = AnswerRequest("What does Ossian do?", (EntitySlice("Ossian", "", (said,), "person"),), ())
+    assert explain(request).answer == role
