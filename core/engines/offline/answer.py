@@ -21,6 +21,7 @@ from memhop.core.engines.offline import counts, events, grammar, groups, lists, 
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
+from memhop.core.engines.offline.rewrite import unquoted
 from memhop.core.engines.offline.spans import (
     JOB_QUALIFIERS,
     JOB_WORDS,
@@ -141,7 +142,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if end and len(chain) > 1:
             return Explanation(end, tuple(chain), None)  # "who is Alice's roommate?"
         if _DOING.search(question.text):
-            return Explanation(DONT_KNOW, tuple(chain), None)  # "what did Arlo do before?" asks no description
+            return Explanation(DONT_KNOW, tuple(chain), None)  # "what did Tobin do before?" asks no description
         return Explanation(_describe(end, sentences), tuple(chain), None)
     ranked = ranking.ranked(question, predicate, end, sentences, _doer(question, request), scope)
     asking = [r.sentence for r in ranked if is_question(r.sentence.text)]
@@ -150,7 +151,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     if role_noun:  # "who is the president of the society?": only a sentence saying "president"
         ranked = [r for r in ranked if refusals.says_word(r.sentence.text, role_noun)]
     unheld = refusals.unheld_subject(question) if start is None else None
-    if unheld:  # "what did Pickle break?", Pickle no entity: only what is said of Pickle
+    if unheld:  # "what did Muffin break?", Muffin no entity: only what is said of Muffin
         ranked = [r for r in ranked if refusals.says_word(r.sentence.text, unheld)]
     other_names = refusals.other_names(question, chain, names, sentences)
     if other_names:  # "a trip to Lyon" is not one to Rome
@@ -428,6 +429,6 @@ def _describe(entity: str | None, sentences: Sequence[Sentence]) -> str:
     """"Who is Alice?": the first thing said about her."""
     for sentence in sentences:
         if entity and sentence.owner == entity:
-            said = refusals.unwrapped(sentence.text)  # not "Marisol Okafor said", the frame of a quote
+            said = unquoted(sentence.text)  # not "Nia Holt said", the frame of a quote
             return clause(said, 0) if said else DONT_KNOW
     return DONT_KNOW

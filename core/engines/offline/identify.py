@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline import kinds as kinds_of
 from memhop.core.engines.offline.names import (
     clean_name,
@@ -65,7 +64,7 @@ class _Candidate:
     against: int = 0  # mentions read as something else: a nationality, a holiday, a platform
     adjective: bool = False  # also used as a capitalised adjective ("Breton crêpes")
     pet_cues: int = 0  # named as an animal: "our cat Thimble", "the rescue named him Bodkin"
-    feels: int = 0  # mentions as the subject of a feeling or a body's doing: "which Grant loved"
+    feels: int = 0  # mentions as the subject of a feeling or a body's doing: "which Chase loved"
 
 
 def _collect(session: SessionView, docs: Sequence[Doc]) -> dict[str, _Candidate]:
@@ -349,23 +348,15 @@ def _keep(cand: _Candidate, kind: str) -> bool:
     if len(words) > 1 or not is_english_word(words[0]):
         return True
     if kind == "org":
-        return cand.feels > 0  # "which Grant loved": NER's ORG for a word that loves is no organisation
+        return cand.feels > 0  # "which Chase loved": NER's ORG for a word that loves is no organisation
     return cand.mid_sentence
 
 
-# What only someone (a person or an animal) does: love, laugh, sleep. A company "says" and
-# "wants", so verbs of saying and wanting are no sign here.
-_FEELING_VERBS = frozenset(
-    """love adore hate laugh cry smile grin giggle sob sigh blush frown sulk sleep nap snore wake hug kiss
-    cuddle enjoy miss""".split()
-)
-
-
 def _feels(span: Span) -> int:
-    """1 when the name is the subject of a feeling verb ("Grant loved", "Grant laughed")."""
+    """1 when the name is the subject of a feeling verb ("Chase loved", "Chase laughed")."""
     root = span.root
     verb = root.head
-    return int(root.dep_ == "nsubj" and verb.tag_.startswith("VB") and grammar.verb_base(verb.lower_) in _FEELING_VERBS)
+    return int(root.dep_ == "nsubj" and verb.tag_.startswith("VB") and verb.lower_ in kinds_of.FEELING_VERBS)
 
 
 def _names_people(surface: str, registry: Sequence[KnownEntity], kinds: dict[str, str]) -> bool:

@@ -60,11 +60,17 @@ _MOTION = _inflected(
     "flight train bus visit holiday back get way",
     "went gone drove driven flew flown came rode ridden got travelled travelling",
 )
-# "take him to Bairro": where one takes someone is a place ("took the book to Tom" is not: a thing to a person)
+# "take him to Castellano": where one takes someone is a place ("took the book to Tom" is not: a thing to a person)
 _TAKING = _inflected("take", "took taken")
 _TAKEN = frozenset({"him", "her", "them", "me", "us", "you"})
 _ORIGIN = _inflected("be come move hail originate return", "is 's are 're was were am 'm came back")
 _JOB = _inflected("work job shift intern internship placement role position career start join employ hire", "began")
+# What only someone (a person or an animal) does: love, laugh, sleep. A company "says" and
+# "wants", so verbs of saying and wanting are no sign that a name NER calls an organisation is someone.
+FEELING_VERBS = _inflected(
+    "love adore hate laugh cry smile grin giggle sob sigh blush frown sulk sleep nap snore wake hug kiss cuddle enjoy miss",
+    "cried slept woke woken sobbed hugged napped grinned",
+)
 # Verbs only a person (or an animal, rarely) is the subject of.
 _PERSON_VERBS = _inflected(
     "say tell ask text call reply answer laugh cry smile shout whisper think know feel want hope "
@@ -287,7 +293,7 @@ def _preposition_votes(before: Token, before2: Token | None, after: Token | None
     if word in _PLACE_PREPS:
         votes["place"] += CONTEXT  # "in Wetherby", "near Ashgrove Park"
     elif word == "to" and (lead in _MOTION or (governor in _TAKING and lead in _TAKEN)):
-        votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick", "take him to Bairro"
+        votes["place"] += CONTEXT  # "drove to Penzance", "moved to Lerwick", "take him to Castellano"
     elif word == "from" and (lead in _ORIGIN or governor in _MOTION | _ORIGIN):
         votes["place"] += CONTEXT  # "she's from Porto Alegre", "flew over from Kilrush"
     elif word in ("at", "for") and lead in _JOB:

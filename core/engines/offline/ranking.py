@@ -102,7 +102,8 @@ def ranked(
     words left to match ("how old is Pepper?", "what does Carol do?") it is the typed
     answer itself (a number, a date, a place, a role) in a sentence about the entity.
     """
-    idf, unseen = _idf(sentences)
+    words_of = [frozenset(lexical.terms(sentence.text)) for sentence in sentences]  # each sentence's words, read once
+    idf, unseen = _idf(words_of)
     target = lexical.stem(question.target) if question.target else None
     weights = {t: idf.get(t, unseen) for t in predicate if t != target or t in idf}
     verb = main_verb(question)
@@ -115,10 +116,10 @@ def ranked(
         weights = {t: w * (SIZE_WEIGHT if t in lists.SIZE_WORDS else 1.0) for t, w in weights.items()}
     total = sum(weights.values())
     named = _named_terms(question) & set(weights)
-    # "Moose checkup. 39 lb" answers "how much did Moose weigh?" — unless the question names a
+    # "Bruno checkup. 39 lb" answers "how much did Bruno weigh?" — unless the question names a
     # time it does not pin ("in December"): the latest weight would answer for every December
     units = _WEIGHED in weights and not unpinned(question.text)
-    said_in_turn = _turn_terms(sentences) if named else {}
+    said_in_turn = _turn_terms(sentences, words_of) if named else {}
     identity = identity_question(question)
     bases = verb_stems(question)
     found: list[Scored] = []
@@ -130,7 +131,7 @@ def ranked(
         # "left for Rome" stands in for "moved"/"lives" only where nothing says so outright
         second = any(set_off(sentence.text, pos) for pos in hits.values())
         credit = sum(weights[t] for t in hits)
-        if named and sentence.turn is not None:  # "My time was 58:12" in a turn that names the Twin Cities 10K
+        if named and sentence.turn is not None:  # "My time was 58:12" in a turn that names the Harbour 10K
             credit += CONTEXT_SHARE * sum(weights[t] for t in named - set(hits) if t in said_in_turn[sentence.turn])
         opening = _opening(sentence, entity) if question.wh in ("where", "when") and entity is not None else None
         # a note stands in for the verb only beside another matched word, or inside the period the question names
@@ -154,7 +155,7 @@ def ranked(
             typed = role(sentence.text) if identity else None
             given_to = role_given_to(sentence.text, typed[1]) if typed else None
             if given_to and entity and not same_entity(given_to, entity):
-                continue  # "Idris got engaged to a nurse called Mariam": the nurse is Mariam
+                continue  # "Teodor got engaged to a nurse called Vesna": the nurse is Vesna
             at = typed[1] if typed else _first_content(sentence)
             short = None if typed else span(question, sentence, at, entity, loose=False)
             if typed or short:
@@ -192,18 +193,19 @@ _ONE_AT_A_TIME = frozenset(lexical.stem(w) for w in ("live", "work", "study", "s
 
 
 def _named_terms(question: Question) -> set[str]:
-    """The words of the names a question gives besides its first word ("the Twin Cities 10K",
+    """The words of the names a question gives besides its first word ("the Harbour 10K",
     "on the Fourth of July"): what the answer is set in, which its turn may say for it."""
     words = re.findall(r"(?<=\s)[A-Z][\w'’-]*", question.text)
     return {t for w in words for t in lexical.terms(w)}
 
 
-def _turn_terms(sentences: Sequence[Sentence]) -> dict[int, set[str]]:
-    said: dict[int, set[str]] = {}
-    for sentence in sentences:
+def _turn_terms(sentences: Sequence[Sentence], said: Sequence[frozenset[str]]) -> dict[int, set[str]]:
+    """The words each evidence turn says, over all its sentences."""
+    turns: dict[int, set[str]] = {}
+    for sentence, terms in zip(sentences, said):
         if sentence.turn is not None:
-            said.setdefault(sentence.turn, set()).update(lexical.terms(sentence.text))
-    return said
+            turns.setdefault(sentence.turn, set()).update(terms)
+    return turns
 
 
 def _said_at(text: str, short: str) -> int | None:
@@ -261,12 +263,13 @@ def _newer_first(found: list[Scored], bonus: float) -> list[Scored]:
     ]
 
 
-def _idf(sentences: Sequence[Sentence]) -> tuple[dict[str, float], float]:
-    """Rare words weigh more; a word no sentence has weighs most (it cannot be matched)."""
+def _idf(said: Sequence[frozenset[str]]) -> tuple[dict[str, float], float]:
+    """Rare words weigh more; a word no sentence has weighs most (it cannot be matched).
+    `said`: each sentence's words."""
     df: Counter[str] = Counter()
-    for sentence in sentences:
-        df.update(set(lexical.terms(sentence.text)))
-    n = max(len(sentences), 1)
+    for terms in said:
+        df.update(terms)
+    n = max(len(said), 1)
     return {t: math.log(1 + n / c) for t, c in df.items()}, math.log(1 + n / 0.5)
 
 

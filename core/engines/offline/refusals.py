@@ -13,6 +13,7 @@ from datetime import date, datetime
 from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.names import HOLIDAYS
 from memhop.core.engines.offline.ranking import AMOUNTS
+from memhop.core.engines.offline.rewrite import is_frame
 from memhop.core.engines.offline.spans import CURRENCY_SIGNS, PREFERS, TIME_NOUNS, asks_name, type_noun
 from memhop.core.language import lexical
 from memhop.core.language.chains import same_entity
@@ -118,8 +119,8 @@ def well_formed(short: str, question: Question) -> bool:
         return False
     if pro_form(short, question):
         return False
-    if _WRAPPER.fullmatch(short.strip()):
-        return False  # "Marisol Okafor said": the write path's frame around a quote, not what was said
+    if is_frame(short):
+        return False  # "Nia Holt said": the write path's frame around a quote, not what was said
     asks_a_name = asks_name(question) or lexical.stem("name") in question.predicate  # "my father's first name?"
     if asks_a_name and short.lower().replace("’", "'").strip(".!") in HOLIDAYS:
         return False  # "Mother's Day" is no one's name
@@ -127,7 +128,7 @@ def well_formed(short: str, question: Question) -> bool:
     return asks_time or not only_a_time(short)
 
 
-# "What did Pickle break?", "Where does Rook work?": the question's subject, right after its auxiliary.
+# "What did Muffin break?", "Where does Rook work?": the question's subject, right after its auxiliary.
 _SUBJECT_SLOT = re.compile(
     r"^\s*(?i:what|which|who|whom|where|when|why|how(?:\s+\w+)?)\s+(?:[\w-]+\s+)?"
     r"(?i:did|does|do|is|was|has|had|will|would|can|could)\s+([A-Z][\w'’-]*)(?=\s+[a-z])",
@@ -135,9 +136,9 @@ _SUBJECT_SLOT = re.compile(
 
 
 def unheld_subject(question: Question) -> str | None:
-    """The name the question is asked of when no known entity holds it ("What did Pickle
-    break?" while Pickle was never stored as anyone): a sentence that does not say it is
-    about someone else, however well its verb matches ("Walt broke his wrist")."""
+    """The name the question is asked of when no known entity holds it ("What did Muffin
+    break?" while Muffin was never stored as anyone): a sentence that does not say it is
+    about someone else, however well its verb matches ("Wendell broke his ankle")."""
     if question.owner is not None:
         return None
     found = _SUBJECT_SLOT.match(question.text)
@@ -177,20 +178,6 @@ def unplaced_person(short: str, sentence: Sentence, asker: str | None) -> bool:
             if not (asker and sentence.speaker and same_entity(sentence.speaker, asker)):
                 return True
     return False
-
-
-_WRAPPER = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+said(?:\s+about\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)?:?")
-
-
-_WRAPPED = re.compile(
-    r"^[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+said(?:\s+about\s+[^:]+)?:\s*[\"“]?(.*?)[\"”]?(?:\s+\([^()]*\))?\.?$"
-)
-
-
-def unwrapped(text: str) -> str:
-    """What a fact the write path wrapped as a quote ('Ines said: "…"') says, without the frame."""
-    found = _WRAPPED.match(text)
-    return found.group(1).strip() if found else text
 
 
 def pro_form(short: str, question: Question) -> bool:

@@ -217,12 +217,30 @@ def _name_alias(text: str, focus: int, analysis: SessionAnalysis) -> str:
     return f"{entity.name}: {text}"
 
 
+# The frame `rewrite` puts around what only a quote can say: 'Bob said: "…"', 'Bob said about Ana: "…"'.
+_FRAME = r'([^"]*) said(?: about [^:"]+)?'
+_WHOLE_QUOTE = re.compile(rf'^{_FRAME}: "(.*)"$')
+_QUOTED_FACT = re.compile(rf'^{_FRAME}: "(.*)"(?:\s+\([^()]*\))?\.?$')  # ... with the dating note a fact may carry
+_FRAME_ONLY = re.compile(rf"{_FRAME}:?")
+
+
+def unquoted(text: str) -> str:
+    """What a fact framed as a quote says, without its frame; any other text as it is."""
+    found = _QUOTED_FACT.match(text)
+    return found.group(2).strip() if found else text
+
+
+def is_frame(text: str) -> bool:
+    """The text is only the frame ("Nia Holt said"): a cut that stopped at its colon."""
+    return text[:1].isupper() and _FRAME_ONLY.fullmatch(text.strip()) is not None
+
+
 def split_long(text: str, name: str) -> list[str]:
     """Clauses of at most ~MAX_WORDS words, each naming the entity (a prefix where needed)."""
     if len(text.split()) <= MAX_WORDS:
         return [text]
     first = name.split()[0]
-    quote = re.match(r'^([^"]*) said(?: about [^:"]+)?: "(.*)"$', text)
+    quote = _WHOLE_QUOTE.match(text)
     if quote:  # split inside the quotation, and quote each part
         who, inner = quote.group(1), quote.group(2)
         return [

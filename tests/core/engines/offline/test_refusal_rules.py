@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from memhop.core.engines.offline import refusals
+from memhop.core.engines.offline.rewrite import unquoted
 from memhop.core.language.question import parse
 from memhop.core.language.sentences import Sentence
 
@@ -58,14 +59,14 @@ def _said_by(speaker: str | None, text: str) -> Sentence:
 @pytest.mark.parametrize(
     ("cut", "speaker", "unplaced"),
     [
-        ("my own resilience", "Mira Solberg", True),  # whose resilience? Mira's, but the cut says "my"
-        ("make you feel the same way", "Mira Solberg", True),  # "you": a listener nobody named
+        ("my own stubbornness", "Mira Solberg", True),  # whose stubbornness? Mira's, but the cut says "my"
+        ("make you want to dance", "Mira Solberg", True),  # "you": a listener nobody named
         ("our own pots", None, True),  # a fact still in someone's first person
         ("my nephew Sindre", "Tove Lind", False),  # the asker's own "my" is the asker's
         ("the US embassy", "Mira Solberg", False),  # the country, not "us"
         ("a lemon drizzle", "Mira Solberg", False),
-        ("It's a real gift.", "Mira Solberg", True),  # what is? the clause does not say
-        ("They motivate Mira and give her love.", "Mira Solberg", True),
+        ("It's a proper treasure.", "Mira Solberg", True),  # what is? the clause does not say
+        ("They keep Mira going all winter.", "Mira Solberg", True),
         ("that", "Tove Lind", False),  # one word: the other rules' business
     ],
 )
@@ -74,8 +75,8 @@ def test_a_cut_in_someones_own_person_names_nobody_known(cut: str, speaker: str 
 
 
 def test_the_write_paths_quote_frame_is_no_answer_and_comes_off() -> None:
-    asked = parse("Who is Arlo?", ["Arlo"])
-    assert not refusals.well_formed("Marisol Okafor said", asked)
-    framed = 'Marisol Okafor said: "Ines told us Arlo got the job as vice principal." (as of 22 March 2025).'
-    assert refusals.unwrapped(framed) == "Ines told us Arlo got the job as vice principal."
-    assert refusals.unwrapped("Arlo teaches shop.") == "Arlo teaches shop."
+    asked = parse("Who is Tobin?", ["Tobin"])
+    assert not refusals.well_formed("Nia Holt said", asked)
+    framed = 'Nia Holt said: "Ines told us Tobin got the job as vice principal." (as of 22 March 2025).'
+    assert unquoted(framed) == "Ines told us Tobin got the job as vice principal."
+    assert unquoted("Tobin teaches shop.") == "Tobin teaches shop."
