@@ -123,7 +123,7 @@ def _named(said: str, chats: list[_Chat]) -> _Chat | None:
     return chat
 
 
-# "the curling team that used to be called Rock Steady Crew": the group, by a name it had
+# "the chess club that used to be called Board Mondays": the group, by a name it had
 _FORMERLY = re.compile(
     r"\s*(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,3}?(?:that|which)\s+(?:used\s+to\s+be|was(?:\s+once)?|were)\s+"
     r"(?:called|named)\s+"

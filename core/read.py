@@ -314,7 +314,7 @@ def _chain_end(
 ) -> tuple[int, str] | None:
     """The chain's last entity and the question asked of it by its first name, its facts' own
     ranking: "what does Kez's sister do for work?" walked to Tamsin Obi is "what does Tamsin do
-    for work?" ("my colleague's band", walked to the colleague only, "Bartek's band").
+    for work?" ("my colleague's band", walked to the colleague only, "Ossian's band").
     The relation words would rank the facts that name the relation ("her sister Tamsin as maid
     of honour") above what is asked (MiniLM weighs a name heavily: with no name at all, "what
     does do for work?" is as near to any of her facts as to "Tamsin is a midwife")."""

@@ -195,7 +195,7 @@ def answer_contains(answer: str, gold: str) -> bool:
 
 def support_holds(support: str, gold: str) -> bool:
     """A support sentence holds the gold as a reader would see it: each item of a gold list
-    ("Piranesi, Pachinko and The Dispossessed") in any order and punctuation, a number in
+    ("Gilead, Kindred and The Overstory") in any order and punctuation, a number in
     words or digits ("thirty" holds 30), a unit written on ("16.4KG" holds 16.4 kg)."""
     said = f" {_support_key(support)} "
     items = [i for i in re.split(r",\s*|\s+and\s+|\s*&\s*", gold) if i.strip()]

@@ -69,7 +69,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 # A full stop before a lower-case word ends a sentence in text written without capitals ("moved
-# into halls at Carrick House. my roommate is called Zainab"), unless it ends an abbreviation
+# into halls at Brindle Court. my roommate is called Zofia"), unless it ends an abbreviation
 # ("e.g. cheese", "approx. two", "Mr. and Mrs.") or an ellipsis ("so... anyway"). An exclamation
 # or question mark is no such end: "got engaged!! to a nurse" is one sentence.
 _LOWER_START = re.compile(r"(?<=\.)[\"')\]]*\s+(?=[a-z])")
@@ -227,7 +227,7 @@ _THE_BEFORE = re.compile(r"\bthe\s+$", re.I)
 
 def _may_be_someone(sentence: Sentence, entity: str) -> bool:
     """"she" can stand for a person or a pet, not for a team or a town the store knows as one
-    ("Seun texted from the Rams' physio room: she started on Monday")."""
+    ("Keri texted from the Otters' physio room: she started on Monday")."""
     return not sentence.people or entity in sentence.people
 
 

@@ -172,7 +172,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             if not _names_a_class(question):
                 return None  # "what rank is Dario?": "Dario is Orla's husband" is no rank
             kinds = [p.text for p in grammar.class_of(sentence.text, entity, _kind_word(question))] if entity else []
-            if question.target == "breed":  # "their dog Bolo" says what Bolo is, not which breed
+            if question.target == "breed":  # "their dog Pip" says what Pip is, not which breed
                 kinds = [k for k in kinds if k.lower() not in _NO_BREED]
             return kinds[0] if kinds else None
         target = type_noun(question)
@@ -181,7 +181,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             return None  # "what is the chess group called?" is not "our study group was called Night Owls"
         if target and at is not None:
             named = _named_thing(sentence.text, at, target) or grammar.instance_of(sentence.text, at)
-            if named and question.target == "names":  # "the twins are named Otto and Juno": both
+            if named and question.target == "names":  # "the girls are named Ottilie and Brann": both
                 return _with_coordinated(sentence.text, named)
             if named:  # "a band called X", "the felt mouse, her favourite toy"
                 return named
@@ -294,7 +294,7 @@ PREFERS = re.compile(r"\b(?:favou?rite|most|best)\b", re.I)
 LIKES_TO = re.compile(r"\b(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys)\s+to\s+([a-z]+)\b", re.I)
 
 
-# Animal words of no breed: what "what breed is Bolo?" is not answered by.
+# Animal words of no breed: what "what breed is Pip?" is not answered by.
 _NO_BREED = frozenset(
     "dog cat puppy pup kitten kitty pet animal bird fish horse pony rabbit bunny rescue mutt mongrel moggy tomcat".split()
 )
@@ -353,7 +353,7 @@ _GIVEN_TO = re.compile(r"\b(?:named|called)\s+([A-Z][\w'’-]*)$")
 
 def role_given_to(text: str, at: int) -> str | None:
     """The name a role read at `at` belongs to when the grammar gave it to a name ("engaged to
-    a nurse called Mariam": Mariam), whoever else the sentence is about; None otherwise."""
+    a nurse called Vesna": Vesna), whoever else the sentence is about; None otherwise."""
     given = _GIVEN_TO.search(text[:at])
     return given.group(1) if given else None
 
@@ -470,9 +470,9 @@ def asked_role(question: Question) -> str | None:
 
 
 def holder_of(text: str, role_word: str) -> str | None:
-    """Who a sentence says holds the role: "new president is Harriet Osei", "the president is this
-    really intense guy, Ewan Mackie", "Harriet is our new president", "the president, Harriet";
-    None when it names the role otherwise ("Ewan is stepping down as president")."""
+    """Who a sentence says holds the role: "new president is Wren Aldous", "the president is this
+    very intense guy, Callum Reid", "Wren is our new president", "the president, Wren";
+    None when it names the role otherwise ("Callum is stepping down as president")."""
     word = re.escape(role_word)
     name = r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
     plain = r"(?!(?:in|at|on|from|to|with|for|by|of|near)\b)[a-z][\w'’-]*"  # "this really intense guy,", no place
@@ -602,7 +602,7 @@ _COORDINATED = re.compile(rf"((?:\s*,\s*{_NAME_WORD})*,?\s+(?:and|&)\s+{_NAME_WO
 
 
 def _with_coordinated(text: str, named: str) -> str:
-    """A name and the names joined to it ("Otto and Juno", "Ada, Bea and Cy"), asked for as names."""
+    """A name and the names joined to it ("Ottilie and Brann", "Ada, Bea and Cy"), asked for as names."""
     at = text.find(named)
     more = _COORDINATED.match(text, at + len(named)) if at >= 0 else None
     return named + more.group(1) if more else named

@@ -2,7 +2,7 @@
 
 The capitalised words of a title are nobody's name. A title is a run of capitalised words
 joined by small lower-case words (to, of, in, the …), standing as the object of a verb of
-performing, reading or watching. A run without a joining word ("played Tomasz Nowak at
+performing, reading or watching. A run without a joining word ("played Ivo Marsh at
 squash") is left to the other rules: it may be a person.
 """
 

@@ -210,14 +210,14 @@ def test_the_real_dev_set_end_to_end(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "support, gold, holds",
     [
-        ("Top three, in order: Piranesi, Pachinko, The Dispossessed.", "Piranesi, Pachinko and The Dispossessed", True),
-        ("She brought a tray of puff-puff and a tub of chin chin.", "puff-puff and chin chin", True),
+        ("Best of the year, in order: Gilead, Kindred, The Overstory.", "Gilead, Kindred and The Overstory", True),
+        ("She brought a tray of flapjacks and a tub of tablet.", "flapjacks and tablet", True),
         ("Rory is thirty today!", "30", True),
-        ("THE DOG WEIGHED IN AT 16.4KG", "16.4 kg", True),
+        ("THE DOG WEIGHED IN AT 12.7KG", "12.7 kg", True),
         # every item, and the number itself
-        ("Bartek plays bass in a band.", "bass, double bass and accordion", False),
+        ("Ossian plays bass in a band.", "bass, double bass and accordion", False),
         ("Rory is thirty-one today!", "30", False),
-        ("The dog weighed 19.6 kg in February.", "16.4 kg", False),
+        ("The dog weighed 14.1 kg in February.", "12.7 kg", False),
     ],
 )
 def test_a_support_holds_the_gold_as_a_reader_sees_it(support: str, gold: str, holds: bool) -> None:

@@ -40,8 +40,8 @@ def stated(name: str, text: str) -> str | None:
         ("Soyeon is a hospital pharmacist in Busan.", "Soyeon", "person"),
         ("I went to watch the Hawks on Saturday.", "Hawks", "org"),
         ("my roommate is called Zofia, she does law.", "Zofia", "person"),  # a roommate is someone
-        ("we should take him to Bairro for the octopus", "Bairro", "place"),  # where one takes someone
-        ("Book club at Inés's place tonight.", "Inés", "person"),  # "X's place" is X's home
+        ("we should take him to Castellano for the octopus", "Castellano", "place"),  # where one takes someone
+        ("Book club at Ottoline's place tonight.", "Ottoline", "person"),  # "X's place" is X's home
     ],
 )
 def test_the_words_around_a_mention_vote_for_its_kind(text: str, name: str, kind: str) -> None:

@@ -27,9 +27,9 @@ CHAT = """02/05/2023, 18:01 - Ravi Oduya: hey Lenka! how was the weekend?
 20/06/2023, 10:02 - Ravi Oduya: honestly opening a shop needs nerve and a thick skin
 21/06/2023, 08:30 - Lenka Brandt: Ravi has quit his job at Cog & Spoke for good
 21/06/2023, 08:31 - Lenka Brandt: he starts at Wheelhouse Cycles on Monday
-22/06/2023, 19:40 - Ravi Oduya: sunflowers mean my own resilience to me
+22/06/2023, 19:40 - Ravi Oduya: sunflowers mean my own stubbornness to me
 22/06/2023, 19:42 - Lenka Brandt: I brought my grandmother's lemon cake to the picnic
-23/06/2023, 10:00 - Ravi Oduya: thanks for the necklace from your trip! It's a real gift.
+23/06/2023, 10:00 - Ravi Oduya: thanks for the necklace from your trip! It's a lovely gift.
 """
 
 
@@ -68,13 +68,13 @@ def test_a_name_the_question_sets_against_the_answer_need_not_be_named(mem: Memo
 
 
 def test_an_answer_in_someone_elses_first_person_is_refused(mem: Memory, home: Path) -> None:
-    # Ravi's "my own resilience" is whose? The cut does not say: refused, not quoted
+    # Ravi's "my own stubbornness" is whose? The cut does not say: refused, not quoted
     assert is_idk(mem.ask("What do sunflowers mean to Ravi?").text)
     # what the asker said of herself still answers her
     assert "grandmother's lemon cake" in mem.ask("What did I bring to the picnic?").text
 
 
 def test_a_clause_about_it_is_no_answer(mem: Memory, home: Path) -> None:
-    # "It's a real gift." says that something is a gift, not what it is
-    assert is_idk(mem.ask("What was grandpa's gift to Ravi?").text)
+    # "It's a lovely gift." says that something is a gift, not what it is
+    assert is_idk(mem.ask("What was the gift to Ravi?").text)
     assert is_idk(mem.ask("What gift did Ravi get?").text)
