@@ -291,7 +291,22 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 def _named(question: str, snap: Snapshot) -> list[NameMatch]:
     """Registered entities and raw-turn speakers the question names, in question order."""
     likely = [*snap.names.candidates(question), *snap.speakers.candidates(question)]
-    return find_names(question, likely) if likely else []
+    found = find_names(question, likely) if likely else []
+    return [m for m in found if not _lowered(m, question)] if _capitalises_names(question) else found
+
+
+def _capitalises_names(question: str) -> bool:
+    """Whether the asker writes names with a capital: a capitalised word past the first
+    (not "I"). Then a name written in lower case is the ordinary word ("what is Dana's
+    identity?" does not ask about a painting called "Identity"); in a question typed all in
+    lower case every word may be a name."""
+    words = re.findall(r"[^\W\d_]+", question)
+    return any(w[0].isupper() and w != "I" for w in words[1:])
+
+
+def _lowered(match: NameMatch, question: str) -> bool:
+    """A match written all in lower case of a name that has capitals."""
+    return match.text == match.text.lower() and match.entity != match.entity.lower()
 
 
 def _strip_names(question: str, named: Sequence[NameMatch]) -> str:

@@ -256,3 +256,29 @@ def test_the_chains_last_entity_is_read_by_what_is_asked_of_it(tmp_path: Path, h
     assert context.trace.chain == ["Rhoswen", "Ilsa"]
     ilsa = next(f for f in context.trace.facts if f.entity == "Ilsa")
     assert any("farrier" in fact.text for fact in ilsa.chosen), [f.text for f in ilsa.chosen]
+
+
+PEPPER_DIARY = """# Diary
+
+## 2024-03-02
+
+Our dog Pepper chewed a cushion today. Pepper is a beagle.
+
+## 2024-03-04
+
+Dinner at Tarik's. Tarik puts black pepper on everything, even on strawberries.
+"""
+
+
+def test_a_name_written_in_lower_case_is_the_ordinary_word_when_the_asker_capitalises_names(
+    tmp_path: Path, home: Path
+) -> None:
+    # "pepper" in a question that writes Tarik with a capital is the spice, not the dog: the
+    # dog is no anchor and the word stays in what the turns are searched for
+    from support.written_memory import written_store
+
+    with open_store(written_store(tmp_path, PEPPER_DIARY, "pepper", "Wynn Abara"), read_only=True) as opened:
+        spice = run(opened, "What does Tarik put pepper on?").trace
+        dog = run(opened, "what did pepper chew?").trace  # typed all in lower case: any word may be a name
+    assert "Pepper" not in spice.anchors and "pepper" in spice.query
+    assert "Pepper" in dog.anchors
