@@ -19,7 +19,9 @@ gold turn outside the top 25 (or 10), says which of these held it out, first mat
 - neighbour lending: turns placed by a lent score (not gold) outrank it;
 - ranked low: in the pool, outranked on its own score (the weighting).
 
-Prints the counts per source and per category, then a few examples of each.
+Prints the counts per source and per category, then a few examples of each, and beside
+R@10 / R@25 the same ranking's R@50 / R@100: the ceiling of any re-ranking of its first
+hundred turns (a gold turn outside them needs a new signal, not new weights).
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ import numpy as np
 
 from memhop.core.bench.metrics import recall_at
 from memhop.core.bench.sources import LOCOMO_HEADLINE, BenchSource, default_locomo_dir, locomo_sources, memhop_sources
+from memhop.core.retrievers.base import Ranking
+
+DEPTH = 100  # the ranking is read this deep: what any re-ranking of it could reach at 25
 
 
 @dataclass
@@ -42,6 +47,8 @@ class Tally:
     n: int = 0
     r10: float = 0.0
     r25: float = 0.0
+    r50: float = 0.0
+    r100: float = 0.0
     causes: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
@@ -92,14 +99,18 @@ def analyse(source: BenchSource, path: Path, tallies: dict[tuple[str, str], Tall
             if not q.evidence or (source.dataset == "locomo" and q.group not in LOCOMO_HEADLINE):
                 continue
             query = evidence_query(store, q.text, embedder, ReadSettings(evidence=25))
-            ranking = get_retriever("prograph").retrieve(query, 25)
+            deep = get_retriever("prograph").retrieve(query, DEPTH)  # one ranking: its first 25 are budget 25's
+            deeper = [externals[r] for r in deep.rows]
+            ranking = Ranking(deep.retriever, deep.turns[:25])
             rows = ranking.rows
-            got = [externals[r] for r in rows]
+            got = deeper[:25]
             group = q.group if source.dataset == "locomo" else "all"
             tally = tallies[(source.name, group)]
             tally.n += 1
             tally.r10 += recall_at(got, q.evidence, 10) or 0.0
             tally.r25 += recall_at(got, q.evidence, 25) or 0.0
+            tally.r50 += recall_at(deeper, q.evidence, 50) or 0.0
+            tally.r100 += recall_at(deeper, q.evidence, 100) or 0.0
             query_text, vector = query.text, query.vector
             cos = turns.matrix @ vector
             cos_rank = np.argsort(np.argsort(-cos))
@@ -155,10 +166,20 @@ def main() -> None:
     for source in sources:
         analyse(source, stores[source.name], tallies)
     if args.json:
-        print(json.dumps({f"{s}/{g}": [t.n, t.r10 / t.n, t.r25 / t.n, dict(t.causes)] for (s, g), t in tallies.items()}))
+        print(json.dumps({f"{s}/{g}": [t.n, t.r10 / t.n, t.r25 / t.n, t.r50 / t.n, t.r100 / t.n, dict(t.causes)]
+                          for (s, g), t in tallies.items()}))
         return
+    for dataset in ("locomo", "scenario"):
+        total = Tally()
+        for (name, _), t in tallies.items():
+            if name.startswith(dataset):
+                total.n, total.r10, total.r25 = total.n + t.n, total.r10 + t.r10, total.r25 + t.r25
+                total.r50, total.r100 = total.r50 + t.r50, total.r100 + t.r100
+        if total.n:
+            tallies[(f"{dataset} (all)", "every question")] = total
     for (name, group), t in sorted(tallies.items()):
-        print(f"\n{name} {group}: n={t.n} R@10 {100 * t.r10 / t.n:.1f} R@25 {100 * t.r25 / t.n:.1f}")
+        print(f"\n{name} {group}: n={t.n} R@10 {100 * t.r10 / t.n:.1f} R@25 {100 * t.r25 / t.n:.1f} "
+              f"(ceiling: R@50 {100 * t.r50 / t.n:.1f} R@100 {100 * t.r100 / t.n:.1f})")
         for cause, count in t.causes.most_common():
             print(f"  {count:3d}  {cause}")
             for example in t.examples[cause][: args.show]:
