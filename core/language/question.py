@@ -103,6 +103,17 @@ def asks_for_several(question: Question) -> bool:
     return plural or counted
 
 
+# Prepositions that set a name as the place or time of what is asked, not whom it is about.
+_SETTING = frozenset({"in", "at", "near", "from", "to", "around", "outside", "inside", "during"})
+
+
+def _set_in(at: int, named: set[int], low: list[str]) -> bool:
+    """The name at token `at` (or the name it goes on: "Ellery" of "Port Ellery") follows one of `_SETTING`."""
+    while at - 1 in named:
+        at -= 1
+    return at > 0 and low[at - 1] in _SETTING
+
+
 def parse(text: str, names: list[str]) -> Question:
     """`names` are the entity names the question may start from (canonical, first tokens match)."""
     toks = [m.group(0) for m in tokens(text)]
@@ -110,10 +121,15 @@ def parse(text: str, names: list[str]) -> Question:
     wh, target = _question_word(low)
     owner, relations, used = _chain(toks, low, names)
     if owner is None:
-        at = next((i for i, tok in enumerate(toks) if _is_name(tok, names)), None)
+        named = [i for i, tok in enumerate(toks) if _is_name(tok, names)]
+        # "the ramen place I ate at in Tallow Bay": a name after "in" says where, the asker is whom
+        whom = [i for i in named if not _set_in(i, set(named), low)]
+        at = whom[0] if whom else None
         mine = next((i for i, t in enumerate(low) if t == "my"), None)
         if at is None or (mine is not None and mine < at):  # "what was my time in the Harbour 10K?": mine
             at = next((i for i, t in enumerate(low) if t in FIRST_PERSON), None)
+        if at is None and named:  # "what does the café in Fitzroy sell?": the place is all it names
+            at = named[0]
         if at is not None:
             last = at  # "Ines Moreau": the whole name
             while last + 1 < len(toks) and toks[last][:1].isupper() and not is_possessive(toks[last]) \

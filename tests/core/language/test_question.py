@@ -105,3 +105,13 @@ def test_my_before_a_name_makes_the_question_mine() -> None:
     asked = parse("What was my time in the Harbour 10K?", ["Harbour", "Oskar"])
     assert asked.owner == "my"
     assert parse("What did I give Oskar for his birthday?", ["Oskar"]).owner == "Oskar"
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("What is the name of the noodle bar I ate at in Port Ellery?", "I"),  # the town says where; "I" says whom
+    ("Which café in Port Ellery did Pia like?", "Pia"),
+    ("What does the café in Port Ellery sell?", "Port Ellery"),  # all it names is the place
+    ("What did Pia buy in Port Ellery?", "Pia"),
+])
+def test_a_name_after_in_or_at_is_where_not_whom(text: str, owner: str) -> None:
+    assert parse(text, ["Port Ellery", "Pia"]).owner == owner
