@@ -279,8 +279,8 @@ def asks_name(question: Question) -> bool:
 def type_noun(question: Question) -> str | None:
     """The noun the answer is an instance of: "what band", "the name of the band" -> band."""
     if question.target in NAME_NOUNS:
-        m = re.search(r"\bnames? of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*(\w+)", question.text, re.I)
-        return m.group(1).lower() if m else None
+        m = re.search(r"\bnames? of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*((?:[a-z][\w-]*\s*){1,3})", question.text)
+        return _head(m.group(1).split()) if m else None
     if question.target is None:  # "what is the favourite drink of Ines?", "what is Ines's usual order?"
         m = COPULA_NOUN.match(question.text)
         if m:
@@ -288,6 +288,19 @@ def type_noun(question: Question) -> str | None:
         liked = LIKES_TO.search(question.text) if PREFERS.search(question.text) else None
         return liked.group(1).lower() if liked else None  # "what does Ines like to drink most?": a drink
     return question.target
+
+
+def _head(words: list[str]) -> str:
+    """The head noun of the words after "the name of": the last of the run before a word
+    that ends the noun phrase ("the ramen place I ate at" -> place, "the yoga studio" ->
+    studio, "the band playing tonight" -> band, "the dog that was adopted" -> dog)."""
+    kept = [words[0].lower()]
+    for word in words[1:]:
+        low = word.lower()
+        if low in lexical.STOPWORDS or low.endswith(("ing", "ed")):
+            break
+        kept.append(low)
+    return kept[-1]
 
 
 PREFERS = re.compile(r"\b(?:favou?rite|most|best)\b", re.I)

@@ -71,6 +71,14 @@ Oskar plays bass in a new band called Tin Lanterns now.
 ## 2025-11-29
 
 Wendell plays badminton every Tuesday at the leisure centre.
+
+## 2025-12-06
+
+Took the train down to Port Ellery for the conference. Three days of rain. Ate far too much at a noodle bar called Little Ember.
+
+## 2025-12-13
+
+Wendell found a shop called Thimbleweed that only sells buttons.
 """
 
 
@@ -150,3 +158,17 @@ def test_a_game_is_no_instrument(mem: Memory, home: Path) -> None:
 
 def test_what_someone_did_is_no_description_of_them(mem: Memory, home: Path) -> None:
     assert is_idk(mem.ask("What did Oskar do before?").text)  # no verb to match: not "the first thing said of him"
+
+
+def test_a_place_the_question_sets_its_answer_in_is_not_whom_it_asks_about(mem: Memory, home: Path) -> None:
+    # "in Port Ellery" says where; "I ate" says whom: the noodle bar is the writer's, in a
+    # turn that names the town a sentence before
+    assert mem.ask("What is the name of the noodle bar I ate at in Port Ellery?").text == "Little Ember"
+
+
+def test_the_name_asked_for_is_of_the_head_noun(mem: Memory, home: Path) -> None:
+    # "the noodle bar": a bar, with "noodle" the kind; "a wine bar called ..." would be another bar
+    assert mem.ask("What is the name of the noodle bar?").text == "Little Ember"
+    assert is_idk(mem.ask("What is the name of the wine bar?").text)
+    # "a shop called Thimbleweed" names the button shop: "button" is the kind, "shop" the thing
+    assert mem.ask("What is the name of the button shop Wendell found?").text == "Thimbleweed"
