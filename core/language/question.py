@@ -105,13 +105,19 @@ def asks_for_several(question: Question) -> bool:
 
 # Prepositions that set a name as the place or time of what is asked, not whom it is about.
 _SETTING = frozenset({"in", "at", "near", "from", "to", "around", "outside", "inside", "during"})
+# "Which city ...", "in which part of ...": a place is asked for (and "part of Lyon" sets Lyon).
+PLACE_NOUNS = frozenset(
+    "city town country place part area neighbourhood neighborhood village county region suburb district state "
+    "island continent".split()
+)
 
 
 def _set_in(at: int, named: set[int], low: list[str]) -> bool:
-    """The name at token `at` (or the name it goes on: "Ellery" of "Port Ellery") follows one of `_SETTING`."""
+    """The name at token `at` (or the name it goes on: "Ellery" of "Port Ellery") follows one
+    of `_SETTING`, or "of" after a place noun ("which part of Port Ellery")."""
     while at - 1 in named:
         at -= 1
-    return at > 0 and low[at - 1] in _SETTING
+    return at > 0 and (low[at - 1] in _SETTING or (at > 1 and low[at - 1] == "of" and low[at - 2] in PLACE_NOUNS))
 
 
 def parse(text: str, names: list[str]) -> Question:

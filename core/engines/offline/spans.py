@@ -12,7 +12,7 @@ from memhop.core.engines.offline import counts, dating, doers, grammar, tense
 from memhop.core.language import lexical, relations
 from memhop.core.language.dates import CLOCK_TIME, COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, SIMPLE_NUMBER, as_digits
-from memhop.core.language.question import Question, tokens
+from memhop.core.language.question import PLACE_NOUNS, Question, tokens
 from memhop.core.language.sentences import Sentence, actor
 
 _NUMBER = re.compile(
@@ -127,11 +127,6 @@ _STOP = frozenset(
 _DETERMINERS = frozenset("the a an his her their my our its some this that these those your".split())
 _CLAUSE = re.compile(r"\s*(?:;|(?<!\d):|:(?!\d)|[—–]|\s-\s|,\s+(?:but|and|so|which|because)\s)\s*")  # "58:12" is one time
 MAX_CLAUSE_WORDS = 25
-# "Which city ...", "in which part of ...": a place is asked for.
-PLACE_NOUNS = frozenset(
-    "city town country place part area neighbourhood neighborhood village county region suburb district state "
-    "island continent".split()
-)
 TIME_NOUNS = frozenset({"year", "date", "day", "month", "time"})  # "in what year ...", "at what time ..."
 JOB_WORDS = frozenset({"job", "work", "profession", "occupation", "living", "career", "role"})
 _JOB_STEMS = frozenset(lexical.stem(w) for w in JOB_WORDS)
@@ -153,7 +148,8 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             return year.group(0) if year else None
         return found
     if wh == "where" or (wh in ("what", "which") and asks_place(question)):
-        return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question))
+        return _place(sentence.text, hit, _trailing_preposition(question.text), employer=_asks_workplace(question),
+                      framed=question.text)
     if wh in ("who", "whom"):
         return _person(sentence, hit, entity, question)
     if wh == "how often":
@@ -429,11 +425,13 @@ def _asks_workplace(question: Question) -> bool:
     return question.wh == "where" and bool(set(question.predicate) & _WORK_STEMS)
 
 
-def _place(text: str, hit: int, preposition: str | None = None, employer: bool = False) -> str | None:
+def _place(text: str, hit: int, preposition: str | None = None, employer: bool = False, framed: str = "") -> str | None:
     """The place named after a preposition nearest the match; "where is Ines from?" wants
     the one after "from". "to Tomas's friends" names an owner, not a place. An `employer`
     is asked for: "a nurse for Hollin Care", "a job with Hollin Care" name one. A time is
-    no place: "at Christmas", "at Whitsun", or what the recogniser reads as a date."""
+    no place: "at Christmas", "at Whitsun", or what the recogniser reads as a date. A place
+    the question (`framed`) names is where the answer lies, not the answer ("which suburb of
+    Lyon": "her place in Lyon, a flat in Croix-Rousse" answers Croix-Rousse)."""
     dates = [(d.start, d.end) for d in find_dates(text, date(2000, 1, 1))]
     dates += [(m.start(), m.end()) for m in _FESTIVAL.finditer(text)]
     dates += [(m.start(), m.end()) for m in _WEEKDAYS_PLURAL.finditer(text)]  # "on Saturdays" is when
@@ -447,6 +445,8 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
         if not re.match(r"['’]s\s+[a-z]", text[at + len(place) - 2 :])
         and not any(start <= at < end for start, end in dates)  # "in June" is a time
     ]
+    asked = set(lexical.words(framed))
+    found = [f for f in found if not set(lexical.words(f[1])) <= asked]
     if preposition and any(p == preposition for _, _, p in found):
         found = [f for f in found if f[2] == preposition]
     elif preposition != "from" and any(p != "from" for _, _, p in found):

@@ -112,6 +112,7 @@ def test_my_before_a_name_makes_the_question_mine() -> None:
     ("Which café in Port Ellery did Pia like?", "Pia"),
     ("What does the café in Port Ellery sell?", "Port Ellery"),  # all it names is the place
     ("What did Pia buy in Port Ellery?", "Pia"),
+    ("Which part of Port Ellery does Pia live in?", "Pia"),  # "part of" sets the town as "in" does
 ])
 def test_a_name_after_in_or_at_is_where_not_whom(text: str, owner: str) -> None:
     assert parse(text, ["Port Ellery", "Pia"]).owner == owner

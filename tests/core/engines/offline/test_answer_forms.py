@@ -79,6 +79,10 @@ Took the train down to Port Ellery for the conference. Three days of rain. Ate f
 ## 2025-12-13
 
 Wendell found a shop called Thimbleweed that only sells buttons.
+
+## 2025-12-20
+
+Helped Leopold move into his new flat in Tallow Bay, a loft above a bakery in Saltmarsh.
 """
 
 
@@ -172,3 +176,8 @@ def test_the_name_asked_for_is_of_the_head_noun(mem: Memory, home: Path) -> None
     assert is_idk(mem.ask("What is the name of the wine bar?").text)
     # "a shop called Thimbleweed" names the button shop: "button" is the kind, "shop" the thing
     assert mem.ask("What is the name of the button shop Wendell found?").text == "Thimbleweed"
+
+
+def test_a_place_the_question_names_is_the_frame_not_the_answer(mem: Memory, home: Path) -> None:
+    # "which part of Tallow Bay": the town is asked within, the district answers
+    assert mem.ask("Which part of Tallow Bay does Leopold live in?").text == "Saltmarsh"
