@@ -16,6 +16,9 @@ generated scenarios are read at budget 25:
 - feedback: the question's vector moved towards the mean of its five nearest turns
   (Rocchio, 0.5) and searched again: more words for a short question.
 
+and two fusions: the default's first 100 turns and the `hero` retriever's (seed 002's cue
+graph), by reciprocal rank (k 10) at weight 0.25 or 0.5 against the default's 1.
+
 The variants are patched in here, not built into memhop: none gained on every source
 (issue #15's record). Stores are built as benchmarks/recall_misses.py builds them.
 """
@@ -80,8 +83,20 @@ def feedback(turns: TurnIndex, question: np.ndarray, cosines: np.ndarray) -> np.
     return (turns.matrix @ (moved / np.linalg.norm(moved))).astype(np.float32)
 
 
-def measure(stores: dict[str, Path], sources: list, transform: Transform | None) -> dict[str, tuple[int, float, float]]:
-    """(questions, R@10, R@25) per source, with the cosines transformed (None: as shipped)."""
+def fused(ranking: list[int], other: list[int], weight: float, k: int = 10) -> list[int]:
+    """Reciprocal-rank fusion of two rankings, the first at weight 1."""
+    score: dict[int, float] = defaultdict(float)
+    for at, row in enumerate(ranking):
+        score[row] += 1 / (k + at + 1)
+    for at, row in enumerate(other):
+        score[row] += weight / (k + at + 1)
+    return sorted(score, key=lambda row: -score[row])
+
+
+def measure(stores: dict[str, Path], sources: list, transform: Transform | None,
+            fuse_hero: float = 0.0) -> dict[str, tuple[int, float, float]]:
+    """(questions, R@10, R@25) per source, with the cosines transformed (None: as shipped)
+    or the ranking fused with hero's at weight `fuse_hero` (0: not fused)."""
     from memhop.core.config import ReadSettings
     from memhop.core.embed import get_embedder
     from memhop.core.read import evidence_query
@@ -106,7 +121,11 @@ def measure(stores: dict[str, Path], sources: list, transform: Transform | None)
                     if not q.evidence or (source.dataset == "locomo" and q.group not in LOCOMO_HEADLINE):
                         continue
                     query = evidence_query(store, q.text, embedder, ReadSettings(evidence=25))
-                    rows = get_retriever("prograph").retrieve(query, 25).rows
+                    if fuse_hero:
+                        rows = fused(get_retriever("prograph").retrieve(query, 100).rows,
+                                     get_retriever("hero").retrieve(query, 100).rows, fuse_hero)[:25]
+                    else:
+                        rows = get_retriever("prograph").retrieve(query, 25).rows
                     externals = [r.external_id for r in query.snap.turns.records(rows)]
                     for key in (source.name, f"{source.dataset} (all)"):
                         tally = out[key]
@@ -139,6 +158,8 @@ def main() -> None:
     variants: dict[str, Transform | None] = {"shipped": None, "sentences": sentences(unit), "context": context,
                                              "feedback": feedback}
     results = {name: measure(stores, sources, transform) for name, transform in variants.items()}
+    for weight in (0.25, 0.5):
+        results[f"fused with hero at {weight}"] = measure(stores, sources, None, weight)
     keys = sorted(results["shipped"], key=lambda k: ("(all)" in k, k))
     print("R@10 / R@25 at budget 25 (LoCoMo categories 1-4; scenarios: every question)\n")
     print("| variant | " + " | ".join(keys) + " |")
