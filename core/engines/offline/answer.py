@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import counts, events, grammar, groups, lists, ranking, refusals, replies, yesno
+from memhop.core.engines.offline import counts, events, grammar, groups, lists, ranking, refusals, renames, replies, yesno
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
@@ -136,6 +136,10 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
     if question.wh in AMOUNTS:
         predicate = tuple(t for t in predicate if t not in _AMOUNT_WORDS)
+    if end and asks_name(question) and renames.asks_renamed(predicate):  # "what is Biscuit called now?"
+        taken = renames.latest_name(_forms(end, request), sentences)
+        if taken:
+            return Explanation(taken[0], tuple(chain), taken[1].cited)
     if identity_question(question):
         predicate = tuple(t for t in predicate if t not in {lexical.stem(w) for w in JOB_WORDS} | JOB_QUALIFIERS)
     elif not predicate and question.wh not in TYPED:
@@ -374,6 +378,12 @@ def _start(question: Question, request: AnswerRequest, names: Sequence[str]) -> 
         return request.asker, False
     fits = _fits(owner, names)
     return _one(fits) or owner, len(fits) > 1
+
+
+def _forms(entity: str, request: AnswerRequest) -> list[str]:
+    """The entity's name and the other names the memory holds for it."""
+    held = next((s for s in request.slices if s.name == entity), None)
+    return [entity, *(held.aliases if held else ())]
 
 
 def _known_name(written: str, names: Sequence[str]) -> str | None:

@@ -83,6 +83,18 @@ Wendell found a shop called Thimbleweed that only sells buttons.
 ## 2025-12-20
 
 Helped Leopold move into his new flat in Tallow Bay, a loft above a bakery in Saltmarsh.
+
+## 2026-01-03
+
+Oskar's new puppy came home today. He is calling her Biscuit for now.
+
+## 2026-02-14
+
+Update on the puppy: Biscuit is now Nutmeg. Oskar says she looked like a Nutmeg all along.
+
+## 2026-02-21
+
+Wendell got a new bike!!
 """
 
 
@@ -181,3 +193,14 @@ def test_the_name_asked_for_is_of_the_head_noun(mem: Memory, home: Path) -> None
 def test_a_place_the_question_names_is_the_frame_not_the_answer(mem: Memory, home: Path) -> None:
     # "which part of Tallow Bay": the town is asked within, the district answers
     assert mem.ask("Which part of Tallow Bay does Leopold live in?").text == "Saltmarsh"
+
+
+def test_a_renamed_thing_is_called_by_its_new_name(mem: Memory, home: Path) -> None:
+    answer = mem.ask("What is Biscuit called now?")
+    assert answer.text == "Nutmeg"
+    assert "Biscuit is now Nutmeg" in answer.support.items[0].quote  # cited where it was read
+
+
+def test_a_plain_modifier_on_the_questions_own_noun_is_no_kind(mem: Memory, home: Path) -> None:
+    # "got a new bike" says that Wendell got one, not which kind
+    assert is_idk(mem.ask("What kind of bike did Wendell get?").text)
