@@ -254,10 +254,18 @@ def another_kind(question: Question, sentence: str) -> bool:
 
 
 def repeats(short: str, question: Question) -> bool:
-    """"it's her favourite drink", "Petra said" only repeat the question's words; a number the
-    question does not hold is news ("2 kids" answers "how many kids")."""
+    """"it's her favourite drink", "Petra said", "got a new car" only repeat the question's
+    words (a plain modifier like "new" or "big" added tells nothing); a number the question
+    does not hold is news ("2 kids" answers "how many kids")."""
     if set(re.findall(r"\d+", short)) - set(re.findall(r"\d+", question.text)):
         return False
     said = {grammar.term_base(t) for t in lexical.terms(short)}
-    return bool(said) and said <= {grammar.term_base(t) for t in lexical.terms(question.text)}
+    return bool(said) and said - _PLAIN <= {grammar.term_base(t) for t in lexical.terms(question.text)}
+
+
+# Modifiers that tell nothing of which one: "got a new car" to "what kind of car did she get?"
+# only repeats the question.
+_PLAIN = frozenset(
+    grammar.term_base(lexical.stem(w)) for w in "new old big small little nice good great lovely brand own".split()
+)
 
