@@ -192,6 +192,16 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             short = _typed_cut(question, reply, 0, end, chain, kinds, request.asker)
             if short:
                 return Explanation(short, tuple(chain), reply.cited)
+    if question.wh in ("what", "which", "where", "who", "when"):  # "got a new car!!" — "what kind?" — "a red one"
+        for told in replies.elaborations([r.sentence for r in ranked[:SPAN_REACH]], turns, sentences, question):
+            if not about(told):
+                continue
+            short = _typed_cut(question, told, 0, end, chain, kinds, request.asker)
+            if short is None and question.wh in ("what", "which"):
+                cut = replies.fragment(told)
+                short = cut if cut and not refusals.echoes(cut, question, chain) else None
+            if short:
+                return Explanation(short, tuple(chain), told.cited)
     if ranked and lists.wants_count(question):  # "how many times": the days it happened on
         strong = _strong(ranked)
         happened = [(s.sentence, s.hit) for s in strong if lists.tells_occasion(s.sentence, end, s.hit)]

@@ -152,3 +152,48 @@ def _said(text: str) -> set[str]:
     return {grammar.term_base(t) for t in lexical.terms(text)}
 
 
+
+
+FOLLOW_UP_WORDS = 4  # "what kind?", "which one", "where?": a follow-up asks in a few words
+
+
+def elaborations(statements: Sequence[Sentence], by_id: dict[int, TurnView], sentences: Sequence[Sentence],
+                 question: Question) -> Iterator[Sentence]:
+    """What the speaker of a matched statement said when asked to say more: "mum got a new
+    car!!" — "what kind?" — "a red one, a Panda". The follow-up is the next turn, someone
+    else's, a question of a few words of the same kind as the question asked ("what kind"
+    for "what car", "where?" for "where"); the elaboration is the turn after it, the
+    statement's speaker's again, in the same session. Its first sentence is yielded."""
+    seen: set[int] = set()
+    for statement in statements:
+        said = by_id.get(statement.turn) if statement.turn is not None else None
+        if said is None or said.id in seen:
+            continue
+        seen.add(said.id)
+        follow_up, elaboration = by_id.get(said.id + 1), by_id.get(said.id + 2)
+        if follow_up is None or elaboration is None or not events.answers(said, follow_up):
+            continue
+        if elaboration.speaker != said.speaker or elaboration.session != said.session:
+            continue
+        asked = parse(follow_up.text, [])
+        if len(lexical.words(follow_up.text)) > FOLLOW_UP_WORDS or asked.wh in ("", "yes/no"):
+            continue  # a chat's follow-up often goes without its "?": "what kind", "which one"
+        if not _follows_up(asked, question):
+            continue
+        first = next((s for s in sentences if s.origin == "evidence" and s.turn == elaboration.id), None)
+        if first is not None and not is_question(first.text):
+            yield first
+
+
+def _follows_up(asked: Question, question: Question) -> bool:
+    """"what kind" follows up what "what car did she get?" asks; "why?" does not."""
+    things = ("what", "which")
+    return asked.wh == question.wh or (asked.wh in things and question.wh in things)
+
+
+def fragment(sentence: Sentence) -> str | None:
+    """A sentence without a finite verb ("a red one, a Panda."): the thing itself, as said."""
+    doc = grammar.parsed(sentence.text)
+    if any(t.tag_ in tense.FINITE for t in doc) or not any(t.tag_.startswith("NN") for t in doc):
+        return None
+    return sentence.text.strip().rstrip(".!…")

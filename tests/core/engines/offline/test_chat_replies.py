@@ -225,3 +225,35 @@ def test_the_first_turn_of_another_chat_on_the_same_day_is_no_reply(tmp_path: Pa
     with memhop.open(tmp_path / "store.duckdb", engine="offline") as memory:
         memory.ingest([first, second], self_name="Tova Marr")
         assert is_idk(memory.ask("What time does the recital start?").text)
+
+
+FOLLOW_UP_CHAT = """14/03/2025, 10:05 - Sanne Holt: Brage got a new boat!!
+14/03/2025, 10:06 - Tove Lind: what kind
+14/03/2025, 10:07 - Sanne Holt: a blue wooden dinghy. he wants to paint a name on it
+14/03/2025, 10:09 - Tove Lind: where is he keeping it?
+14/03/2025, 10:10 - Sanne Holt: no idea yet
+16/03/2025, 19:00 - Sanne Holt: Ilse bought a van
+16/03/2025, 19:02 - Tove Lind: why?
+16/03/2025, 19:03 - Sanne Holt: a camper conversion project
+"""
+
+
+@pytest.fixture(scope="module")
+def follow_ups(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "whatsapp-tove.txt", FOLLOW_UP_CHAT, "Tove Lind") as memory:
+        yield memory
+
+
+def test_what_the_speaker_says_when_asked_to_say_more_answers(follow_ups: Memory, home: Path) -> None:
+    # "got a new boat!!" — "what kind" (no "?") — "a blue wooden dinghy": the kind of boat
+    answer = follow_ups.ask("What kind of boat did Brage get?")
+    assert answer.text == "a blue wooden dinghy"
+
+
+@pytest.mark.parametrize("question", [
+    "What kind of van did Ilse buy?",  # the follow-up asked why, not what kind
+    "Where does Brage keep the boat?",  # "no idea yet" answers nothing
+])
+def test_a_follow_up_of_another_kind_or_without_an_answer_is_no_answer(follow_ups: Memory, home: Path,
+                                                                      question: str) -> None:
+    assert is_idk(follow_ups.ask(question).text)
