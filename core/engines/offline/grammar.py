@@ -249,12 +249,34 @@ def complements(text: str, verb: str, skip: frozenset[str], said: Callable[[Toke
         for child in token.children:
             if child.dep_ not in _COMPLEMENTS or child.tag_ in ("PRP", "WP", "WDT", "EX"):
                 continue
-            if child.lower_ in skip:
+            if child.lower_ in skip or _supports(token, child):
                 continue
             phrase = _phrase(child)
             if phrase is not None:
                 found.append((_COMPLEMENTS.index(child.dep_), phrase))
     return [p for _, p in sorted(found, key=lambda f: f[0])]
+
+
+# Verbs that lend their meaning to their object's noun ("take a shot at", "take control of",
+# "have a go at", "make a start on"): the noun says what is done, the verb almost nothing.
+_LIGHT_VERBS = frozenset({"take", "make", "have", "give", "get", "do"})
+# The nouns such a verb makes one act of (support-verb constructions): no thing taken or made.
+_SUPPORT_NOUNS = frozenset(
+    """shot go stab crack look glance peek break rest nap breather care charge control hold advantage notice
+    pride interest part chance risk step stand start attempt try effort decision turn leap plunge
+    dive toll""".split()
+)
+
+
+def _supports(verb: Token, noun: Token) -> bool:
+    return one_act(verb.text, noun.text)
+
+
+def one_act(verb: str, noun: str) -> bool:
+    """The object of a light verb is no thing taken or made when it is one act of it: "take a
+    shot at starting a business", "took control of my destiny", "taking a risk"; "took a job at
+    the bakery" and "took a photo" are taken."""
+    return verb_base(verb.lower()) in _LIGHT_VERBS and noun.lower() in _SUPPORT_NOUNS
 
 
 # What "play" with no article takes: "plays squash", "play chess". "Play the X" is an

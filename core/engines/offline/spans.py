@@ -650,6 +650,9 @@ def _object(text: str, hit: int) -> str | None:
             break
     while words and words[-1].lower() in (",", "and", "or"):
         words.pop()
+    verb = re.match(r"[\w'’]+", text[hit:])
+    if words and verb and grammar.one_act(verb.group(0), words[0]):
+        return None  # "taking a shot at running a stall" takes no shot
     phrase = " ".join(words).replace(" ,", ",")
     return phrase or None
 

@@ -95,6 +95,14 @@ Update on the puppy: Biscuit is now Nutmeg. Oskar says she looked like a Nutmeg 
 ## 2026-02-21
 
 Wendell got a new bike!!
+
+## 2026-03-07
+
+Money is tight for Wendell, so he is taking a shot at running a food stall.
+
+## 2026-03-14
+
+Leopold took a photo of the harbour at dawn.
 """
 
 
@@ -204,3 +212,10 @@ def test_a_renamed_thing_is_called_by_its_new_name(mem: Memory, home: Path) -> N
 def test_a_plain_modifier_on_the_questions_own_noun_is_no_kind(mem: Memory, home: Path) -> None:
     # "got a new bike" says that Wendell got one, not which kind
     assert is_idk(mem.ask("What kind of bike did Wendell get?").text)
+
+
+def test_one_act_of_a_light_verb_is_no_thing_taken(mem: Memory, home: Path) -> None:
+    # "taking a shot at running a food stall" takes no "shot": the clause says what he does;
+    # "took a photo" does take a photo
+    assert "food stall" in mem.ask("What temporary job did Wendell take?").text
+    assert "photo" in mem.ask("What did Leopold take at dawn?").text
