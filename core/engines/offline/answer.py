@@ -214,13 +214,14 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             return Explanation(counted[0], tuple(chain), counted[1].cited)
         return Explanation(DONT_KNOW, tuple(chain), None)  # no number of anything else answers it
     top = ranked[0] if ranked else None
-    if top and not _needs_span(question) and not asks_name(question) and _grounded(question, top.sentence):
+    if (top and not _needs_span(question) and not asks_name(question) and not type_noun(question)
+            and _grounded(question, top.sentence)):
         cut = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
         if cut and refusals.pro_form(cut, question):
             return Explanation(DONT_KNOW, tuple(chain), None)  # what "this one" is, the sentence does not say
         if not cut or refusals.echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
             cut = clause(top.sentence.text, top.hit)
-        short = refusals.uncaptioned(cut)
+        short = refusals.uncaptioned(cut, question)
         if question.wh != "when":
             short = refusals.STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
         if (refusals.well_formed(short, question) and not refusals.repeats(short, question)
@@ -262,7 +263,7 @@ def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None
                kinds: Mapping[str, str], asker: str | None) -> str | None:
     """The span of the question's type in the sentence, if it is a well-formed answer that
     does not echo the question and, for "who", names no known place or thing."""
-    short = refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "")
+    short = refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "", question)
     if refusals.unplaced_person(short, sentence, asker):
         return None  # "my own resilience": whose, the answer does not say
     if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):

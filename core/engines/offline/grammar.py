@@ -86,6 +86,10 @@ def conditional(verb: Token) -> bool:
 # "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
 _FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
 _MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
+_BE = frozenset({"is", "was", "are", "were", "'s", "’s"})
+# Modifiers that pick one thing out of its kind: "her favourite toy is …" says which toy,
+# "the dog is a menace" only what the dog is like.
+_PICKING = frozenset("favourite favorite best first last latest newest current main only usual".split())
 _PRESENT_BE = frozenset({"is", "are", "am", "'s", "'re", "'m", "’s", "’re", "’m"})
 # Verbs whose complement happened if they did ("managed to paint", "remembered to buy", "keeps
 # playing", "finished painting"), or is done by liking it ("loves playing"). "wanted to",
@@ -249,7 +253,12 @@ def complements(text: str, verb: str, skip: frozenset[str], said: Callable[[Toke
         for child in token.children:
             if child.dep_ not in _COMPLEMENTS or child.tag_ in ("PRP", "WP", "WDT", "EX"):
                 continue
-            if child.lower_ in skip or _supports(token, child):
+            if child.lower_ in skip:
+                continue
+            if _supports(token, child):  # "took a shot at running a stall": no shot, but a stall tried
+                tried = _tried(token, child)
+                if tried is not None:
+                    found.append((_COMPLEMENTS.index(child.dep_), tried))
                 continue
             phrase = _phrase(child)
             if phrase is not None:
@@ -270,6 +279,27 @@ _SUPPORT_NOUNS = frozenset(
 
 def _supports(verb: Token, noun: Token) -> bool:
     return one_act(verb.text, noun.text)
+
+
+# Support nouns of trying: "take a shot at", "have a go at", "make an attempt at" X is to try X.
+_TRIES = frozenset({"shot", "go", "stab", "crack", "attempt", "try"})
+
+
+def _tried(verb: Token, noun: Token) -> Piece | None:
+    """What "took a shot at" / "had a go at" tries: the object of its "at", whether the parser
+    hung the "at" on the noun or on the verb. Only a trying said as done or under way: "gonna
+    take a shot at starting a business" (under another verb) or "might have a go at" tries
+    nothing yet."""
+    if noun.lower_ not in _TRIES or verb.dep_ == "xcomp" or any(c.tag_ == "MD" for c in verb.children):
+        return None
+    at = next((c for c in (*noun.children, *verb.children) if c.dep_ == "prep" and c.lower_ == "at"), None)
+    held = next((c for c in at.children if c.dep_ in ("pobj", "pcomp")), None) if at is not None else None
+    if held is None:
+        return None
+    if held.dep_ == "pobj":
+        return _phrase(held)
+    tried = held.doc[held.left_edge.i : held.right_edge.i + 1]  # "running a food stall"
+    return Piece(tried.text.strip(" ,;:"), tried.start_char, "thing")
 
 
 def one_act(verb: str, noun: str) -> bool:
@@ -407,7 +437,8 @@ def _whole(head: Token) -> Piece | None:
 
 def instance_of(text: str, at: int) -> str | None:
     """The thing a type noun at offset `at` is said of: "the felt mouse, her favourite toy"
-    -> felt mouse; "she ordered lemonade, her favourite drink" -> lemonade."""
+    -> felt mouse; "she ordered lemonade, her favourite drink" -> lemonade; "her favourite
+    toy is a knitted owl" -> knitted owl."""
     doc = parsed(text)
     noun = next((t for t in doc if t.idx == at), None)
     if noun is None or not noun.tag_.startswith("NN"):
@@ -416,10 +447,18 @@ def instance_of(text: str, at: int) -> str | None:
         phrase = _phrase(noun.head)
         return phrase.text if phrase else None
     copula = noun.head
+    picked_out = any(c.lower_ in _PICKING for c in noun.children)  # "the dog is a menace" says no which
+    if noun.dep_ == "nsubj" and picked_out and copula.lower_ in _BE and not negated(copula):  # "her favourite toy is …"
+        said = next((c for c in copula.children if c.dep_ == "attr" and c.tag_.startswith("NN")), None)
+        phrase = _phrase(said) if said is not None else None
+        return phrase.text if phrase else None
     if noun.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("it", "that", "this") for c in copula.children):
-        # "she ordered lemonade - it's her favourite drink": what "it" stands for, just before
-        earlier = [t for t in doc[: copula.i] if t.dep_ in ("dobj", "pobj", "attr") and t.tag_.startswith("NN")]
-        phrase = _phrase(earlier[-1]) if earlier else None
+        # "she ordered lemonade - it's her favourite drink": what "it" stands for, just before;
+        # a thing done or named (object, or a verbless "Cooked Thai") before one a preposition
+        # only places ("Cooked Thai for Cal since it's his favourite cuisine")
+        earlier = [t for t in doc[: copula.i] if t.tag_.startswith("NN")]
+        salient = [t for t in earlier if t.dep_ in ("dobj", "attr", "ROOT")] or [t for t in earlier if t.dep_ == "pobj"]
+        phrase = _phrase(salient[-1]) if salient else None
         return phrase.text if phrase else None
     return None
 

@@ -99,11 +99,23 @@ _PRO_ONE = frozenset("one ones this that these those the a another other same ne
 STORE_DATE_NOTE = re.compile(r"\s*\((?:on|in|before|after|as of|shortly before|shortly after|since|until|around)\s[^()]*\d{4}\)")
 
 
-def uncaptioned(short: str) -> str:
-    """The words of a cut without a photo caption's stray brackets ("... [shares a photo")."""
+# How a caption of a shared picture opens ("a photo of a dog on a beach"): the medium, no part
+# of what the picture shows.
+_DEPICTION = re.compile(r"^(?:an?\s+)?(?:photo|photograph|photography|picture|image|snapshot|screenshot)\s+of\s+", re.I)
+
+
+def uncaptioned(short: str, question: Question) -> str:
+    """The words of a cut without a photo caption's stray brackets ("... [shares a photo") and
+    without its "a photo of" frame: what the picture shows. A picture shows what is there,
+    never how or why something was done ("how does Jon use the clipboard?" is not answered by
+    "a photo of a clipboard"), so a caption answers no how or why question."""
     if short.count("[") != short.count("]"):
         short = short.split("[")[0] if "[" in short else short.replace("]", "")
-    return short.strip(" ,;:-")
+    short = short.strip(" ,;:-")
+    shown = _DEPICTION.sub("", short)
+    if shown != short and question.wh in ("how", "why"):
+        return ""
+    return shown
 
 
 def well_formed(short: str, question: Question) -> bool:
@@ -116,6 +128,8 @@ def well_formed(short: str, question: Question) -> bool:
     if words[0].strip("\"'“‘") in _OPENS_MID_CLAUSE or (len(words) == 1 and short.lower() in _PRONOUNS):
         return False
     if len(words) <= 2 and words[-1].strip(".,!") in _PLACEHOLDERS:  # "Stranger Things" is a title
+        return False
+    if len(words) == 2 and words[0].lower() in _PLACEHOLDERS:  # "something special", "someone new"
         return False
     if pro_form(short, question):
         return False

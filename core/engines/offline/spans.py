@@ -40,7 +40,13 @@ _FESTIVAL = re.compile(
     r"(?!\s+(?-i:[A-Z]))",
     re.I,
 )
-STRANDED = re.compile(r"\b(for|of|about|with|on|from|by|in|to|at|into)\W*$", re.I)  # "what is it famous for?"
+# "what is it famous for?", "what did she apply for in May?": a preposition whose object is the
+# answer, at the end or right before the time or occasion the question adds
+STRANDED = re.compile(
+    r"\b(for|of|about|with|on|from|by|in|to|at|into)(?:\W*$|\s+(?=(?:on|in|at|during|since|before|after|around|"
+    r"last|this|next|yesterday|today|tonight|recently|when|while)\b))",
+    re.I,
+)
 # "Ines left for Lyon": the verb (never the noun "leave") and a place's name right after it.
 _DESTINATION = re.compile(r"\b(?i:left|leaving)\s+(for)\s+(?:the\s+)?" + _PROPER)
 # "three days left for Lisbon", "the flat was left for Ines": what remains, not who went.

@@ -21,6 +21,7 @@ from memhop.core.language.sentences import Sentence
         ("yours", "Whose bike did Ilse borrow?", False),  # only a pronoun
         ("something", "What did Ilse bake?", False),  # a placeholder
         ("cool stuff", "What did Ilse buy?", False),
+        ("something special", "What did Ilse plan?", False),  # a placeholder with its adjective
         ("Will Garnett", "Who did Ilse meet?", True),  # the name Will, not the modal
         ("Stranger Things", "What show does Ilse watch?", True),  # a title, not "things"
         ("a lemon drizzle", "What did Ilse bake?", True),
@@ -33,7 +34,8 @@ def test_a_cut_answers_only_if_it_names_something_of_the_kind_asked(cut: str, qu
 
 
 def test_a_photo_captions_stray_bracket_is_cut_away() -> None:
-    assert refusals.uncaptioned("made a lemon drizzle [shares a photo") == "made a lemon drizzle"
+    baked = parse("What did Ilse bake?", ["Ilse"])
+    assert refusals.uncaptioned("made a lemon drizzle [shares a photo", baked) == "made a lemon drizzle"
 
 
 def test_the_write_paths_dating_note_is_no_part_of_what_a_fact_says() -> None:

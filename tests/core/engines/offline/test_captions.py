@@ -1,0 +1,58 @@
+"""A shared photo's caption says what the picture shows, in the importer's frame "a photo
+of …": the frame is no part of an answer, and a picture shows no how or why."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from support.written_memory import written_memory
+
+from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
+from memhop.core.engines.offline import refusals
+from memhop.core.language.question import parse
+
+CONVERSATION = {
+    "speaker_a": "Odalys",
+    "speaker_b": "Kester",
+    "session_1_date_time": "6:10 pm on 4 March, 2024",
+    "session_1": [
+        {"speaker": "Odalys", "dia_id": "D1:1", "text": "Kester! I finally finished the mural for the library."},
+        {"speaker": "Kester", "dia_id": "D1:2", "text": "Amazing, I need to see it. What did you paint?"},
+        {"speaker": "Odalys", "dia_id": "D1:3", "text": "Here it is, took me three weekends.",
+         "blip_caption": "a photo of a lighthouse on a rocky shore"},
+        {"speaker": "Kester", "dia_id": "D1:4", "text": "Lovely. Planning keeps me sane these days.",
+         "blip_caption": "a photo of a wall planner with coloured sticky notes"},
+        {"speaker": "Odalys", "dia_id": "D1:5", "text": "Ha, you and your lists."},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "locomo-odalys.json", json.dumps(CONVERSATION), "Odalys") as memory:
+        yield memory
+
+
+def test_a_photo_shows_no_how(mem: Memory) -> None:
+    # the planner is in Kester's picture; how he uses it, nothing says
+    answer = mem.ask("How does Kester use the wall planner with coloured sticky notes?")
+    assert is_idk(answer.text) and not answer.answered
+
+
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("What did Kester pin up?", "a wall planner with sticky notes"),
+        ("How does Kester plan his week?", ""),  # a picture shows no how
+        ("Why did Kester buy it?", ""),  # nor why
+        ("How many notes are on the planner?", "a wall planner with sticky notes"),
+    ],
+)
+def test_a_captions_frame_is_no_part_of_what_it_shows(question: str, shown: str) -> None:
+    cut = "a photo of a wall planner with sticky notes"
+    assert refusals.uncaptioned(cut, parse(question, ["Kester"])) == shown
+    # a cut that is no caption keeps its words
+    assert refusals.uncaptioned("a wall planner", parse(question, ["Kester"])) == "a wall planner"

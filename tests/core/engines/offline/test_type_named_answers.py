@@ -1,0 +1,48 @@
+"""A question that names the type of its answer ("what pet", "which cuisine", "her favourite
+toy") is answered by a thing of that type the grammar finds, or not at all: the words that
+happen to follow the matched word are no pet."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from memhop.core.engines.offline.answer import DONT_KNOW, answer_offline
+from memhop.core.model import AnswerRequest, EntitySlice, TurnView
+
+INES = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
+NOOR = EntitySlice("Noor Haddad", "Noor Haddad keeps this diary. Her flatmate is Ines.", ())
+
+
+def ask(question: str, *said: tuple[str, str]) -> str:
+    day = datetime(2024, 5, 23)
+    evidence = tuple(TurnView(i, speaker, text, day, f"2024-05-23#{i}") for i, (speaker, text) in enumerate(said))
+    return answer_offline(AnswerRequest(question, (NOOR, INES), evidence, ("Ines",), asker="Noor Haddad"))
+
+
+def test_the_words_after_the_type_noun_are_no_thing_of_that_type() -> None:
+    # "Pets" is the subject here: what follows says what pets do, and names no pet of Ines's
+    assert ask("What pet does Ines have?", ("Ines", "Pets sure do bring so much joy to us!")) == DONT_KNOW
+    assert ask("What are Ines's plans for the summer?", ("Ines", "Let's plan something special!")) == DONT_KNOW
+
+
+def test_the_type_noun_as_subject_of_be_is_answered_by_what_it_is() -> None:
+    said = ("Noor Haddad", "Ines's favourite toy as a kid is a knitted owl.")
+    assert ask("What is Ines's favourite toy?", said) == "knitted owl"
+    assert ask("What is Ines's favourite toy?", ("Noor Haddad", "Ines's favourite toy is not a doll.")) == DONT_KNOW
+    # without a word that picks one out, the complement says what the thing is like, not which it is
+    assert ask("What car does Ines drive?", ("Noor Haddad", "Ines's car is a nightmare in the snow.")) == DONT_KNOW
+
+
+def test_a_preposition_left_before_the_date_asks_for_its_object() -> None:
+    said = ("Ines", "I just got accepted for a pottery residency!")
+    assert ask("What did Ines get accepted for on 23 May 2024?", said) == "pottery residency"
+
+
+
+def test_a_job_tried_is_taken_only_once_the_trying_is_under_way() -> None:
+    # "is taking a shot at running a food stall" takes no "shot", but a stall; "gonna take a
+    # shot at starting a bakery" is a plan: no job taken yet
+    doing = ("Ines", "Money is tight, so I'm taking a shot at running a food stall.")
+    assert "food stall" in ask("What temporary job did Ines take?", doing)
+    planned = ("Noor Haddad", "Ines lost her job as a banker, so she's gonna take a shot at starting a bakery.")
+    assert ask("What temporary job did Ines take?", planned) == DONT_KNOW
