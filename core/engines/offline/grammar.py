@@ -331,25 +331,25 @@ _GAMES = frozenset(
 )
 
 
-def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
+def played(text: str, skip: frozenset[str], asked: str, said: Callable[[Token], bool] | None = None) -> list[Piece]:
     """What the sentence says is played, of the kind `asked` (the question's type noun:
     "which sport", "what instrument"). A capitalised object is a piece, a part or an opponent
     ("played Greensleeves on the oboe"), neither instrument nor sport. Unless a sport or game is
     asked, the common noun after "on" is what was played on, whatever was played ("a lullaby on
     the cello"). For a sport or a game an object with an article or owner ("plays the cello",
-    "her violin") is none."""
+    "her violin") is none; nor is anything of a use of "play" that `said` (when given) rejects."""
     if not _may_hold_verb(text, "play"):
         return []
     found: list[Piece] = []
     for token in parsed(text):
-        if not token.tag_.startswith("VB") or verb_base(token.text) != "play":
+        if not token.tag_.startswith("VB") or verb_base(token.text) != "play" or (said is not None and not said(token)):
             continue
         # "on" hangs from the verb or, as the parser often has it, from what was played
         objects = [c for c in token.children if c.dep_ == "dobj"]
         on = next((c for w in (token, *objects) for c in w.children if c.dep_ == "prep" and c.lower_ == "on"), None)
         held = next((c for c in on.children if c.dep_ == "pobj"), None) if on is not None else None
-        if held is not None and (held.tag_ not in ("NN", "NNS") or not held.text.islower()):
-            held = None
+        if held is not None and (held.tag_ not in ("NN", "NNS") or not held.text.islower() or held.lower_.rstrip("s") in _PIECES):
+            held = None  # "played my accordion on one song": a piece is no instrument played on
         for child in token.children:
             if child.dep_ != "dobj" or child.tag_ in ("PRP", "WP", "WDT", "EX") or child.lower_ in skip:
                 continue
@@ -357,7 +357,7 @@ def played(text: str, skip: frozenset[str], asked: str) -> list[Piece]:
                 phrase = _phrase(held)
                 found += [phrase] if phrase else []
                 continue
-            if child.tag_ in ("NNP", "NNPS") or child.text[:1].isupper():
+            if child.text[:1].isupper():  # the writer's capital, not the tagger's NNP ("playing the tuba")
                 continue  # a piece, a part or an opponent
             if asked not in BARE_PLAY and (child.lower_.rstrip("s") in _PIECES or child.lower_ in _GAMES):
                 continue  # "played a Bach minuet", "plays badminton": a piece or a game, no instrument
@@ -433,6 +433,25 @@ def _whole(head: Token) -> Piece | None:
     doc = head.doc
     span = doc[tokens[0].i : tokens[-1].i + 1]
     return Piece(span.text.strip(" ,;:"), span.start_char, "thing")
+
+
+# Nouns and verbs that name a feeling where no adjective does ("in awe", "loves it").
+_FEELING_WORDS = frozenset(
+    """awe joy pride relief gratitude love hate dread fear delight excitement happiness sadness anger
+    loved hated adored enjoyed dreaded feared appreciated""".split()
+)
+
+
+def says_a_feeling(text: str) -> bool:
+    """Whether a cut says how someone feels: a predicative adjective or participle ("was
+    amazing", "felt so proud", "I'm thrilled", a bare "So excited!") or a feeling word ("in
+    awe", "loved it"). "The opening night is tomorrow" says when, not how anyone feels."""
+    for token in parsed(text):
+        if token.dep_ in ("acomp", "oprd") or (token.dep_ == "ROOT" and token.tag_ == "JJ"):
+            return True
+        if (token.tag_ == "VBN" and token.dep_ in ("acomp", "ROOT")) or token.lower_ in _FEELING_WORDS:
+            return True
+    return False
 
 
 def instance_of(text: str, at: int) -> str | None:

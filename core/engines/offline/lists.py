@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import counts, grammar
+from memhop.core.engines.offline import counts, grammar, rewrite
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.language.chains import same_entity
 from memhop.core.language.dates import FUTURE
@@ -58,7 +58,12 @@ def items(question: Question, sentence: Sentence, hit: int) -> list[str]:
     skip = frozenset(w.lower() for w in re.findall(r"\w+", question.text))
     asked = _asked(question.text, verb)
     found: list[str] = []
-    for piece in grammar.complements(text, verb, skip, lambda use: _done(use, asked)):
+    text = rewrite.clean(text)  # a shared photo's caption ("a man playing a piano") shows, it says no one's doing
+    if kind and grammar.verb_base(verb.lower()) == "play":  # "which instruments": no song or game played
+        pieces = grammar.played(text, skip, kind, lambda use: _done(use, asked))
+    else:
+        pieces = grammar.complements(text, verb, skip, lambda use: _done(use, asked))
+    for piece in pieces:
         if piece.kind == "thing":
             found += _split(piece.text, kind)
     return found

@@ -135,6 +135,8 @@ def well_formed(short: str, question: Question) -> bool:
         return False
     if is_frame(short):
         return False  # "Nia Holt said": the write path's frame around a quote, not what was said
+    if question.wh == "how" and lexical.stem("feel") in question.predicate and not grammar.says_a_feeling(short):
+        return False  # "how does Jon feel about the opening?" is not "The official opening night is tomorrow."
     asks_a_name = asks_name(question) or lexical.stem("name") in question.predicate  # "my father's first name?"
     if asks_a_name and short.lower().replace("’", "'").strip(".!") in HOLIDAYS:
         return False  # "Mother's Day" is no one's name

@@ -271,10 +271,15 @@ def _same_kind_of(question: Question, target: str, text: str, at: int) -> bool:
     return said.group(1).lower() in lexical.STOPWORDS or said.group(1).lower() == asked.group(1).lower()
 
 
+# "what is Ines's dog's name?", "what are her pets' names?": the name of what the possessor owns
+_OWNED_NAME = re.compile(r"([a-z][\w-]*)['’]s?\s+(?:(?:first|last|full|middle|nick)\s*)?names?\W*$", re.I)
+
+
 def asks_name(question: Question) -> bool:
-    """"What is the name of ...", "what is X called?": only a name answers."""
+    """"What is the name of ...", "what is X called?", "what is her dog's name?": only a name answers."""
     return question.wh in ("what", "which") and (
         question.target in NAME_NOUNS or bool(re.search(r"\b(?:called|named)\W*(?:now|these days)?\W*$", question.text, re.I))
+        or bool(_OWNED_NAME.search(question.text))
     )
 
 
@@ -283,6 +288,9 @@ def type_noun(question: Question) -> str | None:
     if question.target in NAME_NOUNS:
         m = re.search(r"\bnames? of (?:the |his |her |their |my )?(?:[\w-]+['’]s )*((?:[a-z][\w-]*\s*){1,3})", question.text)
         return _head(m.group(1).split()) if m else None
+    owned = _OWNED_NAME.search(question.text) if question.target is None and question.wh in ("what", "which") else None
+    if owned and owned.group(1).islower():  # "what is Ines's dog's name?": a dog's name ("Ines's name" asks none)
+        return owned.group(1).lower()
     if question.target is None:  # "what is the favourite drink of Ines?", "what is Ines's usual order?"
         m = COPULA_NOUN.match(question.text)
         if m:

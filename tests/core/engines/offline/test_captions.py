@@ -26,6 +26,9 @@ CONVERSATION = {
         {"speaker": "Kester", "dia_id": "D1:4", "text": "Lovely. Planning keeps me sane these days.",
          "blip_caption": "a photo of a wall planner with coloured sticky notes"},
         {"speaker": "Odalys", "dia_id": "D1:5", "text": "Ha, you and your lists."},
+        {"speaker": "Kester", "dia_id": "D1:6", "text": "Lists and music. I play the oboe in a wind band."},
+        {"speaker": "Kester", "dia_id": "D1:7", "text": "Music lifts me up.",
+         "blip_caption": "a photo of a drawing of a man playing a piano"},
     ],
 }
 
@@ -56,3 +59,8 @@ def test_a_captions_frame_is_no_part_of_what_it_shows(question: str, shown: str)
     assert refusals.uncaptioned(cut, parse(question, ["Kester"])) == shown
     # a cut that is no caption keeps its words
     assert refusals.uncaptioned("a wall planner", parse(question, ["Kester"])) == "a wall planner"
+
+
+def test_what_a_picture_shows_is_no_item_of_the_speakers(mem: Memory) -> None:
+    # the man in Kester's drawing plays the piano; Kester plays the oboe
+    assert mem.ask("Which instruments does Kester play?").text == "oboe"

@@ -122,6 +122,8 @@ NOT_DONE = [
      "trombone"),
     ("Odile plays trombone in a covers band.", "Odile plays a loud trombone at the pub.",
      "Which instruments does Odile play?", "trombone"),
+    ("Odile plays trombone in a covers band.", "Odile played an awesome pop song at the party.",
+     "Which instruments does Odile play?", "trombone"),  # a song played is no instrument
 ]
 
 
@@ -165,6 +167,8 @@ SAID_SO = [
      "Which instruments does Verity play?", "viola"),  # a past habit, not what she plays now (a guard: passed before)
     ("Verity plays viola in a folk band.", "Verity would love to play the harp.",
      "Which instruments does Verity play?", "viola"),  # a wish (a guard: passed before)
+    ("Verity plays viola in a folk band.", "Verity is playing her gran's accordion on one song.",
+     "Which instruments does Verity play?", "viola and accordion"),  # a song is no instrument played on (a guard)
 ]
 
 

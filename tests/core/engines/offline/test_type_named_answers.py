@@ -46,3 +46,19 @@ def test_a_job_tried_is_taken_only_once_the_trying_is_under_way() -> None:
     assert "food stall" in ask("What temporary job did Ines take?", doing)
     planned = ("Noor Haddad", "Ines lost her job as a banker, so she's gonna take a shot at starting a bakery.")
     assert ask("What temporary job did Ines take?", planned) == DONT_KNOW
+
+
+def test_how_someone_feels_is_answered_only_by_a_feeling() -> None:
+    # "the opening night is tomorrow" says when, not how Ines feels about it
+    when = ("Ines", "The official opening night is tomorrow. I'm working hard to get it right.")
+    assert ask("How does Ines feel about the opening night?", when) == DONT_KNOW
+    felt = ("Ines", "The opening night was amazing.")
+    assert "amazing" in ask("How did Ines feel about the opening night?", felt)
+
+
+def test_the_name_of_what_someone_owns_is_a_name_said_of_it() -> None:
+    # "a dog named Pippa" answers "what is Ines's dog's name?" with the name, not "named Pippa";
+    # "another cat named Bailey too" names no pets of hers but a cat
+    assert ask("What is Ines's dog's name?", ("Noor Haddad", "Ines got a dog named Pippa last week.")) == "Pippa"
+    too = ("Ines", "They're good- we got another cat named Bailey too.")
+    assert ask("What are Ines's pets' names?", too) == DONT_KNOW
