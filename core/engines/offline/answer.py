@@ -161,6 +161,9 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     if other_names:  # "a trip to Lyon" is not one to Rome
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
     ranked = [r for r in ranked if not refusals.another_kind(question, r.sentence.text)]  # "her favourite drink" is no cuisine
+    topic = refusals.topic(question)
+    if topic:  # "what does she love about camping?": only a sentence that says camping
+        ranked = [r for r in ranked if refusals.says_stem(r.sentence.text, topic)]
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked, sentences, end)
         if gathered:

@@ -163,6 +163,28 @@ def unheld_subject(question: Question) -> str | None:
     return bare(found.group(1))
 
 
+# "what does she love most about camping?": what the answer is about, the noun or gerund after
+# "about" past any determiner or owner ("about her new job" -> job)
+_ABOUT = re.compile(
+    r"\babout\s+(?:(?:the|a|an|his|her|their|my|our|your|its|this|that|[A-Z][\w-]*['’]s?)\s+)*"
+    r"(?:[a-z][\w-]*\s+){0,2}?([a-z][\w-]*)(?=\s+(?:with|in|at|for|to|of|on|after|before|during|when|while)\b|\W*$)"
+)
+
+
+def topic(question: Question) -> str | None:
+    """The stem of the noun a "what … about X" question asks about: a sentence that never says
+    it tells nothing about X ("Caroline loved 'Becoming Nicole'" is nothing she loves about
+    camping)."""
+    if question.wh not in ("what", "which"):
+        return None
+    m = _ABOUT.search(question.text)
+    return lexical.stem(m.group(1)) if m and m.group(1) not in lexical.STOPWORDS else None
+
+
+def says_stem(text: str, stem: str) -> bool:
+    return stem in {lexical.stem(w) for w in lexical.words(text)}
+
+
 def says_word(text: str, word: str) -> bool:
     return re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w-])", text, re.I) is not None
 

@@ -9,6 +9,7 @@ import re
 from datetime import date
 
 from memhop.core.engines.offline import counts, dating, doers, grammar, tense
+from memhop.core.engines.offline.places import is_place_name
 from memhop.core.language import lexical, relations
 from memhop.core.language.dates import CLOCK_TIME, COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
 from memhop.core.language.numbers import CURRENCY_UNITS, MEASURE_UNITS, QUANTITY_UNITS, SIMPLE_NUMBER, as_digits
@@ -458,6 +459,7 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
         for at, place, preposition in named
         if not re.match(r"['’]s\s+[a-z]", text[at + len(place) - 2 :])
         and not any(start <= at < end for start, end in dates)  # "in June" is a time
+        and not _names_an_event(text, at, place)
     ]
     asked = set(lexical.words(framed))
     found = [f for f in found if not set(lexical.words(f[1])) <= asked]
@@ -467,6 +469,19 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
         found = [f for f in found if f[2] != "from"]  # "moved from Ghent to Lyon": where one is now
     after = [(at, place) for at, place, _ in found if at >= hit]
     return _nearest(after or [(at, place) for at, place, _ in found], hit)
+
+
+# Nouns of a gathering: "the Pride fest", "the Harvest parade" name an event, not where it was.
+_GATHERINGS = re.compile(
+    r"\s+(?:fest|festival|parade|party|concert|gig|show|match|game|rally|march|conference|wedding|"
+    r"meetup|event|ceremony|celebration|day|week|weekend)s?\b"
+)
+
+
+def _names_an_event(text: str, at: int, name: str) -> bool:
+    """"at the Pride fest": a name heading a gathering's noun names the gathering, unless the
+    name is a known place ("the Glastonbury festival" is at Glastonbury)."""
+    return bool(_GATHERINGS.match(text, at + len(name))) and not is_place_name(name)
 
 
 def _before_a_date(place: str, at: int, dates: list[tuple[int, int]]) -> str:

@@ -62,3 +62,19 @@ def test_the_name_of_what_someone_owns_is_a_name_said_of_it() -> None:
     assert ask("What is Ines's dog's name?", ("Noor Haddad", "Ines got a dog named Pippa last week.")) == "Pippa"
     too = ("Ines", "They're good- we got another cat named Bailey too.")
     assert ask("What are Ines's pets' names?", too) == DONT_KNOW
+
+
+def test_a_name_heading_a_gathering_is_no_place() -> None:
+    # "the Pride fest" is an event; "the Glastonbury festival" is at a place the gazetteer knows
+    fest = ("Ines", "We had a blast last year at the Pride fest.")
+    assert ask("Where did Ines have a blast last year?", fest) == DONT_KNOW
+    known = ("Ines", "We had a blast last year at the Glastonbury festival.")
+    assert ask("Where did Ines have a blast last year?", known) == "Glastonbury"
+
+
+def test_what_is_asked_about_a_thing_is_read_only_where_the_thing_is_said() -> None:
+    # a book Ines loved is nothing she loves about camping
+    loved = ("Noor Haddad", 'Ines loved "Becoming Nicole" by Amy Ellis Nutt.')
+    assert ask("What does Ines love most about camping with her family?", loved) == DONT_KNOW
+    camping = ("Ines", "Camping is great, I love the campfires.")
+    assert ask("What does Ines love most about camping?", camping) == "campfires"
