@@ -17,7 +17,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from memhop.core.engines.offline import counts, events, grammar, groups, lists, ranking, refusals, renames, replies, yesno
+from memhop.core.engines.offline import (
+    captions,
+    counts,
+    events,
+    grammar,
+    groups,
+    lists,
+    ranking,
+    refusals,
+    renames,
+    replies,
+    yesno,
+)
 from memhop.core.engines.offline.kinds import may_name
 from memhop.core.engines.offline.nlp import is_english_word
 from memhop.core.engines.offline.ranking import AMOUNTS, TYPED
@@ -222,6 +234,14 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         cut = span(question, top.sentence, top.hit, end)  # else the best sentence's own words
         if cut and refusals.pro_form(cut, question):
             return Explanation(DONT_KNOW, tuple(chain), None)  # what "this one" is, the sentence does not say
+        if cut and question.wh in ("what", "which") and captions.generic_work(cut):
+            # "Here's our latest work [shares a photo: …]": what the work is, the picture shows
+            cut = captions.shown(top.sentence.text, question.text)
+            if cut is None or refusals.echoes(cut, question, chain):
+                return Explanation(DONT_KNOW, tuple(chain), None)
+        elif cut and question.wh in ("what", "which") and captions.in_caption(top.sentence.text, top.hit):
+            # "what did she paint?" met in "a photo of a painting of a heron": the heron, not "of a heron"
+            cut = captions.shown(top.sentence.text, question.text, made_only=True) or cut
         if not cut or refusals.echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
             cut = clause(top.sentence.text, top.hit)
         short = refusals.uncaptioned(cut, question)

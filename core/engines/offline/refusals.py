@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
-from memhop.core.engines.offline import grammar
+from memhop.core.engines.offline import captions, grammar
 from memhop.core.engines.offline.names import HOLIDAYS
 from memhop.core.engines.offline.ranking import AMOUNTS
 from memhop.core.engines.offline.rewrite import is_frame
@@ -99,11 +99,6 @@ _PRO_ONE = frozenset("one ones this that these those the a another other same ne
 STORE_DATE_NOTE = re.compile(r"\s*\((?:on|in|before|after|as of|shortly before|shortly after|since|until|around)\s[^()]*\d{4}\)")
 
 
-# How a caption of a shared picture opens ("a photo of a dog on a beach"): the medium, no part
-# of what the picture shows.
-_DEPICTION = re.compile(r"^(?:an?\s+)?(?:photo|photograph|photography|picture|image|snapshot|screenshot)\s+of\s+", re.I)
-
-
 def uncaptioned(short: str, question: Question) -> str:
     """The words of a cut without a photo caption's stray brackets ("... [shares a photo") and
     without its "a photo of" frame: what the picture shows. A picture shows what is there,
@@ -112,7 +107,7 @@ def uncaptioned(short: str, question: Question) -> str:
     if short.count("[") != short.count("]"):
         short = short.split("[")[0] if "[" in short else short.replace("]", "")
     short = short.strip(" ,;:-")
-    shown = _DEPICTION.sub("", short)
+    shown = captions.DEPICTION.sub("", short)
     if shown != short and question.wh in ("how", "why"):
         return ""
     return shown
@@ -131,6 +126,8 @@ def well_formed(short: str, question: Question) -> bool:
         return False
     if len(words) == 2 and words[0].lower() in _PLACEHOLDERS:  # "something special", "someone new"
         return False
+    if question.wh in ("what", "which") and captions.generic_work(short):
+        return False  # "their newest piece": what was made, it does not say
     if pro_form(short, question):
         return False
     if is_frame(short):

@@ -64,3 +64,34 @@ def test_a_captions_frame_is_no_part_of_what_it_shows(question: str, shown: str)
 def test_what_a_picture_shows_is_no_item_of_the_speakers(mem: Memory) -> None:
     # the man in Kester's drawing plays the piano; Kester plays the oboe
     assert mem.ask("Which instruments does Kester play?").text == "oboe"
+
+
+WORKS = {
+    "speaker_a": "Ysolde",
+    "speaker_b": "Bram",
+    "session_1_date_time": "9:00 am on 12 May, 2024",
+    "session_1": [
+        {"speaker": "Ysolde", "dia_id": "D1:1", "text": "Morning Bram! The kids and I spent Sunday at the easels."},
+        {"speaker": "Ysolde", "dia_id": "D1:2", "text": "Here's our latest work from the weekend.",
+         "blip_caption": "a photo of a painting of a heron in the reeds"},
+        {"speaker": "Bram", "dia_id": "D1:3", "text": "Gorgeous! I've been at the lathe myself."},
+        {"speaker": "Bram", "dia_id": "D1:4", "text": "Finished my newest piece on Friday, still sanding it."},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def works(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "locomo-ysolde.json", json.dumps(WORKS), "Ysolde") as memory:
+        yield memory
+
+
+def test_a_work_pointed_at_is_what_its_picture_shows(works: Memory) -> None:
+    # "our latest work" says nothing of what was painted; the picture beside it does
+    assert works.ask("What did Ysolde paint?").text == "a heron in the reeds"
+
+
+def test_a_work_with_no_picture_is_no_answer(works: Memory) -> None:
+    # "my newest piece": what Bram made, nothing says
+    answer = works.ask("What did Bram finish on Friday?")
+    assert is_idk(answer.text) and not answer.answered
