@@ -121,6 +121,11 @@ _FREQUENCY = re.compile(
 )
 _LEAD_PREPOSITION = re.compile(r"^(?:on|in)\s+")
 _MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+# "(a few years before 8 February 2023)", "(shortly before 2 May 2024)": the date a dating note
+# counts from, not the day it dates; the distance before it is part of the answer. A bare
+# "(before 16 June 2023)" is the write path's note of the day a past event was told: that day
+# is the answer the store has, as it always was.
+_ANCHORED = re.compile(r"\(([^()]*?\w[^()]*?\s(?:before|after)\s+)$", re.I)
 COPULA_NOUN = re.compile(
     r"\W*(?:what|which)\s+(?:is|was|are|were)\s+(?:the|my|his|her|their|its|our|[\w-]+['’]s)\s+"
     # "my team called?": team; "my time in the 10K?": time
@@ -428,11 +433,19 @@ def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
     mentions = [d for d in mentions if (ref is not None or d.explicit) and d.label]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
-    usable = [(d.start, format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label))
+    usable = [(d.start, _anchored(sentence.text, d.start, d.text)
+               or (format_day(d.day) if d.day and d.label.startswith("on ") else _LEAD_PREPOSITION.sub("", d.label)))
               for d in calendar_dates or mentions]
     # A sentence without a time expression dates nothing: "not in tune since the recital",
     # written in May, does not put the recital in May.
     return _nearest(usable, hit) if usable else None
+
+
+def _anchored(text: str, start: int, said: str) -> str | None:
+    """The whole dating note when a date only anchors it: "a few years before 8 February 2023"
+    is when the tattoo was got, not 8 February 2023."""
+    note = _ANCHORED.search(text[:start])
+    return f"{note.group(1)}{said}".strip() if note else None
 
 
 def _asks_workplace(question: Question) -> bool:
@@ -539,8 +552,23 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
     asked = {n.lower() for n in (question.owner, entity) if n}
     if doer and doer.lower() not in asked:
         return doer
-    others = [m.entity for m in sentence.names if m.entity.lower() not in asked]
-    return others[0] if others else None
+    others = [m for m in sentence.names if m.entity.lower() not in asked]
+    if len({m.entity for m in others}) > 1:  # "a fan of Bach, and of modern music like Ed Sheeran"
+        near = _qualifiers(sentence.text, question, hit)
+        if near:
+            others.sort(key=lambda m: min(abs(m.start - at) for at in near))
+    return others[0].entity if others else None
+
+
+def _qualifiers(text: str, question: Question, hit: int) -> list[int]:
+    """Where the sentence says the question's other words, those that narrow what it asks
+    ("in terms of modern music"): offsets of words sharing a stem of the question's predicate
+    other than the matched word's own. The one of several names nearest them is the one meant."""
+    matched = re.match(r"[\w'’-]+", text[hit:])
+    own = lexical.stem(matched.group(0).lower()) if matched else ""
+    wanted = {t for t in question.predicate if t != own}
+    return [m.start() for m in re.finditer(r"[\w'’-]+", text)
+            if m.start() != hit and lexical.stem(m.group(0).lower()) in wanted]
 
 
 def _number(text: str, hit: int, wh: str, kind: str | None = None) -> str | None:

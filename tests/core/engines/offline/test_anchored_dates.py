@@ -1,0 +1,47 @@
+"""A date that only anchors a relative time is not the time: "got it a few years ago", written
+on 8 February 2025, is stored with the note "(a few years before 8 February 2025)", and
+"when did she get it?" is answered with the whole note, never with 8 February 2025."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from support.written_memory import written_memory
+
+from memhop.core.api import Memory
+
+DIARY = """# Journal
+
+## 2025-02-08
+
+Showed Ilse my tattoo at lunch. Got the tattoo a few years ago, it stands for freedom.
+
+## 2025-03-15
+
+Ilse ran the river relay last Sunday, her first race since the operation.
+
+## 2025-04-02
+
+Finished the patchwork quilt for Ilse's new flat.
+"""
+
+
+@pytest.fixture(scope="module")
+def mem(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    with written_memory(tmp_path_factory, "journal.md", DIARY, "Runa Vik") as memory:
+        yield memory
+
+
+def test_a_time_counted_back_from_a_day_is_not_that_day(mem: Memory) -> None:
+    assert mem.ask("When did Runa get the tattoo?").text == "a few years before 8 February 2025"
+
+
+def test_a_day_the_note_names_is_still_the_day(mem: Memory) -> None:
+    # "last Sunday", written on 15 March 2025: the note names the day itself
+    assert mem.ask("When did Ilse run the river relay?").text == "9 March 2025"
+
+
+def test_a_past_event_told_without_a_date_is_answered_with_the_day_it_was_told(mem: Memory) -> None:
+    # "(before 2 April 2025)" is the write path's note of the telling, not a distance from it
+    assert mem.ask("When did Runa finish the patchwork quilt?").text == "2 April 2025"
