@@ -77,6 +77,16 @@ def negated(verb: Token) -> bool:
                for child in verb.children)  # "no longer": the advmod's own negation
 
 
+def denies_at(text: str, at: int) -> bool:
+    """Whether the verb governing the word at offset `at` is denied: "didn't go on Monday",
+    "Rome wasn't built in a day", "never made it to the lake last summer"."""
+    doc = parsed(text)
+    token = next((t for t in doc if t.idx <= at < t.idx + len(t.text)), None)
+    while token is not None and not token.tag_.startswith("VB"):
+        token = None if token.head.i == token.i else token.head
+    return token is not None and negated(token)
+
+
 def conditional(verb: Token) -> bool:
     """The verb's clause is put as a condition ("if we go", "unless she calls")."""
     return any(c.dep_ == "mark" and c.lower_ in CONDITIONS for c in verb.children)

@@ -318,9 +318,9 @@ _STAY_AT = _inflected(
 def _governor(prep: Token) -> str:
     """The word a preposition hangs from, past a particle: "flew over from" -> "flew"."""
     head = prep.head
-    if head is prep:
+    if head == prep:
         return ""
-    if head.tag_ in ("RB", "RP", "IN") and head.head is not head:
+    if head.tag_ in ("RB", "RP", "IN") and head.head != head:
         head = head.head
     return head.lower_
 
@@ -329,7 +329,7 @@ def _somewhere_at(prep: Token) -> bool:
     """"at X" names a place when it hangs from a noun ("brunch at X", "the gym at X") or from
     being, staying, eating or meeting there; not when something is aimed at X."""
     head = prep.head
-    if prep.dep_ != "prep" or head is prep or head.lower_ in _AIMED_AT:
+    if prep.dep_ != "prep" or head == prep or head.lower_ in _AIMED_AT:
         return False
     from memhop.core.engines.offline.nlp import is_english_word
 

@@ -83,7 +83,7 @@ def _deadline(word: Token) -> bool:
     for _ in range(3):
         if word.tag_.startswith("VB"):
             return any(c.tag_ == "MD" for c in word.children)
-        if word.head is word:
+        if word.head == word:
             break
         word = word.head
     return False

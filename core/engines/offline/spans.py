@@ -154,7 +154,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
     if wh in ("what", "which") and "time" in (question.target, type_noun(question)):  # a clock time (or 58:12), nothing else
         return _nearest([(m.start(), m.group(0)) for m in CLOCK_TIME.finditer(sentence.text)], hit) or None
     if wh == "when" or (wh in ("what", "which") and question.target in TIME_NOUNS):
-        found = _date(sentence, hit, tense.of_text(question.text))
+        found = _date(sentence, hit, tense.of_text(question.text), denied=bool(_DENYING.search(question.text)))
         if question.target == "year" and found:  # "in what year ...": the year alone
             year = re.search(r"\b(?:1[89]|20)\d\d\b", found)
             return year.group(0) if year else None
@@ -424,13 +424,20 @@ def _nearest(found: list[tuple[int, str]], hit: int) -> str | None:
     return min(found, key=lambda f: (abs(f[0] - hit), f[0]))[1] if found else None
 
 
-def _date(sentence: Sentence, hit: int, asked: str | None = None) -> str | None:
+# "when didn't she …", "when did he never …": a question asking for a time something did not happen
+_DENYING = re.compile(r"n['’]t\b|\b(?:not|never|no longer)\b", re.I)
+
+
+def _date(sentence: Sentence, hit: int, asked: str | None = None, denied: bool = False) -> str | None:
+    """The date nearest the match. A date of a denied act ("didn't go on Monday") is no time
+    it happened, unless the question asks when something did not."""
     ref = sentence.when.date() if sentence.when else None
     # read as ingest stores it (dating.resolve); only between two near readings ("the 28th" as a
     # reply) does the question's tense choose. A date left open has no label: no answer.
     side = {tense.PAST: dating.BEHIND, None: None}.get(asked, dating.AHEAD)
     mentions = dating.resolve(sentence.text, ref or date(2000, 1, 1), grammar.parsed(sentence.text), 0, side)
-    mentions = [d for d in mentions if (ref is not None or d.explicit) and d.label]
+    mentions = [d for d in mentions if (ref is not None or d.explicit) and d.label
+                and (denied or not grammar.denies_at(sentence.text, d.start))]
     calendar_dates = [d for d in mentions if _MONTH_NAME.search(d.text) and re.search(r"\d", d.text)]
     # "next Friday (21 June)": the calendar date wins; a date, not a phrase ("July 2023", not "in July 2023")
     usable = [(d.start, _anchored(sentence.text, d.start, d.text)

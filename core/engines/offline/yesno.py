@@ -188,7 +188,7 @@ def _main(verb: Token) -> bool:
     while True:
         if grammar.negated(verb):
             return False
-        if verb.dep_ != "conj" or verb.head is verb:
+        if verb.dep_ != "conj" or verb.head == verb:
             return verb.dep_ == "ROOT"
         verb = verb.head
 
@@ -240,7 +240,7 @@ def _subject_is(verb: Token, entity: str, sentence: Sentence) -> bool:
     head = verb
     while True:
         subject = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
-        if subject is not None or head.dep_ != "conj" or head.head is head:
+        if subject is not None or head.dep_ != "conj" or head.head == head:
             break
         head = head.head  # "went to the lake and swam": the subject of the first verb
     if subject is None:

@@ -1,6 +1,7 @@
 """A date that only anchors a relative time is not the time: "got it a few years ago", written
 on 8 February 2025, is stored with the note "(a few years before 8 February 2025)", and
-"when did she get it?" is answered with the whole note, never with 8 February 2025."""
+"when did she get it?" is answered with the whole note, never with 8 February 2025. A date of
+a denied act ("didn't make it on Thursday") is no time it happened."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from support.written_memory import written_memory
 
 from memhop.core.api import Memory
+from memhop.core.bench.metrics import is_idk
 
 DIARY = """# Journal
 
@@ -24,6 +26,14 @@ Ilse ran the river relay last Sunday, her first race since the operation.
 ## 2025-04-02
 
 Finished the patchwork quilt for Ilse's new flat.
+
+## 2025-05-10
+
+Ilse didn't make it to the book club on Thursday, her train was cancelled.
+
+## 2025-06-14
+
+Ilse's birthday picnic on the heath last Saturday. Rain, then sun.
 """
 
 
@@ -45,3 +55,15 @@ def test_a_day_the_note_names_is_still_the_day(mem: Memory) -> None:
 def test_a_past_event_told_without_a_date_is_answered_with_the_day_it_was_told(mem: Memory) -> None:
     # "(before 2 April 2025)" is the write path's note of the telling, not a distance from it
     assert mem.ask("When did Runa finish the patchwork quilt?").text == "2 April 2025"
+
+
+def test_a_date_of_a_denied_act_is_no_time_it_happened(mem: Memory) -> None:
+    answer = mem.ask("When did Ilse go to the book club?")
+    assert is_idk(answer.text) and not answer.answered
+    # asked as denied, the date is the answer
+    assert mem.ask("When didn't Ilse make it to the book club?").text == "8 May 2025"
+
+
+def test_a_date_in_a_sentence_without_a_verb_is_read(mem: Memory) -> None:
+    # no verb governs "last Saturday": nothing denies it (the walk up the parse ends at its root)
+    assert mem.ask("When was Ilse's birthday picnic?").text == "7 June 2025"
