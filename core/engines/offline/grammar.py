@@ -77,6 +77,11 @@ def negated(verb: Token) -> bool:
                for child in verb.children)  # "no longer": the advmod's own negation
 
 
+# Verbs whose denial affirms what follows: "can't wait for the fair on 14 March", "don't forget
+# the party on Friday", "won't miss the match on Sunday", "can't believe we met on 3 May".
+_AFFIRMING_DENIALS = frozenset({"wait", "forget", "miss", "believe", "stop", "help", "doubt", "deny"})
+
+
 def denies_at(text: str, at: int) -> bool:
     """Whether the verb governing the word at offset `at` is denied: "didn't go on Monday",
     "Rome wasn't built in a day", "never made it to the lake last summer"."""
@@ -84,7 +89,7 @@ def denies_at(text: str, at: int) -> bool:
     token = next((t for t in doc if t.idx <= at < t.idx + len(t.text)), None)
     while token is not None and not token.tag_.startswith("VB"):
         token = None if token.head.i == token.i else token.head
-    return token is not None and negated(token)
+    return token is not None and negated(token) and verb_base(token.text.lower()) not in _AFFIRMING_DENIALS
 
 
 def conditional(verb: Token) -> bool:

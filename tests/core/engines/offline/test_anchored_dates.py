@@ -34,6 +34,10 @@ Ilse didn't make it to the book club on Thursday, her train was cancelled.
 ## 2025-06-14
 
 Ilse's birthday picnic on the heath last Saturday. Rain, then sun.
+
+## 2025-06-20
+
+Don't forget the quiz night at the Anchor on Thursday, Ilse is hosting.
 """
 
 
@@ -67,3 +71,8 @@ def test_a_date_of_a_denied_act_is_no_time_it_happened(mem: Memory) -> None:
 def test_a_date_in_a_sentence_without_a_verb_is_read(mem: Memory) -> None:
     # no verb governs "last Saturday": nothing denies it (the walk up the parse ends at its root)
     assert mem.ask("When was Ilse's birthday picnic?").text == "7 June 2025"
+
+
+def test_a_denial_that_affirms_still_dates(mem: Memory) -> None:
+    # "don't forget the quiz night on Thursday" says when it is
+    assert mem.ask("When is the quiz night at the Anchor?").text == "26 June 2025"
