@@ -36,9 +36,9 @@ MALE = frozenset(
     "brother-in-law father-in-law son-in-law".split()
 ) | {w for w, k in KIN_WORDS.items() if k.gender == "m"}
 OTHER_RELATIONS = frozenset(
-    "sibling parent child kid grandchild grandson granddaughter boss manager mentor student "
+    "sibling parent child kid grandchild grandson granddaughter boss manager supervisor mentor mentee student pupil "
     "teacher tutor coach trainer instructor therapist doctor dentist vet physio landlord landlady tenant "
-    "employee assistant babysitter "
+    "employee intern trainee apprentice assistant babysitter "
     "in-laws godmother godfather godson goddaughter".split()
 ) | KIN_ALIASES
 ANIMALS = frozenset(
