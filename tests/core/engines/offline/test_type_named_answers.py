@@ -78,3 +78,11 @@ def test_what_is_asked_about_a_thing_is_read_only_where_the_thing_is_said() -> N
     assert ask("What does Ines love most about camping with her family?", loved) == DONT_KNOW
     camping = ("Ines", "Camping is great, I love the campfires.")
     assert ask("What does Ines love most about camping?", camping) == "campfires"
+
+
+def test_a_word_restating_the_type_is_no_part_of_the_answer() -> None:
+    # "which cuisine?": "Mexican", not "Mexican cooking"; a one-word thing stays whole
+    said = ("Noor Haddad", "Ines says nothing beats Mexican cooking; it's her favourite cuisine.")
+    assert ask("What is Ines's favourite cuisine?", said) == "Mexican"
+    said = ("Noor Haddad", "Ines ordered a matcha, as always; it's her favourite drink.")
+    assert ask("What is Ines's favourite drink?", said) == "matcha"
