@@ -30,7 +30,7 @@ _PERSONAL = frozenset(
 def seed_genders(ents: list[FoundEntity], sentences: list[Sentence]) -> dict[int, str]:
     genders: dict[int, str] = {}
     for i, e in enumerate(ents):
-        for alias in e.aliases:
+        for alias in (e.name, *e.aliases):  # "Mum" as a name is as female as "Mum" as an alias
             if (g := relations.gender_of(alias)) is not None:
                 genders[i] = g
     for s in sentences:
@@ -90,9 +90,12 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                         genders[fits[0]] = want
                     continue
                 known = [f for f in fits if genders.get(f) == want]
-                if len(known) > 1 and previous_subject in known and pronoun.dep_ in SUBJECTS:
+                named_here = _nearest_named(s, offset, set(known))
+                if (len(known) > 1 and previous_subject in known and pronoun.dep_ in SUBJECTS
+                        and named_here in (None, previous_subject)):
                     # "Ana rang Beth. She was in tears.": a subject pronoun continues the
-                    # previous sentence's subject rather than whoever was named last.
+                    # previous sentence's subject rather than whoever was named last — unless
+                    # its own sentence named another before it ("Called Mum; she still lives …")
                     known = [previous_subject]
                 # A person known to fit beats those whose gender is unknown; between two
                 # unknowns the pronoun stays unresolved (a wrong name is worse than none).

@@ -55,3 +55,16 @@ def test_a_reflexive_pronoun_gives_its_subject_a_gender_for_the_next_sentence() 
     text = ("Gran's bin was still out on Thursday. Dai Morgan from the flat below dragged it in and took himself "
             "off to the shop for milk. He left a pint on her step.")
     assert "left" in facts_of("Dai Morgan", text)
+
+
+def test_a_pronoun_after_someone_named_in_its_own_sentence_is_not_the_previous_subject() -> None:
+    """"Called Mum; she still lives in Lisbon": Mum (a kin word as a name is as female as one
+    as an alias), named in the pronoun's own sentence, not the parrot that was the subject of
+    the sentence before."""
+    known = [*KNOWN, KnownEntity(4, "Pippin", "pet"), KnownEntity(5, "Mum", "person")]
+    text = "Pippin would not let go of the rope knot, her favourite toy. Called Mum; she still lives in Lisbon."
+    engine = OfflineEngine()
+    session = SessionView(1, DAY, "Ana Lima", (TurnView(1, "Ana Lima", text, DAY),))
+    pippin = next(e for e in engine.identify(session, known) if e.name == "Pippin")
+    extraction = engine.coextract(pippin, None, [], session)
+    assert "Lisbon" not in " ".join([extraction.profile, *(r.text for r in extraction.residuals)])
