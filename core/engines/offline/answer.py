@@ -21,6 +21,7 @@ from memhop.core.engines.offline import (
     captions,
     counts,
     events,
+    forms,
     grammar,
     groups,
     lists,
@@ -244,7 +245,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             cut = captions.shown(top.sentence.text, question.text, made_only=True) or cut
         if not cut or refusals.echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
             cut = clause(top.sentence.text, top.hit)
-        short = refusals.uncaptioned(cut, question)
+        short = forms.activity(refusals.uncaptioned(cut, question), question)
         if question.wh != "when":
             short = refusals.STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
         if (refusals.well_formed(short, question) and not refusals.repeats(short, question)
@@ -286,7 +287,7 @@ def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None
                kinds: Mapping[str, str], asker: str | None) -> str | None:
     """The span of the question's type in the sentence, if it is a well-formed answer that
     does not echo the question and, for "who", names no known place or thing."""
-    short = refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "", question)
+    short = forms.activity(refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "", question), question)
     if refusals.unplaced_person(short, sentence, asker):
         return None  # "my own resilience": whose, the answer does not say
     if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):

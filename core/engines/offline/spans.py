@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from memhop.core.engines.offline import counts, dating, doers, grammar, tense
+from memhop.core.engines.offline import counts, dating, doers, forms, grammar, tense
 from memhop.core.engines.offline.places import is_place_name
 from memhop.core.language import lexical, relations
 from memhop.core.language.dates import CLOCK_TIME, COUNT_WORDS, FESTIVALS, WEEKDAYS, find_dates, format_day
@@ -192,7 +192,7 @@ def span(question: Question, sentence: Sentence, hit: int, entity: str | None, l
             if named and question.target == "names":  # "the girls are named Ottilie and Brann": both
                 return _with_coordinated(sentence.text, named)
             if named:  # "a band called X", "the felt mouse, her favourite toy"
-                return _without_type(named, target)
+                return forms.without_type(named, target)
         stranded = STRANDED.search(question.text)
         if stranded:  # "what is the café famous for?": the object of that preposition
             found_object = grammar.object_of(sentence.text, stranded.group(1).lower(), hit)
@@ -446,20 +446,6 @@ def _date(sentence: Sentence, hit: int, asked: str | None = None, denied: bool =
     # A sentence without a time expression dates nothing: "not in tune since the recital",
     # written in May, does not put the recital in May.
     return _nearest(usable, hit) if usable else None
-
-
-# Nouns that restate a type noun: "Mexican cooking" is the cuisine "Mexican".
-_RESTATING = {"cuisine": frozenset({"cuisine", "cooking", "food"})}
-
-
-def _without_type(named: str, target: str) -> str:
-    """The thing without a last word that only restates the type asked: "which cuisine?" is
-    answered "Mexican", not "Mexican cooking"; a name of one word stays whole."""
-    words = named.split()
-    restating = _RESTATING.get(target, frozenset({target, target + "s"}))
-    if len(words) > 1 and words[-1].lower() in restating:
-        return " ".join(words[:-1])
-    return named
 
 
 def _anchored(text: str, start: int, said: str) -> str | None:

@@ -86,3 +86,11 @@ def test_a_word_restating_the_type_is_no_part_of_the_answer() -> None:
     assert ask("What is Ines's favourite cuisine?", said) == "Mexican"
     said = ("Noor Haddad", "Ines ordered a matcha, as always; it's her favourite drink.")
     assert ask("What is Ines's favourite drink?", said) == "matcha"
+
+
+def test_an_activity_is_answered_without_the_questions_frame() -> None:
+    # "used to go horseback riding": the "to" is the question's "used to", "go riding" the riding
+    said = ("Ines", "I used to go horseback riding with my dad when I was a kid.")
+    assert ask("What activity did Ines used to do with her dad?", said) == "horseback riding"
+    said = ("Ines", "I used to go to the lido with my dad every Sunday.")
+    assert ask("What did Ines use to do with her dad?", said) != "the lido"  # no activity asked: untouched
