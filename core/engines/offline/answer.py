@@ -149,7 +149,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     predicate = tuple(t for t in dict.fromkeys((*question.predicate, *leftover)) if t not in said)
     if question.wh in AMOUNTS:
         predicate = tuple(t for t in predicate if t not in _AMOUNT_WORDS)
-    if end and asks_name(question) and renames.asks_renamed(predicate):  # "what is Biscuit called now?"
+    if end and asks_name(question) and renames.asks_renamed(predicate):  # "what is Pomelo called now?"
         taken = renames.latest_name(_forms(end, request), sentences)
         if taken:
             return Explanation(taken[0], tuple(chain), taken[1].cited)
@@ -175,7 +175,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         ranked = [r for r in ranked if refusals.names_all(r.sentence, other_names, sentences)]
     ranked = [r for r in ranked if not refusals.another_kind(question, r.sentence.text)]  # "her favourite drink" is no cuisine
     topic = refusals.topic(question)
-    if topic:  # "what does she love about camping?": only a sentence that says camping
+    if topic:  # "what does she love about fencing?": only a sentence that says fencing
         ranked = [r for r in ranked if refusals.says_stem(r.sentence.text, topic)]
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked, sentences, end)
@@ -236,7 +236,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
         if cut and refusals.pro_form(cut, question):
             return Explanation(DONT_KNOW, tuple(chain), None)  # what "this one" is, the sentence does not say
         if cut and question.wh in ("what", "which") and captions.generic_work(cut):
-            # "Here's our latest work [shares a photo: …]": what the work is, the picture shows
+            # "Here's this new piece [shares a photo: …]": what the piece is, the picture shows
             cut = captions.shown(top.sentence.text, question.text)
             if cut is None or refusals.echoes(cut, question, chain):
                 return Explanation(DONT_KNOW, tuple(chain), None)

@@ -1,10 +1,10 @@
 """What a shared picture shows, as an answer where the words beside it only point at it.
 
-"Here's our latest work from last weekend. [shares a photo: a photo of a painting of a
-sunset with a palm tree]": the words say "work", the picture says what the work is. An
+"Here's this new piece from the retreat. [shares a photo: a photo of a painting of a
+windmill in fog]": the words say "piece", the picture says what the piece is. An
 importer keeps a shared picture's caption in the turn as "[shares a photo: …]"
 (core/importers/locomo.py); the answerer reads it only when what the sentence itself gives
-is a generic word for something made ("our latest work", "this piece").
+is a generic word for something made ("this new piece", "our latest work").
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from memhop.core.engines.offline import grammar
 _CAPTION = re.compile(r"\[shares a photo:\s*([^\]]+)\]", re.I)
 # How a caption opens ("a photo of a dog on a beach"): the medium, no part of what is shown.
 DEPICTION = re.compile(r"^(?:an?\s+)?(?:photo|photograph|photography|picture|image|snapshot|screenshot)\s+of\s+", re.I)
-# Words for a thing made that say nothing of what it is: "our latest work", "this piece".
+# Words for a thing made that say nothing of what it is: "this new piece", "our latest work".
 _GENERIC_WORKS = frozenset("work works piece pieces project projects creation creations".split())
 _POINTING = frozenset(
     "a an the this that these those my our your his her their its latest newest new recent last first own".split()
 )
-# A verb whose product is named by its noun: "painted a sunset" is "a painting of a sunset".
+# A verb whose product is named by its noun: "painted a windmill" is "a painting of a windmill".
 _PRODUCTS = {"paint": "painting", "draw": "drawing", "sketch": "sketch"}
 
 

@@ -1,6 +1,6 @@
 """What the question's own frame already says is no part of a short answer: "which cuisine?"
-is answered "Mexican", not "Mexican cooking"; "what activity did she use to do?" is answered
-"horseback riding", not "to go horseback riding"."""
+is answered "Georgian", not "Georgian cooking"; "what activity did she use to do?" is answered
+"sea kayaking", not "to go sea kayaking"."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 from memhop.core.language.question import Question
 
-# Nouns that restate a type noun: "Mexican cooking" is the cuisine "Mexican".
+# Nouns that restate a type noun: "Georgian cooking" is the cuisine "Georgian".
 _RESTATING = {"cuisine": frozenset({"cuisine", "cooking", "food"})}
 # Type nouns of something done: "go swimming" is the activity "swimming".
 _DOINGS = frozenset("activity activities hobby hobbies sport sports pastime pastimes exercise".split())

@@ -84,7 +84,7 @@ _AFFIRMING_DENIALS = frozenset({"wait", "forget", "miss", "believe", "stop", "he
 
 def denies_at(text: str, at: int) -> bool:
     """Whether the verb governing the word at offset `at` is denied: "didn't go on Monday",
-    "Rome wasn't built in a day", "never made it to the lake last summer"."""
+    "the ferry didn't sail on Tuesday", "never made it to the lake last summer"."""
     doc = parsed(text)
     token = next((t for t in doc if t.idx <= at < t.idx + len(t.text)), None)
     while token is not None and not token.tag_.startswith("VB"):
@@ -488,8 +488,8 @@ def instance_of(text: str, at: int) -> str | None:
         return phrase.text if phrase else None
     if noun.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("it", "that", "this") for c in copula.children):
         # "she ordered lemonade - it's her favourite drink": what "it" stands for, just before;
-        # a thing done or named (object, or a verbless "Cooked Thai") before one a preposition
-        # only places ("Cooked Thai for Cal since it's his favourite cuisine")
+        # a thing done or named (object, or a verbless "Made blini") before one a preposition
+        # only places ("Made blini for Idun since it's her favourite dish")
         earlier = [t for t in doc[: copula.i] if t.tag_.startswith("NN")]
         salient = [t for t in earlier if t.dep_ in ("dobj", "attr", "ROOT")] or [t for t in earlier if t.dep_ == "pobj"]
         phrase = _phrase(salient[-1]) if salient else None

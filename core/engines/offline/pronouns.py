@@ -95,7 +95,7 @@ def resolve_pronouns(sentences: list[Sentence], genders: dict[int, str], speaker
                         and named_here in (None, previous_subject)):
                     # "Ana rang Beth. She was in tears.": a subject pronoun continues the
                     # previous sentence's subject rather than whoever was named last — unless
-                    # its own sentence named another before it ("Called Mum; she still lives …")
+                    # its own sentence named another before it ("Rang Auntie Wren; she still swims …")
                     known = [previous_subject]
                 # A person known to fit beats those whose gender is unknown; between two
                 # unknowns the pronoun stays unresolved (a wrong name is worse than none).

@@ -102,8 +102,8 @@ STORE_DATE_NOTE = re.compile(r"\s*\((?:on|in|before|after|as of|shortly before|s
 def uncaptioned(short: str, question: Question) -> str:
     """The words of a cut without a photo caption's stray brackets ("... [shares a photo") and
     without its "a photo of" frame: what the picture shows. A picture shows what is there,
-    never how or why something was done ("how does Jon use the clipboard?" is not answered by
-    "a photo of a clipboard"), so a caption answers no how or why question."""
+    never how or why something was done ("how does Idun use the sextant?" is not answered by
+    "a photo of a sextant"), so a caption answers no how or why question."""
     if short.count("[") != short.count("]"):
         short = short.split("[")[0] if "[" in short else short.replace("]", "")
     short = short.strip(" ,;:-")
@@ -133,7 +133,7 @@ def well_formed(short: str, question: Question) -> bool:
     if is_frame(short):
         return False  # "Nia Holt said": the write path's frame around a quote, not what was said
     if question.wh == "how" and lexical.stem("feel") in question.predicate and not grammar.says_a_feeling(short):
-        return False  # "how does Jon feel about the opening?" is not "The official opening night is tomorrow."
+        return False  # "how does Idun feel about the launch?" is not "The launch party is on Friday."
     asks_a_name = asks_name(question) or lexical.stem("name") in question.predicate  # "my father's first name?"
     if asks_a_name and short.lower().replace("’", "'").strip(".!") in HOLIDAYS:
         return False  # "Mother's Day" is no one's name
@@ -160,7 +160,7 @@ def unheld_subject(question: Question) -> str | None:
     return bare(found.group(1))
 
 
-# "what does she love most about camping?": what the answer is about, the noun or gerund after
+# "what does she love most about fencing?": what the answer is about, the noun or gerund after
 # "about" past any determiner or owner ("about her new job" -> job)
 _ABOUT = re.compile(
     r"\babout\s+(?:(?:the|a|an|his|her|their|my|our|your|its|this|that|[A-Z][\w-]*['’]s?)\s+)*"
@@ -170,8 +170,8 @@ _ABOUT = re.compile(
 
 def topic(question: Question) -> str | None:
     """The stem of the noun a "what … about X" question asks about: a sentence that never says
-    it tells nothing about X ("Caroline loved 'Becoming Nicole'" is nothing she loves about
-    camping)."""
+    it tells nothing about X ("Wenna loved 'The Salt Road'" is nothing she loves about
+    fencing)."""
     if question.wh not in ("what", "which"):
         return None
     m = _ABOUT.search(question.text)

@@ -1,6 +1,6 @@
-"""What a thing is called now, when the text renames it: "Biscuit is now Nutmeg", "the
-café is now called Grindhouse", "we renamed Biscuit to Nutmeg". A name question about it
-("what is Biscuit called now?") asks the name it took, which no sentence says beside the
+"""What a thing is called now, when the text renames it: "Pomelo is now Hollyhock", "the
+café is now called Ottermill", "we renamed Pomelo to Hollyhock". A name question about it
+("what is Pomelo called now?") asks the name it took, which no sentence says beside the
 words of the question ("called" is the question's frame, not what the answer sentence says).
 """
 
@@ -49,5 +49,5 @@ def latest_name(forms: Sequence[str], sentences: Sequence[Sentence]) -> tuple[st
 
 
 def asks_renamed(predicate: Sequence[str]) -> bool:
-    """A name question with no words beyond its frame ("what is Biscuit called now?")."""
+    """A name question with no words beyond its frame ("what is Pomelo called now?")."""
     return set(predicate) <= NAMING

@@ -491,7 +491,7 @@ def _place(text: str, hit: int, preposition: str | None = None, employer: bool =
     return _nearest(after or [(at, place) for at, place, _ in found], hit)
 
 
-# Nouns of a gathering: "the Pride fest", "the Harvest parade" name an event, not where it was.
+# Nouns of a gathering: "the Cinder fest", "the Harvest parade" name an event, not where it was.
 _GATHERINGS = re.compile(
     r"\s+(?:fest|festival|parade|party|concert|gig|show|match|game|rally|march|conference|wedding|"
     r"meetup|event|ceremony|celebration|day|week|weekend)s?\b"
@@ -499,7 +499,7 @@ _GATHERINGS = re.compile(
 
 
 def _names_an_event(text: str, at: int, name: str) -> bool:
-    """"at the Pride fest": a name heading a gathering's noun names the gathering, unless the
+    """"at the Cinder fest": a name heading a gathering's noun names the gathering, unless the
     name is a known place ("the Glastonbury festival" is at Glastonbury)."""
     return bool(_GATHERINGS.match(text, at + len(name))) and not is_place_name(name)
 
@@ -560,7 +560,7 @@ def _person(sentence: Sentence, hit: int, entity: str | None, question: Question
     if doer and doer.lower() not in asked:
         return doer
     others = [m for m in sentence.names if m.entity.lower() not in asked]
-    if len({m.entity for m in others}) > 1:  # "a fan of Bach, and of modern music like Ed Sheeran"
+    if len({m.entity for m in others}) > 1:  # "a fan of old jazz like Nina Holm, and of new folk like Arlo Finch"
         near = _qualifiers(sentence.text, question, hit)
         if near:
             others.sort(key=lambda m: min(abs(m.start - at) for at in near))
