@@ -17,7 +17,7 @@ DIARY = """# Journal
 
 ## 2025-02-08
 
-Showed Ilse my tattoo at lunch. Got the tattoo a few years ago, it stands for freedom.
+Showed Ilse my tattoo at lunch. Got the tattoo a few years ago in Porto, a swallow on my wrist.
 
 ## 2025-03-15
 

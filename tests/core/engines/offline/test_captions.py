@@ -72,7 +72,7 @@ WORKS = {
     "session_1_date_time": "9:00 am on 12 May, 2024",
     "session_1": [
         {"speaker": "Ysolde", "dia_id": "D1:1", "text": "Morning Bram! The kids and I spent Sunday at the easels."},
-        {"speaker": "Ysolde", "dia_id": "D1:2", "text": "Here's our latest work from the weekend.",
+        {"speaker": "Ysolde", "dia_id": "D1:2", "text": "Here's our newest creation, two Sundays in the making.",
          "blip_caption": "a photo of a painting of a heron in the reeds"},
         {"speaker": "Bram", "dia_id": "D1:3", "text": "Gorgeous! I've been at the lathe myself."},
         {"speaker": "Bram", "dia_id": "D1:4", "text": "Finished my newest piece on Friday, still sanding it."},
@@ -87,7 +87,7 @@ def works(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 
 
 def test_a_work_pointed_at_is_what_its_picture_shows(works: Memory) -> None:
-    # "our latest work" says nothing of what was painted; the picture beside it does
+    # "our newest creation" says nothing of what was painted; the picture beside it does
     assert works.ask("What did Ysolde paint?").text == "a heron in the reeds"
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from memhop.core.engines.offline import forms
 from memhop.core.engines.offline.answer import DONT_KNOW, answer_offline
+from memhop.core.language.question import parse
 from memhop.core.model import AnswerRequest, EntitySlice, TurnView
 
 INES = EntitySlice("Ines", "Ines is Noor's flatmate.", ())
@@ -81,16 +83,18 @@ def test_what_is_asked_about_a_thing_is_read_only_where_the_thing_is_said() -> N
 
 
 def test_a_word_restating_the_type_is_no_part_of_the_answer() -> None:
-    # "which cuisine?": "Mexican", not "Mexican cooking"; a one-word thing stays whole
-    said = ("Noor Haddad", "Ines says nothing beats Mexican cooking; it's her favourite cuisine.")
-    assert ask("What is Ines's favourite cuisine?", said) == "Mexican"
-    said = ("Noor Haddad", "Ines ordered a matcha, as always; it's her favourite drink.")
-    assert ask("What is Ines's favourite drink?", said) == "matcha"
+    # "which cuisine?": "Georgian", not "Georgian cooking"; a one-word thing stays whole
+    said = ("Noor Haddad", "Ines swears by Georgian cooking; it's her favourite cuisine.")
+    assert ask("What is Ines's favourite cuisine?", said) == "Georgian"
+    said = ("Noor Haddad", "Ines got a cortado at the kiosk; it's her favourite drink.")
+    assert ask("What is Ines's favourite drink?", said) == "cortado"
 
 
 def test_an_activity_is_answered_without_the_questions_frame() -> None:
-    # "used to go horseback riding": the "to" is the question's "used to", "go riding" the riding
-    said = ("Ines", "I used to go horseback riding with my dad when I was a kid.")
-    assert ask("What activity did Ines used to do with her dad?", said) == "horseback riding"
-    said = ("Ines", "I used to go to the lido with my dad every Sunday.")
-    assert ask("What did Ines use to do with her dad?", said) != "the lido"  # no activity asked: untouched
+    # "used to go sea kayaking": the "to" is the question's "used to", "go kayaking" the kayaking
+    said = ("Ines", "I used to go sea kayaking with my dad in the summers.")
+    assert ask("What activity did Ines used to do with her dad?", said) == "sea kayaking"
+    # a question naming no activity keeps the cut as it is: "to go to the lido" is no activity's name
+    asked = parse("What did Ines used to do with her dad?", ["Ines"])
+    assert forms.activity("to go to the lido", asked) == "to go to the lido"
+    assert forms.activity("to go to the lido", parse("What activity did Ines do?", ["Ines"])) == "go to the lido"
