@@ -176,7 +176,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
     ranked = [r for r in ranked if not refusals.another_kind(question, r.sentence.text)]  # "her favourite drink" is no cuisine
     topic = refusals.topic(question)
     if topic:  # "what does she love about fencing?": only a sentence that says fencing
-        ranked = [r for r in ranked if refusals.says_stem(r.sentence.text, topic)]
+        ranked = [r for r in ranked if topic in lexical.terms(r.sentence.text)]
     if ranked and asks_for_several(question):
         gathered = _gathered(question, ranked, sentences, end)
         if gathered:
@@ -245,7 +245,7 @@ def _explain(question: Question, request: AnswerRequest, sentences: list[Sentenc
             cut = captions.shown(top.sentence.text, question.text, made_only=True) or cut
         if not cut or refusals.echoes(cut, question, chain) or all(w in lexical.STOPWORDS for w in lexical.words(cut)):
             cut = clause(top.sentence.text, top.hit)
-        short = forms.activity(refusals.uncaptioned(cut, question), question)
+        short = _trimmed(cut, question)
         if question.wh != "when":
             short = refusals.STORE_DATE_NOTE.sub("", short)  # the dating note a written fact carries is no part of what it says
         if (refusals.well_formed(short, question) and not refusals.repeats(short, question)
@@ -283,11 +283,17 @@ def _of_event(question: Question, sentences: Sequence[Sentence],
     return lambda sentence: events.speaks_of(noun, sentence, said, turns)
 
 
+def _trimmed(cut: str, question: Question) -> str:
+    """A cut without what is no part of an answer: a caption's frame ("a photo of"), and the
+    question's own frame around an activity ("to go" of "used to go kayaking")."""
+    return forms.activity(refusals.uncaptioned(cut, question), question)
+
+
 def _typed_cut(question: Question, sentence: Sentence, hit: int, end: str | None, chain: list[str],
                kinds: Mapping[str, str], asker: str | None) -> str | None:
     """The span of the question's type in the sentence, if it is a well-formed answer that
     does not echo the question and, for "who", names no known place or thing."""
-    short = forms.activity(refusals.uncaptioned(span(question, sentence, hit, end, loose=False) or "", question), question)
+    short = _trimmed(span(question, sentence, hit, end, loose=False) or "", question)
     if refusals.unplaced_person(short, sentence, asker):
         return None  # "my own resilience": whose, the answer does not say
     if short and not refusals.echoes(short, question, chain) and refusals.well_formed(short, question):

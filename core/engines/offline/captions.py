@@ -13,7 +13,11 @@ import re
 
 from memhop.core.engines.offline import grammar
 
-_CAPTION = re.compile(r"\[shares a photo:\s*([^\]]+)\]", re.I)
+# How an importer keeps a shared picture's caption in its turn (core/importers/locomo.py); the
+# write path drops it from what a sentence says (rewrite.py, session.py), the answerer reads it here.
+PHOTO_MARKER = r"\[shares a photo:[^\]]*\]"
+_CAPTION = re.compile(PHOTO_MARKER, re.I)
+_OPENING = len("[shares a photo:")
 # How a caption opens ("a photo of a dog on a beach"): the medium, no part of what is shown.
 DEPICTION = re.compile(r"^(?:an?\s+)?(?:photo|photograph|photography|picture|image|snapshot|screenshot)\s+of\s+", re.I)
 # Words for a thing made that say nothing of what it is: "this new piece", "our latest work".
@@ -44,7 +48,7 @@ def shown(sentence: str, question: str, made_only: bool = False) -> str | None:
     found = _CAPTION.search(sentence)
     if found is None:
         return None
-    what = DEPICTION.sub("", found.group(1).strip(" .,;:"))
+    what = DEPICTION.sub("", found.group(0)[_OPENING:-1].strip(" .,;:"))
     verb = grammar.question_verb(question)
     product = _PRODUCTS.get(grammar.verb_base(verb.lower())) if verb else None
     made = re.sub(rf"^(?:an?\s+|the\s+)?{product}s?\s+of\s+", "", what, flags=re.I) if product else what

@@ -101,7 +101,7 @@ def conditional(verb: Token) -> bool:
 # "can't", "could") says what may happen, not what did. Contractions as spaCy splits them.
 _FUTURE = frozenset({"will", "wo", "'ll", "’ll", "would", "'d", "’d", "shall", "sha"})
 _MODAL_BASE = {"ca": "can", "wo": "will", "sha": "shall"}
-_BE = frozenset({"is", "was", "are", "were", "'s", "’s"})
+BE = frozenset({"is", "was", "are", "were", "'s", "’s"})  # the copula, past and present, as spaCy splits it
 # Modifiers that pick one thing out of its kind: "her favourite toy is …" says which toy,
 # "the dog is a menace" only what the dog is like.
 _PICKING = frozenset("favourite favorite best first last latest newest current main only usual".split())
@@ -482,7 +482,7 @@ def instance_of(text: str, at: int) -> str | None:
         return phrase.text if phrase else None
     copula = noun.head
     picked_out = any(c.lower_ in _PICKING for c in noun.children)  # "the dog is a menace" says no which
-    if noun.dep_ == "nsubj" and picked_out and copula.lower_ in _BE and not negated(copula):  # "her favourite toy is …"
+    if noun.dep_ == "nsubj" and picked_out and copula.lower_ in BE and not negated(copula):  # "her favourite toy is …"
         said = next((c for c in copula.children if c.dep_ == "attr" and c.tag_.startswith("NN")), None)
         phrase = _phrase(said) if said is not None else None
         return phrase.text if phrase else None

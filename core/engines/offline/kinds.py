@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from memhop.core.engines.offline import grammar
 from memhop.core.engines.offline.facts import OCCUPATIONS
 from memhop.core.engines.offline.places import is_place_name
 from memhop.core.language import relations
@@ -89,7 +90,6 @@ _WORK_PARTS = frozenset(
     "page pages chapter chapters verse verses chorus lyrics bars movement episode episodes season "
     "sequel prequel copy copies cover score album track soundtrack ending trailer".split()
 )
-_COPULA = frozenset({"is", "was", "'s", "’s", "are", "were"})
 _NOUN_PHRASE = frozenset({"PRP$", "DT", "POS", "NNP", "NNPS", "NN", "NNS", "JJ", "JJR", "JJS", "VBG", "CD", "HYPH"})
 _PLACE_NOUNS = frozenset({"city", "town", "village", "country", "region", "neighbourhood", "neighborhood", "suburb"})
 _OCCUPATIONS = frozenset(
@@ -220,7 +220,7 @@ def stated_kind(doc: Doc, start_char: int, end_char: int) -> str | None:
         kind = _head_noun_kind(doc, after + 1)
         if kind is not None:
             return kind
-    if last.dep_ == "nsubj" and last.head.lower_ in _COPULA:
+    if last.dep_ == "nsubj" and last.head.lower_ in grammar.BE:
         for child in last.head.children:
             if child.dep_ == "attr" and (kind := _noun_kind(child.lower_)) is not None:
                 return kind

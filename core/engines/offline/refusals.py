@@ -178,10 +178,6 @@ def topic(question: Question) -> str | None:
     return lexical.stem(m.group(1)) if m and m.group(1) not in lexical.STOPWORDS else None
 
 
-def says_stem(text: str, stem: str) -> bool:
-    return stem in {lexical.stem(w) for w in lexical.words(text)}
-
-
 def says_word(text: str, word: str) -> bool:
     return re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w-])", text, re.I) is not None
 

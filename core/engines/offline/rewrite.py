@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
+from memhop.core.engines.offline import captions
 from memhop.core.engines.offline.model import GROUP, SECOND, Sentence, SessionAnalysis
 from memhop.core.language.names import mentions
 
 _NOISE = re.compile(
-    r"\s*(?:\[shares a photo:[^\]]*\]|<media omitted>|\[(?:photo|sticker[^\]]*|video|image|gif)\]|https?://\S+)",
+    rf"\s*(?:{captions.PHOTO_MARKER}|<media omitted>|\[(?:photo|sticker[^\]]*|video|image|gif)\]|https?://\S+)",
     re.I,
 )
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]+")

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memhop.core.engines.offline import dating
+from memhop.core.engines.offline import captions, dating
 from memhop.core.engines.offline.clauses import read_tokens
 from memhop.core.engines.offline.model import Mention, Sentence, SessionAnalysis, marked
 from memhop.core.engines.offline.names import (
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 _NOISE = re.compile(
-    r"\[shares a photo:[^\]]*\]|<media omitted>|this message was deleted|\[(?:photo|sticker[^\]]*|video|voice message|image|gif)\]|https?://\S+",
+    rf"{captions.PHOTO_MARKER}|<media omitted>|this message was deleted|\[(?:photo|sticker[^\]]*|video|voice message|image|gif)\]|https?://\S+",
     re.I,
 )
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")

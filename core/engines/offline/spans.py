@@ -625,7 +625,6 @@ MONEY, QUANTITY = "money", "quantity"
 _LABELS = {MONEY: frozenset({"MONEY"}), QUANTITY: grammar.MEASURE_LABELS - {"MONEY"}}
 _COST_WORDS = frozenset({"cost", "costs", "pay", "paid", "price", "priced", "worth", "spend", "spent", "charge",
                          "charged", "earn", "earned", "earns", "money", "rent", "fee", "fare", "salary"})
-_BE = frozenset({"is", "was", "are", "were", "'s", "’s"})
 
 
 def _amount_kind(question: Question) -> str | None:
@@ -638,7 +637,7 @@ def _amount_kind(question: Question) -> str | None:
     if verb is not None and grammar.verb_base(verb.lower()) in ("weigh", "measure"):
         return QUANTITY
     after = next((words[i + 2] for i in range(len(words) - 2) if words[i:i + 2] == ["how", "much"]), None)
-    if after in _BE:
+    if after in grammar.BE:
         return MONEY  # "how much is the rent?": a price
     if after is not None and after not in lexical.STOPWORDS and grammar.verb_base(after) == after:
         return QUANTITY  # "how much water did ...", "how much time"
